@@ -20,7 +20,7 @@ function start(): State {
     const started = Date.now();
     const applied = await migrateToLatest(handle.db);
     log.info("database.ready", { kind: handle.kind, migrationsApplied: applied, ms: Date.now() - started });
-    if (env.NODE_ENV === "development" && env.SEED_DEV_DATA) {
+    if (env.SEED_DEV_DATA ?? env.NODE_ENV === "development") {
       if (await seedDevelopmentData(handle.db)) log.info("database.seeded", { note: "development accounts in README" });
     }
     return handle.db;

@@ -29,7 +29,8 @@ const schema = z
     // Data: PostgreSQL when set, else PGlite persisted under DATA_DIR.
     DATABASE_URL: optional(postgresUrl),
     DATA_DIR: withDefault(z.string().min(1), ".data"),
-    SEED_DEV_DATA: flag(true),
+    // Unset: development accounts are seeded in development only. true/false forces it.
+    SEED_DEV_DATA: optional(z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1")),
 
     // Content: Sanity when both are set, else the bundled dataset.
     SANITY_PROJECT_ID: optional(z.string().regex(/^[a-z0-9-]+$/, "must be a Sanity project id")),
