@@ -4,7 +4,9 @@ import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { findChromium } from "./scripts/find-chromium.js";
 
-const PORT = Number(process.env.E2E_PORT || 3210);
+// Each checkout gets its own port, so that test runs in two worktrees never meet.
+const checkoutOffset = [...process.cwd()].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 500, 7);
+const PORT = Number(process.env.E2E_PORT || 3210 + checkoutOffset);
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
 const executablePath = (await findChromium()) ?? undefined;
 
