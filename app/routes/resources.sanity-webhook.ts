@@ -1,6 +1,6 @@
-import {json, type ActionFunctionArgs} from '@remix-run/node'
-import {isValidSignature, SIGNATURE_HEADER_NAME} from '@sanity/webhook'
-import {clearContentCache} from '~/content/content.server'
+import { json, type ActionFunctionArgs } from "@remix-run/node";
+import { isValidSignature, SIGNATURE_HEADER_NAME } from "@sanity/webhook";
+import { clearContentCache } from "~/content/content.server";
 
 /**
  * Sanity calls this after a publish (a GROQ-powered webhook with a secret). A valid signature
@@ -8,20 +8,20 @@ import {clearContentCache} from '~/content/content.server'
  */
 
 export async function loader() {
-  return json({message: 'Method Not Allowed'}, {status: 405, headers: {Allow: 'POST'}})
+  return json({ message: "Method Not Allowed" }, { status: 405, headers: { Allow: "POST" } });
 }
 
-export async function action({request}: ActionFunctionArgs) {
-  if (request.method !== 'POST') {
-    return json({message: 'Method Not Allowed'}, {status: 405, headers: {Allow: 'POST'}})
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "POST") {
+    return json({ message: "Method Not Allowed" }, { status: 405, headers: { Allow: "POST" } });
   }
-  const secret = process.env.SANITY_WEBHOOK_SECRET
-  const signature = request.headers.get(SIGNATURE_HEADER_NAME)
+  const secret = process.env.SANITY_WEBHOOK_SECRET;
+  const signature = request.headers.get(SIGNATURE_HEADER_NAME);
   // The signature covers the exact bytes sent, so read the body as text, never re-encoded JSON.
-  const body = await request.text()
+  const body = await request.text();
   if (!secret || !signature || !(await isValidSignature(body, signature, secret))) {
-    return json({message: 'Invalid signature'}, {status: 401})
+    return json({ message: "Invalid signature" }, { status: 401 });
   }
-  clearContentCache()
-  return json({revalidated: true})
+  clearContentCache();
+  return json({ revalidated: true });
 }
