@@ -1,0 +1,33 @@
+# syntax=docker/dockerfile:1
+# Node 22 LTS in production (Node 20 reached end of life in April 2026; see STACK.md).
+FROM node:22-bookworm-slim AS base
+ENV NODE_ENV=production
+WORKDIR /app
+
+# Everything needed to build: dev dependencies included (the studio workspace is skipped).
+FROM base AS build
+COPY package.json package-lock.json ./
+COPY studio/package.json studio/package.json
+RUN npm ci --include=dev --workspaces=false --no-audit --no-fund
+COPY . .
+RUN npm run build
+
+# Only what runs: production dependencies, the build, public files, migrations and scripts.
+FROM base AS deps
+COPY package.json package-lock.json ./
+COPY studio/package.json studio/package.json
+RUN npm ci --omit=dev --workspaces=false --no-audit --no-fund
+
+FROM base
+RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends ca-certificates && rm -rf /var/lib/apt/lists/*
+COPY --from=deps /app/node_modules /app/node_modules
+COPY --from=build /app/build /app/build
+COPY --from=build /app/public /app/public
+COPY package.json server.js tsconfig.json ./
+COPY db ./db
+COPY app/utils/password.server.ts ./app/utils/password.server.ts
+COPY scripts ./scripts
+COPY studio/data ./studio/data
+USER node
+EXPOSE 3000
+CMD ["node", "server.js"]

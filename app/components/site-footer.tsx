@@ -1,0 +1,94 @@
+import { Link } from "@remix-run/react";
+import type { ShellContent } from "~/content/shell.server";
+import { SocialIcon } from "./social-icon";
+
+const telHref = (phone: string) => `tel:${phone.replace(/[^\d+]/g, "")}`;
+
+export function SiteFooter({ shell }: { shell: ShellContent }) {
+  const linkClass = "underline-offset-4 hover:underline text-slate-100 hover:text-white";
+  return (
+    <footer className="mt-16 bg-slate-900 text-slate-200 hc:bg-black">
+      <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
+        <section aria-labelledby="footer-contact">
+          <h2 id="footer-contact" className="text-lg font-semibold text-white">
+            {shell.businessName}
+          </h2>
+          <p className="mt-2 text-slate-300">{shell.tagline}</p>
+          <address className="mt-4 space-y-1 not-italic">
+            <p>
+              <a className={linkClass} href={telHref(shell.phone)}>
+                {shell.phone}
+              </a>
+            </p>
+            <p>
+              <a className={linkClass} href={`mailto:${shell.email}`}>
+                {shell.email}
+              </a>
+            </p>
+            <p>{shell.hoursText}</p>
+          </address>
+        </section>
+
+        <section aria-labelledby="footer-areas">
+          <h2 id="footer-areas" className="text-lg font-semibold text-white">
+            Service area
+          </h2>
+          <ul className="mt-2 space-y-1">
+            {shell.serviceAreas.map((area) => (
+              <li key={area}>{area}</li>
+            ))}
+          </ul>
+        </section>
+
+        <section aria-labelledby="footer-promises">
+          <h2 id="footer-promises" className="text-lg font-semibold text-white">
+            Our promise
+          </h2>
+          <ul className="mt-2 space-y-1">
+            {shell.promises.map((promise) => (
+              <li key={promise} className="flex gap-2">
+                <span aria-hidden="true" className="text-brand-300">
+                  ✓
+                </span>
+                <span>{promise}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+
+        <section aria-labelledby="footer-legal">
+          <h2 id="footer-legal" className="text-lg font-semibold text-white">
+            Legal
+          </h2>
+          <ul className="mt-2 space-y-1">
+            {shell.legalLinks.map((l) => (
+              <li key={l.href}>
+                <Link className={linkClass} to={l.href}>
+                  {l.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+          <ul className="mt-4 flex gap-2" aria-label="Social media">
+            {shell.social.map((s) => (
+              <li key={s.network}>
+                <a
+                  href={s.href}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  aria-label={`${s.label} (opens in a new tab)`}
+                  className="inline-flex h-11 w-11 items-center justify-center rounded-full bg-slate-800 text-slate-100 hover:bg-brand-700"
+                >
+                  <SocialIcon network={s.network} />
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      </div>
+      <p className="border-t border-slate-700 px-4 py-6 text-center text-sm text-slate-300">
+        © {new Date().getFullYear()} {shell.businessName}. All rights reserved.
+      </p>
+    </footer>
+  );
+}

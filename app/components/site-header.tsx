@@ -1,0 +1,146 @@
+import { Form, Link, NavLink, useLocation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import type { ShellContent } from "~/content/shell.server";
+import { SocialIcon } from "./social-icon";
+
+const NAV_LINKS = [
+  { to: "/", label: "Home" },
+  { to: "/services", label: "Services" },
+  { to: "/about", label: "About" },
+  { to: "/contact", label: "Contact" },
+] as const;
+
+const navLinkClass = ({ isActive }: { isActive: boolean }) =>
+  `rounded-md px-3 py-2 text-base font-medium transition-colors hover:bg-brand-50 hover:text-brand-800 dark:hover:bg-brand-900 dark:hover:text-white ${
+    isActive ? "text-brand-800 underline decoration-2 underline-offset-8 dark:text-brand-200" : "text-slate-800 dark:text-slate-100"
+  }`;
+
+function SignInOut({ signedIn, className }: { signedIn: boolean; className: string }) {
+  if (signedIn) {
+    return (
+      <Form method="post" action="/logout" className="contents">
+        <button type="submit" className={className}>
+          Sign Out
+        </button>
+      </Form>
+    );
+  }
+  return (
+    <Link to="/auth" className={className}>
+      Sign In
+    </Link>
+  );
+}
+
+function SocialLinks({ social }: { social: ShellContent["social"] }) {
+  return (
+    <ul className="flex items-center gap-1" aria-label="Social media">
+      {social.map((s) => (
+        <li key={s.network}>
+          <a
+            href={s.href}
+            className="inline-flex h-11 w-11 items-center justify-center rounded-full text-slate-700 hover:bg-brand-50 hover:text-brand-800 dark:text-slate-200 dark:hover:bg-brand-900"
+            rel="noopener noreferrer"
+            target="_blank"
+            aria-label={`${s.label} (opens in a new tab)`}
+          >
+            <SocialIcon network={s.network} />
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const bookNowClass =
+  "inline-flex min-h-11 items-center justify-center rounded-full bg-brand-700 px-5 py-2 text-base font-semibold text-white shadow hover:bg-brand-800 dark:bg-brand-500 dark:text-brand-950 dark:hover:bg-brand-400";
+const signInClass =
+  "inline-flex min-h-11 items-center justify-center rounded-full border-2 border-brand-700 px-5 py-2 text-base font-semibold text-brand-800 hover:bg-brand-50 dark:border-brand-300 dark:text-brand-100 dark:hover:bg-brand-900";
+
+export function SiteHeader({ shell, signedIn }: { shell: ShellContent; signedIn: boolean }) {
+  const menuRef = useRef<HTMLDetailsElement>(null);
+  const location = useLocation();
+
+  // The small-screen menu is a <details>, so it opens and closes without JavaScript; with
+  // JavaScript it also closes whenever a link is followed.
+  useEffect(() => {
+    if (menuRef.current) menuRef.current.open = false;
+  }, [location.pathname, location.search]);
+
+  return (
+    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-700 dark:bg-slate-900/95">
+      <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3">
+        <Link to="/" className="flex items-center gap-2 text-lg font-bold text-brand-800 dark:text-brand-200">
+          <img src="/favicon.svg" alt="" width={32} height={32} className="h-8 w-8" />
+          <span>{shell.businessName}</span>
+        </Link>
+
+        <nav aria-label="Main" className="hidden items-center gap-1 lg:flex">
+          <ul className="flex items-center gap-1">
+            {NAV_LINKS.map((l) => (
+              <li key={l.to}>
+                <NavLink to={l.to} end={l.to === "/"} className={navLinkClass} prefetch="intent">
+                  {l.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+          <SocialLinks social={shell.social} />
+          <Link to="/contact" className={bookNowClass}>
+            Book Now
+          </Link>
+          <SignInOut signedIn={signedIn} className={signInClass} />
+        </nav>
+
+        <details ref={menuRef} className="group lg:hidden" data-testid="mobile-menu">
+          <summary
+            className="flex min-h-11 cursor-pointer list-none items-center gap-2 rounded-md border border-slate-300 px-3 py-2 font-medium text-slate-800 dark:border-slate-600 dark:text-slate-100 [&::-webkit-details-marker]:hidden"
+            aria-controls="mobile-navigation"
+          >
+            <svg viewBox="0 0 24 24" className="h-5 w-5" aria-hidden="true" focusable="false">
+              <path
+                className="group-open:hidden"
+                d="M3 6h18M3 12h18M3 18h18"
+                stroke="currentColor"
+                strokeWidth="2"
+                strokeLinecap="round"
+              />
+              <path
+                className="hidden group-open:block"
+                d="M6 6l12 12M18 6L6 18"
+                stroke="currentColor"
+                strokeWidth="2"
+                strokeLinecap="round"
+              />
+            </svg>
+            <span>Menu</span>
+          </summary>
+          <nav
+            id="mobile-navigation"
+            aria-label="Main"
+            className="absolute inset-x-0 top-full border-b border-slate-200 bg-white px-4 pb-6 pt-2 shadow-lg dark:border-slate-700 dark:bg-slate-900"
+          >
+            <ul className="flex flex-col gap-1">
+              {NAV_LINKS.map((l) => (
+                <li key={l.to}>
+                  <NavLink to={l.to} end={l.to === "/"} className={navLinkClass}>
+                    {l.label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+            <div className="mt-4 flex flex-wrap items-center gap-3">
+              <Link to="/contact" className={bookNowClass}>
+                Book Now
+              </Link>
+              <SignInOut signedIn={signedIn} className={signInClass} />
+            </div>
+            <div className="mt-4">
+              <SocialLinks social={shell.social} />
+            </div>
+          </nav>
+        </details>
+      </div>
+    </header>
+  );
+}

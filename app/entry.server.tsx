@@ -1,0 +1,75 @@
+import { PassThrough } from "node:stream";
+import type { ActionFunctionArgs, AppLoadContext, EntryContext, HandleDataRequestFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { createReadableStreamFromReadable } from "@remix-run/node";
+import { RemixServer } from "@remix-run/react";
+import { isbot } from "isbot";
+import { renderToPipeableStream } from "react-dom/server";
+import { getDb } from "./utils/db.server";
+import { getEnv } from "./utils/env.server";
+import { errorFields, log } from "./utils/logger.server";
+import { NonceProvider } from "./utils/nonce";
+
+// A bad environment stops the server at start, naming the variable.
+getEnv();
+// Migrations run at start, not on the first visitor's request.
+void getDb().catch(() => {
+  // Logged by getDb; the health check reports it.
+});
+
+const ABORT_DELAY = 5_000;
+
+export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs) {
+  if (request.signal.aborted) return;
+  log.error("request.error", { method: request.method, path: new URL(request.url).pathname, ...errorFields(error) });
+}
+
+export const handleDataRequest: HandleDataRequestFunction = (response) => {
+  // Loader data is per-user unless the route says otherwise.
+  if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "private, no-store");
+  return response;
+};
+
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+  loadContext: AppLoadContext,
+) {
+  const nonce = typeof loadContext.cspNonce === "string" ? loadContext.cspNonce : "";
+  // Crawlers get the whole document at once; people get it streamed.
+  const readyEvent = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
+
+  return new Promise((resolve, reject) => {
+    let shellRendered = false;
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceProvider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+      </NonceProvider>,
+      {
+        nonce,
+        [readyEvent]() {
+          shellRendered = true;
+          const body = new PassThrough();
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-store");
+          resolve(
+            new Response(createReadableStreamFromReadable(body), {
+              headers: responseHeaders,
+              status: responseStatusCode,
+            }),
+          );
+          pipe(body);
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          if (shellRendered) log.error("render.error", errorFields(error));
+        },
+      },
+    );
+    setTimeout(abort, ABORT_DELAY);
+  });
+}

@@ -1,0 +1,8 @@
+import "@remix-run/server-runtime";
+
+declare module "@remix-run/server-runtime" {
+  interface AppLoadContext {
+    /** The Content-Security-Policy nonce that server.js generated for this request. */
+    cspNonce?: string;
+  }
+}

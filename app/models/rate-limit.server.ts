@@ -1,0 +1,38 @@
+import { sql } from "kysely";
+import { getDb } from "~/utils/db.server";
+
+export type RateLimitResult = { allowed: boolean; remaining: number; retryAfterSeconds: number };
+
+/**
+ * Counts one attempt against `key` in a fixed window and says whether it is allowed. Kept in
+ * PostgreSQL so that the limit holds across every machine of the app.
+ */
+export async function hitRateLimit(key: string, options: { limit: number; windowMs: number }): Promise<RateLimitResult> {
+  const db = await getDb();
+  const windowSeconds = options.windowMs / 1000;
+  // One statement: start a new window when the old one has passed, else count the hit.
+  const row = await db
+    .insertInto("rate_limits")
+    .values({ key, hits: 1, window_started_at: sql<Date>`now()` })
+    .onConflict((oc) =>
+      oc.column("key").doUpdateSet({
+        hits: sql<number>`case when rate_limits.window_started_at <= now() - make_interval(secs => ${windowSeconds}) then 1 else rate_limits.hits + 1 end`,
+        window_started_at: sql<Date>`case when rate_limits.window_started_at <= now() - make_interval(secs => ${windowSeconds}) then now() else rate_limits.window_started_at end`,
+      }),
+    )
+    .returning(["hits", "window_started_at"])
+    .executeTakeFirstOrThrow();
+  const elapsed = Date.now() - new Date(row.window_started_at).getTime();
+  const retryAfterSeconds = Math.max(1, Math.ceil((options.windowMs - elapsed) / 1000));
+  return {
+    allowed: row.hits <= options.limit,
+    remaining: Math.max(0, options.limit - row.hits),
+    retryAfterSeconds,
+  };
+}
+
+/** Forgets the attempts of `key` (after a successful sign-in, for example). */
+export async function resetRateLimit(key: string) {
+  const db = await getDb();
+  await db.deleteFrom("rate_limits").where("key", "=", key).execute();
+}

@@ -1,0 +1,79 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
+import { useEffect, type ReactNode } from "react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { FlashToast } from "~/components/flash-toast";
+import { SiteFooter } from "~/components/site-footer";
+import { SiteHeader } from "~/components/site-header";
+import { getShellContent } from "~/content/shell.server";
+import { getOptionalUser } from "~/utils/auth.server";
+import { useNonce } from "~/utils/nonce";
+import { getToast } from "~/utils/toast.server";
+import stylesheet from "~/tailwind.css";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "apple-touch-icon", href: "/favicon.svg" },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const [shell, user, { toast, headers }] = await Promise.all([
+    getShellContent(),
+    getOptionalUser(request),
+    getToast(request),
+  ]);
+  return json(
+    { shell, user: user ? { email: user.email, isAdmin: user.isAdmin } : null, toast },
+    { headers },
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.shell.businessName ?? "Pet waste removal" },
+];
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  const data = useRouteLoaderData<typeof loader>("root");
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#166440" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-screen flex-col bg-white text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
+        <a
+          href="#main-content"
+          className="sr-only z-50 rounded-md bg-brand-800 px-4 py-3 font-semibold text-white focus:not-sr-only focus:fixed focus:left-4 focus:top-4"
+        >
+          Skip to main content
+        </a>
+        {data ? <SiteHeader shell={data.shell} signedIn={Boolean(data.user)} /> : null}
+        <main id="main-content" tabIndex={-1} className="flex-1 focus:outline-none">
+          {children}
+        </main>
+        {data ? <SiteFooter shell={data.shell} /> : null}
+        <FlashToast toast={data?.toast} />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  // Lets browser tests (and CSS, if ever needed) know that React has taken over the page.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,39 @@
+import { redirect } from "@remix-run/node";
+import { redirectWithError } from "./toast.server";
+import { getSessionUserById, type SessionUser } from "~/models/user.server";
+import { getUserId, logout } from "./session.server";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The signed-in user, or null. A session whose user was deleted counts as signed out. */
+export async function getOptionalUser(request: Request): Promise<SessionUser | null> {
+  const userId = await getUserId(request);
+  if (!userId || !UUID.test(userId)) return null;
+  return getSessionUserById(userId);
+}
+
+/** Loaders and actions of the portal: the anonymous go to /auth. */
+export async function requireUser(request: Request): Promise<SessionUser> {
+  const userId = await getUserId(request);
+  if (!userId) throw redirect("/auth");
+  const user = UUID.test(userId) ? await getSessionUserById(userId) : null;
+  if (!user) throw await logout(request, "/auth");
+  return user;
+}
+
+/** Admin-only loaders and actions: a customer is sent to their dashboard with the spec's toast. */
+export async function requireAdmin(request: Request): Promise<SessionUser> {
+  const user = await requireUser(request);
+  if (!user.isAdmin) {
+    throw await redirectWithError("/customer-dashboard", {
+      message: "Access Denied",
+      description: "You don't have admin privileges",
+    });
+  }
+  return user;
+}
+
+/** Where a signed-in user belongs. */
+export function homeFor(user: Pick<SessionUser, "isAdmin">) {
+  return user.isAdmin ? "/admin-dashboard" : "/customer-dashboard";
+}

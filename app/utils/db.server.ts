@@ -1,0 +1,48 @@
+import type { Kysely } from "kysely";
+import { connect, type DatabaseHandle } from "../../db/connection";
+import { migrateToLatest } from "../../db/migrator";
+import { databaseOptionsFromEnv } from "../../db/options";
+import type { Database } from "../../db/schema";
+import { seedDevelopmentData } from "../../db/seed-data";
+import { getEnv } from "./env.server";
+import { errorFields, log } from "./logger.server";
+
+type State = { handle: DatabaseHandle; ready: Promise<Kysely<Database>> };
+
+// Kept on globalThis so that development rebuilds reuse one PGlite instance (a PGlite folder
+// must not be opened twice in one process).
+const globalState = globalThis as typeof globalThis & { __database?: State; __testDatabase?: Kysely<Database> };
+
+function start(): State {
+  const env = getEnv();
+  const handle = connect(databaseOptionsFromEnv({ DATABASE_URL: env.DATABASE_URL, DATA_DIR: env.DATA_DIR }));
+  const ready = (async () => {
+    const started = Date.now();
+    const applied = await migrateToLatest(handle.db);
+    log.info("database.ready", { kind: handle.kind, migrationsApplied: applied, ms: Date.now() - started });
+    if (env.SEED_DEV_DATA ?? env.NODE_ENV === "development") {
+      if (await seedDevelopmentData(handle.db)) log.info("database.seeded", { note: "development accounts in README" });
+    }
+    return handle.db;
+  })();
+  ready.catch((error) => log.error("database.failed", errorFields(error)));
+  return { handle, ready };
+}
+
+/** The migrated database. The first call connects and applies pending migrations. */
+export function getDb(): Promise<Kysely<Database>> {
+  if (globalState.__testDatabase) return Promise.resolve(globalState.__testDatabase);
+  globalState.__database ??= start();
+  return globalState.__database.ready;
+}
+
+/** Integration tests point the app's models at their own database. */
+export function setDatabaseForTests(db: Kysely<Database> | undefined) {
+  globalState.__testDatabase = db;
+}
+
+export async function closeDatabase() {
+  const state = globalState.__database;
+  globalState.__database = undefined;
+  if (state) await state.handle.close();
+}

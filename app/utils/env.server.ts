@@ -1,0 +1,113 @@
+import { z } from "zod";
+
+// Empty strings (common in .env files and fly secrets) mean "unset".
+const optional = <T extends z.ZodTypeAny>(schema: T) =>
+  z.preprocess((v) => (v === "" ? undefined : v), schema.optional());
+const withDefault = <T extends z.ZodTypeAny>(schema: T, fallback: z.input<T>) =>
+  z.preprocess((v) => (v === "" || v === undefined ? fallback : v), schema);
+const flag = (fallback: boolean) =>
+  z.preprocess(
+    (v) => (v === "" || v === undefined ? fallback : v),
+    z.union([z.boolean(), z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1")]),
+  );
+const postgresUrl = z
+  .string()
+  .url()
+  .refine((v) => /^postgres(ql)?:\/\//.test(v), "must start with postgres:// or postgresql://");
+
+const DEV_SESSION_SECRET = "development-only-session-secret-change-me";
+
+const schema = z
+  .object({
+    NODE_ENV: withDefault(z.enum(["development", "production", "test"]), "development"),
+    PORT: withDefault(z.coerce.number().int().min(1).max(65535), 3000),
+    HOST: withDefault(z.string(), "0.0.0.0"),
+    SITE_URL: withDefault(z.string().url(), "http://localhost:3000"),
+    SESSION_SECRET: withDefault(z.string().min(32, "must be at least 32 characters"), DEV_SESSION_SECRET),
+    LOG_LEVEL: withDefault(z.enum(["debug", "info", "warn", "error", "silent"]), "info"),
+
+    // Data: PostgreSQL when set, else PGlite persisted under DATA_DIR.
+    DATABASE_URL: optional(postgresUrl),
+    DATA_DIR: withDefault(z.string().min(1), ".data"),
+    // Unset: development accounts are seeded in development only. true/false forces it.
+    SEED_DEV_DATA: optional(z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1")),
+
+    // Content: Sanity when both are set, else the bundled dataset.
+    SANITY_PROJECT_ID: optional(z.string().regex(/^[a-z0-9-]+$/, "must be a Sanity project id")),
+    SANITY_DATASET: optional(z.string().regex(/^[a-z0-9_-]+$/, "must be a Sanity dataset name")),
+    SANITY_API_VERSION: withDefault(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date like 2025-01-17"), "2025-01-17"),
+    SANITY_API_HOST: optional(z.string().url()),
+    SANITY_USE_CDN: flag(true),
+    SANITY_WEBHOOK_SECRET: optional(z.string().min(8)),
+    CONTENT_DATASET_PATH: optional(z.string().min(1)),
+
+    // Files: S3 when S3_BUCKET is set, else a local folder under DATA_DIR.
+    S3_BUCKET: optional(z.string().min(3)),
+    S3_ENDPOINT: optional(z.string().url()),
+    S3_REGION: withDefault(z.string().min(1), "auto"),
+    S3_ACCESS_KEY_ID: optional(z.string().min(1)),
+    S3_SECRET_ACCESS_KEY: optional(z.string().min(1)),
+    S3_FORCE_PATH_STYLE: flag(false),
+
+    // Sign-in providers: each is active when its id and secret are both set.
+    GOOGLE_CLIENT_ID: optional(z.string().min(1)),
+    GOOGLE_CLIENT_SECRET: optional(z.string().min(1)),
+    FACEBOOK_CLIENT_ID: optional(z.string().min(1)),
+    FACEBOOK_CLIENT_SECRET: optional(z.string().min(1)),
+
+    // E-mail: quote notifications are sent when SMTP_URL is set.
+    SMTP_URL: optional(z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")),
+    MAIL_FROM: optional(z.string().min(3)),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === "production" && env.SESSION_SECRET === DEV_SESSION_SECRET && !process.env.ALLOW_DEV_SECRET) {
+      ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "must be set in production" });
+    }
+    if (Boolean(env.SANITY_PROJECT_ID) !== Boolean(env.SANITY_DATASET)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [env.SANITY_PROJECT_ID ? "SANITY_DATASET" : "SANITY_PROJECT_ID"],
+        message: "SANITY_PROJECT_ID and SANITY_DATASET go together",
+      });
+    }
+    if (env.S3_BUCKET && Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [env.S3_ACCESS_KEY_ID ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID"],
+        message: "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together",
+      });
+    }
+  });
+
+export type Env = z.infer<typeof schema>;
+
+export class EnvError extends Error {
+  constructor(public readonly variables: string[], message: string) {
+    super(message);
+    this.name = "EnvError";
+  }
+}
+
+/** Parses an environment; throws an EnvError naming every bad variable. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = schema.safeParse(source);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+  const names = [...new Set(result.error.issues.map((i) => String(i.path[0])))];
+  throw new EnvError(names, `Invalid environment variable${names.length > 1 ? "s" : ""}:\n  ${issues.join("\n  ")}`);
+}
+
+let cached: Env | undefined;
+
+/** The validated environment of this process, parsed once. */
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** Tests change process.env between cases; production never calls this. */
+export function resetEnvCache() {
+  cached = undefined;
+}
+
+export const isProduction = () => getEnv().NODE_ENV === "production";

@@ -1,0 +1,108 @@
+import { randomBytes } from "node:crypto";
+import { createSessionStorage, redirect, type Session } from "@remix-run/node";
+import { getDb } from "./db.server";
+import { getEnv } from "./env.server";
+
+export const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 30;
+export const USER_ID_KEY = "userId";
+
+function defaultExpiry() {
+  return new Date(Date.now() + SESSION_MAX_AGE_SECONDS * 1000);
+}
+
+function userIdOf(data: Record<string, unknown>): string | null {
+  const value = data[USER_ID_KEY];
+  return typeof value === "string" ? value : null;
+}
+
+function createStorage() {
+  const env = getEnv();
+  return createSessionStorage<Record<string, unknown>>({
+    cookie: {
+      name: "__session",
+      httpOnly: true,
+      sameSite: "lax",
+      path: "/",
+      secure: env.NODE_ENV === "production",
+      secrets: [env.SESSION_SECRET],
+      maxAge: SESSION_MAX_AGE_SECONDS,
+    },
+    // The cookie holds only a signed random id; the row is the session, so deleting it ends it.
+    async createData(data, expires) {
+      const db = await getDb();
+      const id = randomBytes(32).toString("base64url");
+      await db
+        .insertInto("sessions")
+        .values({ id, user_id: userIdOf(data), data: JSON.stringify(data), expires_at: expires ?? defaultExpiry() })
+        .execute();
+      return id;
+    },
+    async readData(id) {
+      const db = await getDb();
+      const row = await db
+        .selectFrom("sessions")
+        .select(["data", "expires_at"])
+        .where("id", "=", id)
+        .executeTakeFirst();
+      if (!row) return null;
+      // Expiry is enforced here, whatever the cookie says.
+      if (new Date(row.expires_at).getTime() <= Date.now()) {
+        await db.deleteFrom("sessions").where("id", "=", id).execute();
+        return null;
+      }
+      return row.data;
+    },
+    async updateData(id, data, expires) {
+      const db = await getDb();
+      await db
+        .updateTable("sessions")
+        .set({ data: JSON.stringify(data), user_id: userIdOf(data), expires_at: expires ?? defaultExpiry() })
+        .where("id", "=", id)
+        .execute();
+    },
+    async deleteData(id) {
+      const db = await getDb();
+      await db.deleteFrom("sessions").where("id", "=", id).execute();
+    },
+  });
+}
+
+let storage: ReturnType<typeof createStorage> | undefined;
+export function getSessionStorage() {
+  storage ??= createStorage();
+  return storage;
+}
+
+export function getSession(request: Request) {
+  return getSessionStorage().getSession(request.headers.get("Cookie"));
+}
+
+export async function getUserId(request: Request): Promise<string | null> {
+  const session = await getSession(request);
+  const userId = session.get(USER_ID_KEY);
+  return typeof userId === "string" ? userId : null;
+}
+
+/**
+ * Starts a signed-in session under a brand-new id (the old one, if any, is destroyed, so a
+ * session id seen before sign-in is useless after it) and returns its Set-Cookie headers.
+ */
+export async function createUserSessionHeaders(request: Request, userId: string): Promise<Headers> {
+  const sessionStorage = getSessionStorage();
+  const headers = new Headers();
+  const previous = await getSession(request);
+  if (previous.id) await sessionStorage.destroySession(previous);
+  const session = await sessionStorage.getSession();
+  session.set(USER_ID_KEY, userId);
+  headers.append("Set-Cookie", await sessionStorage.commitSession(session, { expires: defaultExpiry() }));
+  return headers;
+}
+
+export async function destroySessionHeaders(session: Session): Promise<Headers> {
+  return new Headers({ "Set-Cookie": await getSessionStorage().destroySession(session) });
+}
+
+export async function logout(request: Request, redirectTo = "/") {
+  const session = await getSession(request);
+  throw redirect(redirectTo, { headers: await destroySessionHeaders(session) });
+}

@@ -1,0 +1,18 @@
+// `npm run db:migrate`: applies pending migrations to DATABASE_URL, or to the PGlite folder.
+import { connect } from "./connection";
+import { migrateToLatest } from "./migrator";
+import { databaseOptionsFromEnv } from "./options";
+
+const handle = connect(databaseOptionsFromEnv(process.env));
+try {
+  const applied = await migrateToLatest(handle.db);
+  console.log(
+    applied.length ? `Applied ${applied.length} migration(s): ${applied.join(", ")}` : "Database is up to date.",
+    `(${handle.kind})`,
+  );
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+} finally {
+  await handle.close();
+}

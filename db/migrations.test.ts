@@ -1,0 +1,106 @@
+import { NO_MIGRATIONS, sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../tests/helpers/test-database";
+import { createMigrator } from "./migrator";
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database.close();
+});
+
+async function newUser(email: string) {
+  return database.db.insertInto("users").values({ email }).returning("id").executeTakeFirstOrThrow();
+}
+
+describe("migrations", () => {
+  it("create every table of the design", async () => {
+    const tables = await database.db.introspection.getTables();
+    expect(tables.map((t) => t.name).sort()).toEqual(
+      expect.arrayContaining([
+        "bookings",
+        "oauth_accounts",
+        "profiles",
+        "quote_requests",
+        "rate_limits",
+        "service_images",
+        "services",
+        "sessions",
+        "user_roles",
+        "users",
+      ]),
+    );
+  });
+
+  it("create the indexes that serve the dashboard lists", async () => {
+    const { rows } = await sql<{ indexname: string; indexdef: string }>`
+      select indexname, indexdef from pg_indexes where schemaname = current_schema()`.execute(database.db);
+    const byName = Object.fromEntries(rows.map((r) => [r.indexname, r.indexdef]));
+    expect(byName.services_customer_id_service_date_idx).toMatch(/\(customer_id, service_date DESC\)/);
+    expect(byName.service_images_service_id_created_at_idx).toMatch(/\(service_id, created_at DESC\)/);
+    expect(byName.bookings_customer_id_booking_date_idx).toMatch(/\(customer_id, booking_date DESC\)/);
+    expect(byName.users_email_lower_key).toMatch(/UNIQUE.*lower\(email\)/);
+  });
+
+  it("treat e-mail addresses as unique whatever their case", async () => {
+    await newUser("Pat@Example.com");
+    await expect(newUser("pat@example.COM")).rejects.toThrow(/users_email_lower_key|duplicate/);
+  });
+
+  it("reject statuses, types and roles outside the spec", async () => {
+    const user = await newUser("checks@example.com");
+    await expect(
+      database.db
+        .insertInto("services")
+        .values({ customer_id: user.id, service_type: "Moon Landing" as never, service_date: new Date() })
+        .execute(),
+    ).rejects.toThrow(/check/i);
+    const service = await database.db
+      .insertInto("services")
+      .values({ customer_id: user.id, service_type: "Desert Dash", service_date: new Date() })
+      .returning(["id", "status"])
+      .executeTakeFirstOrThrow();
+    expect(service.status).toBe("scheduled");
+    await expect(
+      database.db
+        .insertInto("service_images")
+        .values({ service_id: service.id, image_url: "a/b/during_1.jpg", image_type: "during" as never })
+        .execute(),
+    ).rejects.toThrow(/check/i);
+    await expect(
+      database.db.insertInto("user_roles").values({ user_id: user.id, role: "owner" as never }).execute(),
+    ).rejects.toThrow(/check/i);
+    await expect(
+      database.db
+        .insertInto("bookings")
+        .values({ customer_id: user.id, service_type: "Weekly", booking_date: new Date(), status: "maybe" as never })
+        .execute(),
+    ).rejects.toThrow(/check/i);
+  });
+
+  it("delete a user's rows with the user", async () => {
+    const user = await newUser("cascade@example.com");
+    await database.db.insertInto("profiles").values({ user_id: user.id, full_name: "Cas Cade" }).execute();
+    await database.db
+      .insertInto("services")
+      .values({ customer_id: user.id, service_type: "Weekly Service", service_date: new Date() })
+      .execute();
+    await database.db.deleteFrom("users").where("id", "=", user.id).execute();
+    const left = await database.db.selectFrom("services").select("id").where("customer_id", "=", user.id).execute();
+    expect(left).toHaveLength(0);
+  });
+
+  it("roll back to an empty schema and forward again", async () => {
+    const migrator = createMigrator(database.db);
+    const down = await migrator.migrateTo(NO_MIGRATIONS);
+    expect(down.error).toBeUndefined();
+    const afterDown = await database.db.introspection.getTables();
+    expect(afterDown.filter((t) => t.name === "users")).toHaveLength(0);
+    const up = await migrator.migrateToLatest();
+    expect(up.error).toBeUndefined();
+    const afterUp = await database.db.introspection.getTables();
+    expect(afterUp.some((t) => t.name === "users")).toBe(true);
+  });
+});

@@ -1,0 +1,25 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { verifyPassword } from "../app/utils/password.server";
+import { createTestDatabase, type TestDatabase } from "../tests/helpers/test-database";
+import { DEV_ACCOUNTS, seedDevelopmentData } from "./seed-data";
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => database.close());
+
+it("seeds an admin and a customer with services and bookings, once", async () => {
+  expect(await seedDevelopmentData(database.db)).toBe(true);
+  expect(await seedDevelopmentData(database.db)).toBe(false);
+  const users = await database.db.selectFrom("users").selectAll().execute();
+  expect(users).toHaveLength(2);
+  const admin = users.find((u) => u.email === DEV_ACCOUNTS.admin.email)!;
+  expect(await verifyPassword(DEV_ACCOUNTS.admin.password, admin.password_hash)).toBe(true);
+  const roles = await database.db.selectFrom("user_roles").selectAll().execute();
+  expect(roles).toEqual([expect.objectContaining({ user_id: admin.id, role: "admin" })]);
+  const services = await database.db.selectFrom("services").selectAll().execute();
+  expect(services.length).toBeGreaterThanOrEqual(3);
+  const bookings = await database.db.selectFrom("bookings").selectAll().execute();
+  expect(bookings.map((b) => b.status).sort()).toEqual(["confirmed", "pending"]);
+});

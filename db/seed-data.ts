@@ -1,0 +1,55 @@
+import type { Kysely } from "kysely";
+import { hashPassword } from "../app/utils/password.server";
+import type { Database } from "./schema";
+
+/** Development accounts; the README prints these. Never seeded in production. */
+export const DEV_ACCOUNTS = {
+  admin: { email: "admin@example.com", password: "admin-password", fullName: "Avery Admin" },
+  customer: { email: "customer@example.com", password: "customer-password", fullName: "Casey Customer" },
+} as const;
+
+const day = 24 * 60 * 60 * 1000;
+
+/** Idempotent: does nothing when the development admin already exists. */
+export async function seedDevelopmentData(db: Kysely<Database>): Promise<boolean> {
+  const existing = await db
+    .selectFrom("users")
+    .select("id")
+    .where((eb) => eb(eb.fn("lower", ["email"]), "=", DEV_ACCOUNTS.admin.email))
+    .executeTakeFirst();
+  if (existing) return false;
+
+  await db.transaction().execute(async (trx) => {
+    const ids: Record<keyof typeof DEV_ACCOUNTS, string> = { admin: "", customer: "" };
+    for (const key of ["admin", "customer"] as const) {
+      const account = DEV_ACCOUNTS[key];
+      const user = await trx
+        .insertInto("users")
+        .values({ email: account.email, password_hash: await hashPassword(account.password) })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await trx.insertInto("profiles").values({ user_id: user.id, full_name: account.fullName }).execute();
+      ids[key] = user.id;
+    }
+    await trx.insertInto("user_roles").values({ user_id: ids.admin, role: "admin" }).execute();
+
+    const now = Date.now();
+    await trx
+      .insertInto("services")
+      .values([
+        { customer_id: ids.customer, service_type: "Weekly Service", service_date: new Date(now - 14 * day), status: "completed", notes: "Gate code 1234. Two dogs.", created_by: ids.admin },
+        { customer_id: ids.customer, service_type: "Weekly Service", service_date: new Date(now - 7 * day), status: "completed", notes: null, created_by: ids.admin },
+        { customer_id: ids.customer, service_type: "Sanitize & Deodorize", service_date: new Date(now - 6 * day), status: "completed", notes: "Quarterly deep clean.", created_by: ids.admin },
+        { customer_id: ids.customer, service_type: "Weekly Service", service_date: new Date(now + 1 * day), status: "scheduled", notes: null, created_by: ids.admin },
+      ])
+      .execute();
+    await trx
+      .insertInto("bookings")
+      .values([
+        { customer_id: ids.customer, service_type: "Weekly Service", booking_date: new Date(now + 1 * day), status: "confirmed", source: "admin" },
+        { customer_id: ids.customer, service_type: "Trash Bin Clean", booking_date: new Date(now + 9 * day), status: "pending", source: "website" },
+      ])
+      .execute();
+  });
+  return true;
+}

@@ -1,0 +1,69 @@
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+import { findChromium } from "./scripts/find-chromium.js";
+
+// Each checkout gets its own port, so that test runs in two worktrees never meet.
+const checkoutOffset = [...process.cwd()].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 500, 7);
+const PORT = Number(process.env.E2E_PORT || 3210 + checkoutOffset);
+export const BASE_URL = `http://127.0.0.1:${PORT}`;
+const executablePath = (await findChromium()) ?? undefined;
+
+// A fresh PGlite folder per run unless CI points the server at a fresh PostgreSQL database.
+const dataDir = process.env.E2E_DATA_DIR || mkdtempSync(path.join(os.tmpdir(), "e2e-data-"));
+process.env.E2E_DATA_DIR = dataDir; // workers load this file again: keep one folder
+
+const launchOptions = {
+  executablePath,
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
+};
+
+export default defineConfig({
+  testDir: "./tests/e2e",
+  fullyParallel: false,
+  workers: process.env.CI ? 2 : 2,
+  retries: process.env.CI ? 1 : 0,
+  forbidOnly: Boolean(process.env.CI),
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  use: {
+    baseURL: BASE_URL,
+    trace: "retain-on-failure",
+    headless: true,
+    launchOptions,
+  },
+  projects: [
+    { name: "desktop", use: { ...devices["Desktop Chrome"], launchOptions } },
+    { name: "phone", use: { ...devices["Pixel 7"], launchOptions }, grep: /@phone/ },
+  ],
+  webServer: {
+    command: "node ./server.js",
+    url: `${BASE_URL}/resources/healthcheck`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      NODE_ENV: "production",
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      SITE_URL: BASE_URL,
+      DATA_DIR: dataDir,
+      SESSION_SECRET: "e2e-session-secret-that-is-long-enough-0123456789",
+      SEED_DEV_DATA: "true",
+      ENABLE_TEST_ROUTES: "1",
+      LOG_LEVEL: process.env.E2E_LOG_LEVEL || "warn",
+      ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    },
+  },
+});

@@ -1,0 +1,37 @@
+// `npm run admin:grant -- someone@example.com` / `npm run admin:revoke -- someone@example.com`
+import { connect } from "../db/connection";
+import { migrateToLatest } from "../db/migrator";
+import { databaseOptionsFromEnv } from "../db/options";
+
+const [command, rawEmail] = process.argv.slice(2);
+const email = rawEmail?.trim().toLowerCase();
+if ((command !== "grant" && command !== "revoke") || !email) {
+  console.error("Usage: npm run admin:grant -- someone@example.com   (or admin:revoke)");
+  process.exit(2);
+}
+
+const handle = connect(databaseOptionsFromEnv(process.env));
+try {
+  await migrateToLatest(handle.db);
+  const user = await handle.db
+    .selectFrom("users")
+    .select(["id", "email"])
+    .where((eb) => eb(eb.fn("lower", ["email"]), "=", email))
+    .executeTakeFirst();
+  if (!user) {
+    console.error(`No account uses ${email}. The person must sign up first.`);
+    process.exitCode = 1;
+  } else if (command === "grant") {
+    await handle.db
+      .insertInto("user_roles")
+      .values({ user_id: user.id, role: "admin" })
+      .onConflict((oc) => oc.columns(["user_id", "role"]).doNothing())
+      .execute();
+    console.log(`${user.email} is now an admin.`);
+  } else {
+    await handle.db.deleteFrom("user_roles").where("user_id", "=", user.id).where("role", "=", "admin").execute();
+    console.log(`${user.email} is no longer an admin.`);
+  }
+} finally {
+  await handle.close();
+}

@@ -1,0 +1,106 @@
+// The production (and development) HTTP server: Express in front of the Remix build, so that
+// every response, static files included, carries the security headers.
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import url from "node:url";
+import { createRequestHandler } from "@remix-run/express";
+import { broadcastDevReady, installGlobals } from "@remix-run/node";
+import compression from "compression";
+import express from "express";
+
+installGlobals({ nativeFetch: true });
+
+const MODE = process.env.NODE_ENV ?? "development";
+const BUILD_PATH = path.resolve("build/index.js");
+const SITE_URL = process.env.SITE_URL || "http://localhost:3000";
+const HTTPS = SITE_URL.startsWith("https://");
+
+async function importBuild() {
+  const stat = fs.statSync(BUILD_PATH);
+  // A query string busts Node's module cache so that development rebuilds are picked up.
+  return import(url.pathToFileURL(BUILD_PATH).href + "?t=" + stat.mtimeMs);
+}
+
+/** The Content-Security-Policy for one response; scripts run only with this request's nonce. */
+function contentSecurityPolicy(nonce) {
+  const dev = MODE === "development";
+  const directives = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'", `'nonce-${nonce}'`],
+    // sonner and Remix's route transitions add inline style attributes; scripts stay strict.
+    "style-src": ["'self'", "'unsafe-inline'"],
+    "img-src": ["'self'", "data:", "blob:", "https://cdn.sanity.io"],
+    "media-src": ["'self'", "blob:"],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'", ...(dev ? ["ws://localhost:*", "ws://127.0.0.1:*"] : [])],
+    // Sign-in with Google/Facebook and the booking calendar leave the site through a form post.
+    "form-action": ["'self'", "https:", ...(HTTPS ? [] : ["http:"])],
+    "frame-ancestors": ["'none'"],
+    "base-uri": ["'self'"],
+    "object-src": ["'none'"],
+    ...(HTTPS ? { "upgrade-insecure-requests": [] } : {}),
+  };
+  return Object.entries(directives)
+    .map(([name, values]) => [name, ...values].join(" "))
+    .join("; ");
+}
+
+function securityHeaders(req, res, next) {
+  const nonce = randomBytes(16).toString("base64");
+  res.locals.cspNonce = nonce;
+  res.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce));
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+  res.setHeader("X-Frame-Options", "DENY");
+  res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
+  res.setHeader(
+    "Permissions-Policy",
+    "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=(), browsing-topics=()",
+  );
+  if (MODE === "production" && HTTPS) {
+    res.setHeader("Strict-Transport-Security", "max-age=63072000; includeSubDomains; preload");
+  }
+  next();
+}
+
+const app = express();
+app.disable("x-powered-by");
+app.set("trust proxy", true); // Fly's proxy sets X-Forwarded-For; rate limits key on the client.
+app.use(compression());
+app.use(securityHeaders);
+
+// Fingerprinted build assets never change under one name.
+app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
+app.use(express.static("public", { maxAge: "1h" }));
+
+const getLoadContext = (req, res) => ({ cspNonce: res.locals.cspNonce });
+
+let build = await importBuild();
+if (MODE === "development") {
+  const { default: chokidar } = await import("chokidar");
+  chokidar.watch(path.resolve("build/version.txt"), { ignoreInitial: true }).on("all", async () => {
+    build = await importBuild();
+    broadcastDevReady(build);
+  });
+  app.all("*", (req, res, next) => createRequestHandler({ build, mode: MODE, getLoadContext })(req, res, next));
+} else {
+  app.all("*", createRequestHandler({ build, mode: MODE, getLoadContext }));
+}
+
+// Body-parser and other middleware errors must not leak a stack trace.
+app.use((error, req, res, _next) => {
+  console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", event: "http.unhandled", path: req.path, error: String(error?.message ?? error) }));
+  if (!res.headersSent) res.status(500).type("text/plain").send("Unexpected Application Error!");
+});
+
+const port = Number(process.env.PORT || 3000);
+const host = process.env.HOST || "0.0.0.0";
+const server = app.listen(port, host, () => {
+  console.log(JSON.stringify({ time: new Date().toISOString(), level: "info", event: "server.listening", url: `http://localhost:${port}`, mode: MODE }));
+  if (MODE === "development") broadcastDevReady(build);
+});
+
+for (const signal of ["SIGTERM", "SIGINT"]) {
+  process.once(signal, () => server.close(() => process.exit(0)));
+}

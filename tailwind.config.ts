@@ -1,0 +1,51 @@
+import type { Config } from "tailwindcss";
+
+export default {
+  content: ["./app/**/*.{ts,tsx}"],
+  // The accessibility panel puts `dark` on <html>; high-contrast, highlight-links and
+  // reduce-motion are plain classes styled in app/tailwind.css and via the variants below.
+  darkMode: "class",
+  theme: {
+    extend: {
+      colors: {
+        brand: {
+          50: "#effaf3",
+          100: "#d8f3e1",
+          200: "#b3e6c6",
+          300: "#80d2a3",
+          400: "#4bb87d",
+          500: "#289c61",
+          600: "#1a7d4d",
+          700: "#166440",
+          800: "#145035",
+          900: "#11422d",
+          950: "#082519",
+        },
+        sand: {
+          50: "#fbf8f3",
+          100: "#f5eee2",
+          200: "#e9dcc3",
+          700: "#6b5433",
+          900: "#3b2e1c",
+        },
+      },
+      fontFamily: {
+        sans: [
+          "system-ui",
+          "-apple-system",
+          "Segoe UI",
+          "Roboto",
+          "Helvetica Neue",
+          "Arial",
+          "sans-serif",
+        ],
+      },
+    },
+  },
+  plugins: [
+    function ({ addVariant }: { addVariant: (name: string, selector: string) => void }) {
+      addVariant("hc", ":is(.high-contrast &)");
+      addVariant("motion-off", ":is(.reduce-motion &)");
+    },
+  ],
+} satisfies Config;

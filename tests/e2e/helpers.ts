@@ -1,0 +1,36 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { expect, type Page } from "@playwright/test";
+
+const require = createRequire(import.meta.url);
+const axeSource = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+
+type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[]; failureSummary?: string }[] };
+
+/**
+ * Runs axe (WCAG 2.0/2.1/2.2 A and AA plus best practices) in the page and fails with a
+ * readable list of violations. Injected through the DevTools protocol, so the page's CSP
+ * stays as strict as in production.
+ */
+export async function expectNoAxeViolations(page: Page, context = "") {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    // @ts-expect-error axe is injected above
+    const result = await window.axe.run(document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] },
+    });
+    return result.violations as AxeViolation[];
+  });
+  const summary = violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.slice(0, 3).map((n) => `${n.target.join(" ")} — ${n.failureSummary ?? ""}`).join("\n    ")}`,
+  );
+  expect(summary, `axe violations ${context}`).toEqual([]);
+}
+
+/** Waits until React has hydrated the page (Remix sets window.__remixContext, and the router). */
+export async function waitForHydration(page: Page) {
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+}
+
+export const DEV_ADMIN = { email: "admin@example.com", password: "admin-password" };
+export const DEV_CUSTOMER = { email: "customer@example.com", password: "customer-password" };
