@@ -31,9 +31,10 @@ function zoneOffsetMs(instant: number, timeZone: string) {
 export function parseBusinessDateTime(value: string, timeZone = BUSINESS_TIME_ZONE): Date | null {
   const match = LOCAL_DATE_TIME.exec(value);
   if (!match) return null;
-  const [year, month, day, hour, minute, second = "0"] = match.slice(1).map(Number);
+  const [year, month, day, hour, minute] = match.slice(1, 6).map(Number);
+  const second = Number(match[6] ?? 0);
   if (year < 2000 || year > 2100) return null;
-  const wall = Date.UTC(year, month - 1, day, hour, minute, Number(second));
+  const wall = Date.UTC(year, month - 1, day, hour, minute, second);
   const check = new Date(wall);
   // Date.UTC rolls 2025-02-30 over to March; such a value was never a real date.
   if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59) return null;

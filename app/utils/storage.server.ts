@@ -106,6 +106,8 @@ export type S3StorageOptions = {
   endpoint?: string;
   forcePathStyle?: boolean;
   credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** Called with the name of every command sent (tests check that refused uploads are aborted). */
+  onCommand?: (name: string) => void;
 };
 
 /** Part size of multipart uploads (S3's minimum); with QUEUE_SIZE it bounds the memory used. */
@@ -132,6 +134,16 @@ export function createS3Storage(options: S3StorageOptions): StorageBackend {
       : {}),
   });
   const Bucket = options.bucket;
+  const { onCommand } = options;
+  if (onCommand) {
+    client.middlewareStack.add(
+      (next, context) => (args) => {
+        onCommand(context.commandName ?? "unknown");
+        return next(args);
+      },
+      { step: "initialize", name: "recordCommands" },
+    );
+  }
 
   return {
     kind: "s3",
@@ -331,4 +343,36 @@ export async function drain(source: AsyncIterator<Uint8Array>, limit = 4 * MAX_U
     read += next.value.byteLength;
     if (read > limit) throw new Error("Upload body too large to drain");
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP Range requests (video players seek with them)
+
+export type RangeRequest = { kind: "whole" } | { kind: "partial"; range: ByteRange } | { kind: "unsatisfiable" };
+
+/**
+ * Reads a Range header against an object of `size` bytes. One range only: a multi-range or
+ * malformed header is ignored and the whole object is sent, as RFC 9110 allows.
+ * An open-ended range ("bytes=N-", what media players send) is capped at `maxOpenEnded`
+ * bytes; players ask again for the rest.
+ */
+export function parseRangeHeader(header: string | null, size: number, maxOpenEnded = Infinity): RangeRequest {
+  if (!header) return { kind: "whole" };
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === "" && match[2] === "")) return { kind: "whole" };
+  let start: number;
+  let end: number;
+  if (match[1] === "") {
+    // Suffix range: the last N bytes.
+    const suffix = Number(match[2]);
+    if (suffix === 0 || size === 0) return { kind: "unsatisfiable" };
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    if (start >= size) return { kind: "unsatisfiable" };
+    end = match[2] === "" ? Math.min(size - 1, start + maxOpenEnded - 1) : Math.min(Number(match[2]), size - 1);
+    if (end < start) return { kind: "whole" };
+  }
+  return { kind: "partial", range: { start, end } };
 }
