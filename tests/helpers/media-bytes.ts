@@ -79,3 +79,24 @@ export function multipartBody(options: {
   });
   return { body, contentType: `multipart/form-data; boundary=${boundary}` };
 }
+
+/** The byte at absolute position `p` of `patternedBytes`' output, after the header. */
+export const patternByte = (p: number) => p % 251;
+
+/** Like generatedBytes, but every byte depends on its position, so ranges can be checked. */
+export async function* patternedBytes(header: Uint8Array, size: number, chunkSize = 256 * 1024): AsyncGenerator<Uint8Array> {
+  yield header;
+  for (let position = header.byteLength; position < size; position += chunkSize) {
+    const n = Math.min(chunkSize, size - position);
+    const chunk = new Uint8Array(n);
+    for (let i = 0; i < n; i++) chunk[i] = patternByte(position + i);
+    yield chunk;
+  }
+}
+
+/** What patternedBytes(header, size) produces between start and end (inclusive). */
+export function expectedSlice(header: Uint8Array, start: number, end: number) {
+  const out = new Uint8Array(end - start + 1);
+  for (let p = start; p <= end; p++) out[p - start] = p < header.byteLength ? header[p] : patternByte(p);
+  return out;
+}
