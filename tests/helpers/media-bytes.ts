@@ -37,14 +37,18 @@ export const MP4_HEADER = Buffer.from("00000018667479706d7034320000000069736f6d6
 
 export const MiB = 1024 * 1024;
 
-/** `size` bytes beginning with `header`, in chunks of at most `chunkSize`, generated on demand. */
+/**
+ * `size` bytes beginning with `header`, in chunks of at most `chunkSize`, generated on demand.
+ * Each chunk is a new buffer, like the chunks of a real request body (a reused one would make
+ * code that keeps every chunk look free).
+ */
 export async function* generatedBytes(header: Uint8Array, size: number, chunkSize = 256 * 1024): AsyncGenerator<Uint8Array> {
   const filler = new Uint8Array(chunkSize).fill(0x2a);
   yield header;
   let remaining = size - header.byteLength;
   while (remaining > 0) {
     const n = Math.min(remaining, chunkSize);
-    yield n === chunkSize ? filler : filler.subarray(0, n);
+    yield filler.slice(0, n);
     remaining -= n;
   }
 }
