@@ -55,7 +55,9 @@ function rssKiB(pid: number) {
 async function waitForHealth(base: string, child: ChildProcess) {
   for (let i = 0; i < 200; i++) {
     if (child.exitCode !== null) throw new Error("server exited during start-up");
-    const ok = await fetch(`${base}/resources/healthcheck`).then((r) => r.ok).catch(() => false);
+    const ok = await fetch(`${base}/resources/healthcheck`)
+      .then((r) => r.ok)
+      .catch(() => false);
     if (ok) return;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -71,10 +73,16 @@ function postUpload(url: string, cookie: string, size: number) {
     bytes: generatedBytes(MP4_HEADER, size, 64 * 1024),
   });
   return new Promise<{ status: number; location: string | null }>((resolve, reject) => {
-    const request = http.request(url, { method: "POST", headers: { Cookie: cookie, "Content-Type": contentType } }, (response) => {
-      response.resume();
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, location: response.headers.location ?? null }));
-    });
+    const request = http.request(
+      url,
+      { method: "POST", headers: { Cookie: cookie, "Content-Type": contentType } },
+      (response) => {
+        response.resume();
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, location: response.headers.location ?? null }),
+        );
+      },
+    );
     request.on("error", reject);
     (async () => {
       const reader = body.getReader();
@@ -150,7 +158,8 @@ async function overHttp(backend: "folder" | "s3") {
     const seconds = (performance.now() - started) / 1000;
     clearInterval(timer);
     peak = Math.max(peak, rssKiB(pid));
-    if (answer.status !== 302 || !answer.location?.includes(service.id)) throw new Error(`upload answered ${answer.status}`);
+    if (answer.status !== 302 || !answer.location?.includes(service.id))
+      throw new Error(`upload answered ${answer.status}`);
 
     results.push({
       measurement: `HTTP → node server.js, ${backend}`,

@@ -14,12 +14,17 @@ describe("service dates are read in the business's time zone (Pacific)", () => {
     expect(parseBusinessDateTime(local)?.toISOString()).toBe(utc);
   });
 
-  test.each(["", "2025-02-30T10:00", "2025-13-01T10:00", "2025-01-01T24:00", "2025-01-01", "1999-01-01T10:00", "tomorrow"])(
-    "%j is not a date and time",
-    (value) => {
-      expect(parseBusinessDateTime(value)).toBeNull();
-    },
-  );
+  test.each([
+    "",
+    "2025-02-30T10:00",
+    "2025-13-01T10:00",
+    "2025-01-01T24:00",
+    "2025-01-01",
+    "1999-01-01T10:00",
+    "tomorrow",
+  ])("%j is not a date and time", (value) => {
+    expect(parseBusinessDateTime(value)).toBeNull();
+  });
 
   test("formatting shows Pacific wall-clock time", () => {
     expect(formatBusinessDateTime(new Date("2025-07-04T16:30:00Z"))).toBe("Jul 4, 2025, 9:30 AM");

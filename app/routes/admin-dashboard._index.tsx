@@ -8,7 +8,12 @@ import type { loader as rootLoader } from "~/root";
 import { ActionToast, type ActionToastMessage } from "~/components/portal/action-toast";
 import { MediaUploadForm } from "~/components/portal/media-upload-form";
 import { MediaView } from "~/components/portal/media-view";
-import { listMediaForServices, mediaKindOf, storeServiceMedia, type StoreMediaResult } from "~/models/service-media.server";
+import {
+  listMediaForServices,
+  mediaKindOf,
+  storeServiceMedia,
+  type StoreMediaResult,
+} from "~/models/service-media.server";
 import { formatBusinessDate, formatBusinessDateTime, parseBusinessDateTime } from "~/models/service-schedule.server";
 import { createService, getServiceWithCustomer, isCustomer, listCustomers } from "~/models/service.server";
 import { requireAdmin } from "~/utils/auth.server";
@@ -36,9 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   ]);
   const media = service ? await listMediaForServices([service.id]) : [];
   const customerParam = url.searchParams.get("customer");
-  const selectedCustomerId = customers.some((c) => c.id === customerParam)
-    ? customerParam
-    : (service?.customer_id ?? "");
+  const selectedCustomerId = customers.some((c) => c.id === customerParam) ? customerParam : service?.customer_id ?? "";
   return json(
     {
       tab,
@@ -48,7 +51,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
         ? {
             id: service.id,
             customerId: service.customer_id,
-            customerLabel: service.customer_name ? `${service.customer_name} (${service.customer_email})` : service.customer_email,
+            customerLabel: service.customer_name
+              ? `${service.customer_name} (${service.customer_email})`
+              : service.customer_email,
             serviceType: service.service_type,
             dateLabel: formatBusinessDateTime(service.service_date),
           }
@@ -78,11 +83,13 @@ type CreateServiceValues = z.infer<typeof createServiceSchema>;
 type FieldErrors = Partial<Record<keyof CreateServiceValues, string>>;
 
 export async function action({ request }: ActionFunctionArgs) {
-  const admin = await requireAdmin(request);
-  const url = new URL(request.url);
-  if ((request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
-    return answerUpload(request, await uploadMedia(request, admin.id, url));
-  }
+  const upload = (request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data");
+  const admin = await requireAdmin(request).catch(async (response: unknown) => {
+    // A refused upload is still being sent: read it off so the browser gets the redirect.
+    if (upload) await discardBody(request);
+    throw response;
+  });
+  if (upload) return answerUpload(request, await uploadMedia(request, admin.id, new URL(request.url)));
   return createServiceFromForm(request, admin.id);
 }
 
@@ -212,7 +219,10 @@ async function answerUpload(request: Request, outcome: UploadOutcome) {
 function uploadResponse(outcome: UploadOutcome) {
   const uploadFailed = { message: "Upload Failed", description: "Failed to upload file" };
   if (outcome.kind === "no-service") {
-    return redirectWithError(outcome.back, { message: "No Service Selected", description: "Please create a service first" });
+    return redirectWithError(outcome.back, {
+      message: "No Service Selected",
+      description: "Please create a service first",
+    });
   }
   if (outcome.kind !== "stored") return redirectWithError(outcome.back, uploadFailed);
   const { result, imageType } = outcome;
@@ -227,7 +237,10 @@ function uploadResponse(outcome: UploadOutcome) {
     return redirectWithError(outcome.back, { message: "File Too Large", description: "Maximum file size is 50MB" });
   }
   if (result.reason === "not-media") {
-    return redirectWithError(outcome.back, { message: "Upload Failed", description: "Only images and videos can be uploaded" });
+    return redirectWithError(outcome.back, {
+      message: "Upload Failed",
+      description: "Only images and videos can be uploaded",
+    });
   }
   return redirectWithError(outcome.back, uploadFailed);
 }
@@ -283,7 +296,10 @@ export default function AdminServicesAndUploads() {
       </nav>
 
       {currentService ? (
-        <section aria-labelledby="current-service-heading" className="mt-6 rounded-xl bg-brand-50 p-4 dark:bg-brand-950">
+        <section
+          aria-labelledby="current-service-heading"
+          className="mt-6 rounded-xl bg-brand-50 p-4 dark:bg-brand-950"
+        >
           <h2 id="current-service-heading" className="font-semibold text-brand-900 dark:text-brand-50">
             Current service
           </h2>
@@ -303,7 +319,10 @@ export default function AdminServicesAndUploads() {
           <Form
             key={currentService?.id ?? "new"}
             method="post"
-            action={`/admin-dashboard?index&${new URLSearchParams({ tab: "create", ...(selectedCustomerId ? { customer: selectedCustomerId } : {}) })}`}
+            action={`/admin-dashboard?index&${new URLSearchParams({
+              tab: "create",
+              ...(selectedCustomerId ? { customer: selectedCustomerId } : {}),
+            })}`}
             noValidate
             className="mt-4 space-y-5"
           >
@@ -327,7 +346,11 @@ export default function AdminServicesAndUploads() {
                   </option>
                 ))}
               </select>
-              {errors.customerId ? <p id="customerId-error" className={errorClass}>{errors.customerId}</p> : null}
+              {errors.customerId ? (
+                <p id="customerId-error" className={errorClass}>
+                  {errors.customerId}
+                </p>
+              ) : null}
             </div>
             <div>
               <label htmlFor="serviceType" className={labelClass}>
@@ -349,7 +372,11 @@ export default function AdminServicesAndUploads() {
                   </option>
                 ))}
               </select>
-              {errors.serviceType ? <p id="serviceType-error" className={errorClass}>{errors.serviceType}</p> : null}
+              {errors.serviceType ? (
+                <p id="serviceType-error" className={errorClass}>
+                  {errors.serviceType}
+                </p>
+              ) : null}
             </div>
             <div>
               <label htmlFor="serviceDate" className={labelClass}>
@@ -368,7 +395,11 @@ export default function AdminServicesAndUploads() {
               <p id="serviceDate-hint" className="mt-1 text-sm text-slate-700 dark:text-slate-300">
                 Pacific time (Las Vegas)
               </p>
-              {errors.serviceDate ? <p id="serviceDate-error" className={errorClass}>{errors.serviceDate}</p> : null}
+              {errors.serviceDate ? (
+                <p id="serviceDate-error" className={errorClass}>
+                  {errors.serviceDate}
+                </p>
+              ) : null}
             </div>
             <div>
               <label htmlFor="notes" className={labelClass}>
@@ -384,7 +415,11 @@ export default function AdminServicesAndUploads() {
                 aria-describedby={errors.notes ? "notes-error" : undefined}
                 className={fieldClass}
               />
-              {errors.notes ? <p id="notes-error" className={errorClass}>{errors.notes}</p> : null}
+              {errors.notes ? (
+                <p id="notes-error" className={errorClass}>
+                  {errors.notes}
+                </p>
+              ) : null}
             </div>
             <button type="submit" disabled={creating} className={primaryButton}>
               Create Service
@@ -400,8 +435,18 @@ export default function AdminServicesAndUploads() {
             <p className="mt-2 text-lg text-slate-800 dark:text-slate-100">Create a service first to upload images</p>
           )}
           <div className="mt-4 grid gap-6 md:grid-cols-2">
-            <MediaUploadForm imageType="before" label="Before Image/Video" action={uploadAction} disabled={!currentService} />
-            <MediaUploadForm imageType="after" label="After Image/Video" action={uploadAction} disabled={!currentService} />
+            <MediaUploadForm
+              imageType="before"
+              label="Before Image/Video"
+              action={uploadAction}
+              disabled={!currentService}
+            />
+            <MediaUploadForm
+              imageType="after"
+              label="After Image/Video"
+              action={uploadAction}
+              disabled={!currentService}
+            />
           </div>
           {media.length > 0 ? (
             <div className="mt-8">

@@ -35,7 +35,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     if (!service) continue;
     let visit = visits.find((v) => v.serviceId === service.id);
     if (!visit) {
-      visit = { serviceId: service.id, title: `${service.service_type}, ${formatBusinessDate(service.service_date)}`, items: [] };
+      visit = {
+        serviceId: service.id,
+        title: `${service.service_type}, ${formatBusinessDate(service.service_date)}`,
+        items: [],
+      };
       visits.push(visit);
     }
     visit.items.push({
@@ -47,7 +51,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       dateLabel: formatBusinessDate(service.service_date),
     });
   }
-  for (const visit of visits) visit.items.sort((a, b) => (a.imageType === b.imageType ? 0 : a.imageType === "before" ? -1 : 1));
+  for (const visit of visits)
+    visit.items.sort((a, b) => (a.imageType === b.imageType ? 0 : a.imageType === "before" ? -1 : 1));
 
   return json(
     {

@@ -13,7 +13,10 @@ const MAX_OPEN_RANGE_BYTES = 4 * 1024 * 1024;
 // probed. Signed-out visitors too: this URL sits in <img>/<video>, where a redirect to the
 // sign-in page would only be a broken image.
 const notFound = () =>
-  new Response("Not Found", { status: 404, headers: { "Content-Type": "text/plain", "Cache-Control": "private, no-store" } });
+  new Response("Not Found", {
+    status: 404,
+    headers: { "Content-Type": "text/plain", "Cache-Control": "private, no-store" },
+  });
 
 /** Streams one before/after photo or video to its customer or an admin, with Range support. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

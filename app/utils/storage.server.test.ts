@@ -67,7 +67,9 @@ beforeAll(async () => {
     { name: "folder", storage: createFolderStorage(folderRoot), listKeys: async () => listFiles(folderRoot) },
     {
       name: "s3",
-      storage: createS3Storage({ ...s3.options, onCommand: (c) => s3Commands.push(c) }), listKeys: () => listObjects(s3.client, s3.options.bucket) },
+      storage: createS3Storage({ ...s3.options, onCommand: (c) => s3Commands.push(c) }),
+      listKeys: () => listObjects(s3.client, s3.options.bucket),
+    },
   );
 });
 
@@ -228,6 +230,9 @@ describe("parseRangeHeader", () => {
 
   test("an open-ended range is capped", () => {
     expect(parseRangeHeader("bytes=100-", 10_000, 1000)).toEqual({ kind: "partial", range: { start: 100, end: 1099 } });
-    expect(parseRangeHeader("bytes=100-5000", 10_000, 1000)).toEqual({ kind: "partial", range: { start: 100, end: 5000 } });
+    expect(parseRangeHeader("bytes=100-5000", 10_000, 1000)).toEqual({
+      kind: "partial",
+      range: { start: 100, end: 5000 },
+    });
   });
 });

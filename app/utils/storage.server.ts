@@ -292,8 +292,8 @@ export async function storeUpload(
   const kind: MediaKind | null = type?.mime.startsWith("image/")
     ? "image"
     : type?.mime.startsWith("video/")
-      ? "video"
-      : null;
+    ? "video"
+    : null;
   if (!type || !kind) return { ok: false, reason: "not-media" };
 
   // 2. Stream the sniffed head and then the rest, counting bytes; passing the limit errors the
@@ -324,7 +324,9 @@ export async function storeUpload(
   } catch (error) {
     // Belt and braces: the backends store nothing on error, but a stray object must not stay
     // without its database row.
-    await storage.delete(key).catch((deleteError) => log.error("storage.cleanup_failed", { key, ...errorFields(deleteError) }));
+    await storage
+      .delete(key)
+      .catch((deleteError) => log.error("storage.cleanup_failed", { key, ...errorFields(deleteError) }));
     if (tooLarge) return { ok: false, reason: "too-large" };
     log.error("storage.upload_failed", { key, backend: storage.kind, ...errorFields(error) });
     return { ok: false, reason: "failed" };

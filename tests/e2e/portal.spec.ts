@@ -1,3 +1,5 @@
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync, ftruncateSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { DEV_ADMIN, DEV_CUSTOMER, expectNoAxeViolations, signIn, waitForHydration } from "./helpers";
@@ -74,7 +76,10 @@ for (const js of [true, false]) {
       await expect(page.getByText("Manage services and customers")).toBeVisible();
       const sections = page.getByRole("navigation", { name: "Admin sections" });
       await expect(sections.getByRole("link", { name: "Services & Uploads" })).toHaveAttribute("aria-current", "page");
-      await expect(sections.getByRole("link", { name: "Quote Requests" })).toHaveAttribute("href", "/admin-dashboard/quotes");
+      await expect(sections.getByRole("link", { name: "Quote Requests" })).toHaveAttribute(
+        "href",
+        "/admin-dashboard/quotes",
+      );
       if (js) await waitForHydration(page);
 
       // Uploads wait for a service.
@@ -96,7 +101,9 @@ for (const js of [true, false]) {
       await page.getByRole("button", { name: "Create Service" }).click();
       await expectToast(page, js, "Success", "Service created successfully");
       await expect(page).toHaveURL(/[?&]service=[0-9a-f-]{36}/);
-      await expect(page.getByTestId("current-service")).toContainText(`Desert Dash for ${customerOption} on Jun 14, 2025, 9:30 AM`);
+      await expect(page.getByTestId("current-service")).toContainText(
+        `Desert Dash for ${customerOption} on Jun 14, 2025, 9:30 AM`,
+      );
       // The form is cleared except for the customer.
       await expect(page.getByLabel("Customer").locator("option:checked")).toHaveText(customerOption);
       await expect(page.getByLabel("Service Type")).toHaveValue("");
@@ -159,7 +166,9 @@ for (const js of [true, false]) {
       await expect(services.getByText("Your last 5 completed services")).toBeVisible();
       await expect(services.getByText("Desert Dash")).toBeVisible();
       await expect(services.getByText("scheduled", { exact: true })).toBeVisible();
-      await expect(page.getByRole("region", { name: "Upcoming Bookings" }).getByText("No upcoming bookings")).toBeVisible();
+      await expect(
+        page.getByRole("region", { name: "Upcoming Bookings" }).getByText("No upcoming bookings"),
+      ).toBeVisible();
 
       const mediaSection = page.getByRole("region", { name: "Service Photos & Videos" });
       const photo = mediaSection.getByRole("img", { name: "Before photo of Desert Dash on Jun 14, 2025" });
@@ -172,7 +181,9 @@ for (const js of [true, false]) {
       await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThanOrEqual(1);
       expect(await video.evaluate((v: HTMLVideoElement) => v.error)).toBeNull();
       // Both belong to one visit and are shown together, before first.
-      const visit = mediaSection.getByRole("listitem").filter({ has: page.getByRole("heading", { name: /Desert Dash/ }) });
+      const visit = mediaSection
+        .getByRole("listitem")
+        .filter({ has: page.getByRole("heading", { name: /Desert Dash/ }) });
       await expect(visit.locator("figcaption")).toHaveText(["before", "after"]);
       if (js) {
         await video.evaluate((v: HTMLVideoElement) => {
@@ -215,8 +226,14 @@ for (const js of [true, false]) {
         await bookButton.click();
         await expect(page).toHaveURL(/\/customer-dashboard$/);
         await expectToast(page, js, "Agreement Required", "Please agree to the Terms of Service before booking.");
-        await page.getByRole("region", { name: "Book a Service" }).getByLabel(/I agree to the/).check();
-        await page.getByRole("region", { name: "Book a Service" }).getByRole("button", { name: "Book Appointment" }).click();
+        await page
+          .getByRole("region", { name: "Book a Service" })
+          .getByLabel(/I agree to the/)
+          .check();
+        await page
+          .getByRole("region", { name: "Book a Service" })
+          .getByRole("button", { name: "Book Appointment" })
+          .click();
         await expect(page.getByRole("heading", { name: "Booking calendar stub" })).toBeVisible();
         expectCalendar(page.url());
       }
@@ -266,6 +283,67 @@ for (const js of [true, false]) {
     });
   });
 }
+
+/** As the signed-in admin, creates a service for the customer and opens its upload tab. */
+async function createServiceAsAdmin(page: Page, customer: { fullName: string; email: string }) {
+  await page.goto("/admin-dashboard");
+  await page.getByLabel("Customer").selectOption({ label: `${customer.fullName} (${customer.email})` });
+  await page.getByLabel("Service Type").selectOption("Trash Bin Clean");
+  await page.getByLabel("Service Date").fill("2025-08-01T10:00");
+  await page.getByRole("button", { name: "Create Service" }).click();
+  await expect(page).toHaveURL(/service=/);
+  await page.getByRole("link", { name: "Upload Images" }).click();
+  await expect(page).toHaveURL(/tab=upload/);
+}
+
+test.describe("files over 50 MB", () => {
+  let dir: string;
+  let bigFile: string;
+  test.beforeAll(() => {
+    // 50 MB + 1 byte with a real MP4 header; sparse, so it costs no disk.
+    dir = mkdtempSync(path.join(os.tmpdir(), "portal-big-"));
+    bigFile = path.join(dir, "too-big.mp4");
+    const fd = openSync(bigFile, "w");
+    writeSync(fd, Buffer.from("00000018667479706d7034320000000069736f6d6d703432", "hex"));
+    ftruncateSync(fd, 50 * 1024 * 1024 + 1);
+    closeSync(fd);
+  });
+  test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test("with JavaScript the page refuses the file before sending it", async ({ page }) => {
+    const customer = await signUpCustomer(page, `Big ${unique("File")}`);
+    await signIn(page, DEV_ADMIN.email, DEV_ADMIN.password);
+    await createServiceAsAdmin(page, customer);
+    await waitForHydration(page);
+    let posted = false;
+    page.on("request", (request) => {
+      if (request.method() === "POST") posted = true;
+    });
+    await page.getByLabel("After Image/Video").setInputFiles(bigFile);
+    await expectToast(page, true, "File Too Large", "Maximum file size is 50MB");
+    await expect(page.getByLabel("After Image/Video")).toHaveValue("");
+    expect(posted).toBe(false);
+  });
+
+  test("without JavaScript the server stops it while streaming, answers, and stores nothing", async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      await page.setExtraHTTPHeaders({ "X-Forwarded-For": "198.19.250.250" });
+      const customer = await signUpCustomer(page, `Big ${unique("File")}`);
+      await signIn(page, DEV_ADMIN.email, DEV_ADMIN.password);
+      await createServiceAsAdmin(page, customer);
+      const uploadTab = page.url();
+      await page.getByLabel("After Image/Video").setInputFiles(bigFile);
+      await page.getByRole("button", { name: "Upload After" }).click();
+      await expectToast(page, false, "File Too Large", "Maximum file size is 50MB");
+      expect(page.url()).toBe(uploadTab);
+      await expect(page.getByRole("heading", { name: "Uploaded for this service" })).toHaveCount(0);
+    } finally {
+      await context.close();
+    }
+  });
+});
 
 // axe runs in the page, so only with JavaScript; the markup it checks is the server's.
 test("the dashboards have no axe violations in dark mode", async ({ page }) => {

@@ -42,7 +42,11 @@ export const MiB = 1024 * 1024;
  * Each chunk is a new buffer, like the chunks of a real request body (a reused one would make
  * code that keeps every chunk look free).
  */
-export async function* generatedBytes(header: Uint8Array, size: number, chunkSize = 256 * 1024): AsyncGenerator<Uint8Array> {
+export async function* generatedBytes(
+  header: Uint8Array,
+  size: number,
+  chunkSize = 256 * 1024,
+): AsyncGenerator<Uint8Array> {
   const filler = new Uint8Array(chunkSize).fill(0x2a);
   yield header;
   let remaining = size - header.byteLength;
@@ -88,7 +92,11 @@ export function multipartBody(options: {
 export const patternByte = (p: number) => p % 251;
 
 /** Like generatedBytes, but every byte depends on its position, so ranges can be checked. */
-export async function* patternedBytes(header: Uint8Array, size: number, chunkSize = 256 * 1024): AsyncGenerator<Uint8Array> {
+export async function* patternedBytes(
+  header: Uint8Array,
+  size: number,
+  chunkSize = 256 * 1024,
+): AsyncGenerator<Uint8Array> {
   yield header;
   for (let position = header.byteLength; position < size; position += chunkSize) {
     const n = Math.min(chunkSize, size - position);

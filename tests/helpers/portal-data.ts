@@ -6,7 +6,12 @@ const day = 24 * 60 * 60 * 1000;
 export async function createServiceRow(
   db: Kysely<Database>,
   customerId: string,
-  options: { type?: ServiceType; daysFromNow?: number; status?: "scheduled" | "completed" | "skipped"; notes?: string } = {},
+  options: {
+    type?: ServiceType;
+    daysFromNow?: number;
+    status?: "scheduled" | "completed" | "skipped";
+    notes?: string;
+  } = {},
 ) {
   return db
     .insertInto("services")

@@ -60,10 +60,18 @@ describe("Create Service", () => {
     ["no date", { customerIdOf: true, serviceType: "Desert Dash" }, "serviceDate"],
   ] as const)("%s: Missing Information, and what was typed comes back", async (_, input, field) => {
     const { customerIdOf, ...values } = { customerIdOf: false, ...input };
-    const response = await createForm({ ...values, ...(customerIdOf ? { customerId: customer.id } : {}), notes: "keep me" });
+    const response = await createForm({
+      ...values,
+      ...(customerIdOf ? { customerId: customer.id } : {}),
+      notes: "keep me",
+    });
     expect(response.status).toBe(400);
     const data = await response.json();
-    expect(data.toast).toEqual({ type: "error", message: "Missing Information", description: "Please fill in all required fields" });
+    expect(data.toast).toEqual({
+      type: "error",
+      message: "Missing Information",
+      description: "Please fill in all required fields",
+    });
     expect(Object.keys(data.fieldErrors)).toEqual([field]);
     expect(data.values.notes).toBe("keep me");
   });
@@ -76,11 +84,20 @@ describe("Create Service", () => {
     ["notes over 2000 characters", { notes: "x".repeat(2001) }],
   ])("%s: Error / Failed to create service, nothing stored", async (_, override) => {
     const before = await db().selectFrom("services").select("id").execute();
-    const values = { customerId: customer.id, serviceType: "Desert Dash", serviceDate: "2025-05-01T09:00", ...override };
+    const values = {
+      customerId: customer.id,
+      serviceType: "Desert Dash",
+      serviceDate: "2025-05-01T09:00",
+      ...override,
+    };
     if (values.customerId === "admin") values.customerId = admin.id;
     const response = await createForm(values);
     expect(response.status).toBe(400);
-    expect((await response.json()).toast).toEqual({ type: "error", message: "Error", description: "Failed to create service" });
+    expect((await response.json()).toast).toEqual({
+      type: "error",
+      message: "Error",
+      description: "Failed to create service",
+    });
     expect(await db().selectFrom("services").select("id").execute()).toHaveLength(before.length);
   });
 
@@ -92,7 +109,11 @@ describe("Create Service", () => {
       notes: "  Side gate  ",
     });
     expect(response.status).toBe(302);
-    expect(await toastOf(response)).toMatchObject({ type: "success", message: "Success", description: "Service created successfully" });
+    expect(await toastOf(response)).toMatchObject({
+      type: "success",
+      message: "Success",
+      description: "Service created successfully",
+    });
     const location = new URL(locationOf(response)!, "http://localhost");
     expect(location.pathname).toBe("/admin-dashboard");
     expect(location.searchParams.get("customer")).toBe(customer.id);
@@ -118,9 +139,18 @@ describe("Create Service", () => {
 
   test("a database failure answers Error / Failed to create service, keeping the input", async () => {
     // A trigger makes the insert fail, as a lost connection or a full disk would.
-    await sql`create or replace function fail_insert() returns trigger as $$ begin raise exception 'boom'; end $$ language plpgsql`.execute(db());
-    await sql`create trigger services_fail before insert on services for each row execute function fail_insert()`.execute(db());
-    const input = { customerId: customer.id, serviceType: "Desert Dash", serviceDate: "2025-05-01T09:00", notes: "gate" };
+    await sql`create or replace function fail_insert() returns trigger as $$ begin raise exception 'boom'; end $$ language plpgsql`.execute(
+      db(),
+    );
+    await sql`create trigger services_fail before insert on services for each row execute function fail_insert()`.execute(
+      db(),
+    );
+    const input = {
+      customerId: customer.id,
+      serviceType: "Desert Dash",
+      serviceDate: "2025-05-01T09:00",
+      notes: "gate",
+    };
     try {
       const response = await createForm(input);
       expect(response.status).toBe(400);
@@ -141,7 +171,12 @@ async function upload(options: {
   bytes: AsyncIterable<Uint8Array> | Uint8Array;
   xhr?: boolean;
 }) {
-  const bytes = options.bytes instanceof Uint8Array ? (async function* (b: Uint8Array) { yield b; })(options.bytes) : options.bytes;
+  const bytes =
+    options.bytes instanceof Uint8Array
+      ? (async function* (b: Uint8Array) {
+          yield b;
+        })(options.bytes)
+      : options.bytes;
   const { body, contentType } = multipartBody({
     field: options.field ?? "before",
     filename: options.filename ?? "yard.png",
@@ -164,7 +199,10 @@ describe("Upload Images", () => {
     for (const serviceId of [undefined, "00000000-0000-4000-8000-000000000000", "garbage"]) {
       const response = await upload({ serviceId, bytes: makePng(4, 4) });
       expect(response.status).toBe(302);
-      expect(await toastOf(response)).toMatchObject({ message: "No Service Selected", description: "Please create a service first" });
+      expect(await toastOf(response)).toMatchObject({
+        message: "No Service Selected",
+        description: "Please create a service first",
+      });
     }
     expect(storedFiles()).toEqual([]);
   });
@@ -173,7 +211,11 @@ describe("Upload Images", () => {
     const service = await createServiceRow(db(), customer.id);
     const png = makePng(32, 32);
     const response = await upload({ serviceId: service.id, field: "before", bytes: png });
-    expect(await toastOf(response)).toMatchObject({ type: "success", message: "Success", description: "before image uploaded successfully" });
+    expect(await toastOf(response)).toMatchObject({
+      type: "success",
+      message: "Success",
+      description: "before image uploaded successfully",
+    });
     expect(locationOf(response)).toBe(`/admin-dashboard?tab=upload&service=${service.id}&customer=${customer.id}`);
     const [row] = await imagesOf(service.id);
     expect(row).toMatchObject({ image_type: "before", content_type: "image/png", uploaded_by: admin.id });
@@ -184,7 +226,12 @@ describe("Upload Images", () => {
 
   test("an after video: 'after video uploaded successfully'", async () => {
     const service = await createServiceRow(db(), customer.id);
-    const response = await upload({ serviceId: service.id, field: "after", filename: "clip.mov", bytes: generatedBytes(MP4_HEADER, 2 * MiB) });
+    const response = await upload({
+      serviceId: service.id,
+      field: "after",
+      filename: "clip.mov",
+      bytes: generatedBytes(MP4_HEADER, 2 * MiB),
+    });
     expect(await toastOf(response)).toMatchObject({ description: "after video uploaded successfully" });
     const [row] = await imagesOf(service.id);
     expect(row.image_url).toMatch(/\/after_\d+\.mp4$/);
@@ -193,7 +240,11 @@ describe("Upload Images", () => {
 
   test("a text file named .jpg is refused and nothing is stored", async () => {
     const service = await createServiceRow(db(), customer.id);
-    const response = await upload({ serviceId: service.id, filename: "yard.jpg", bytes: Buffer.from("just some text\n".repeat(100)) });
+    const response = await upload({
+      serviceId: service.id,
+      filename: "yard.jpg",
+      bytes: Buffer.from("just some text\n".repeat(100)),
+    });
     expect(await toastOf(response)).toMatchObject({ type: "error", message: "Upload Failed" });
     expect(await imagesOf(service.id)).toEqual([]);
     expect(storedFiles()).toEqual([]);
@@ -201,8 +252,16 @@ describe("Upload Images", () => {
 
   test("50 MB + 1 byte: File Too Large, nothing stored, no row", async () => {
     const service = await createServiceRow(db(), customer.id);
-    const response = await upload({ serviceId: service.id, field: "after", bytes: generatedBytes(MP4_HEADER, MAX_UPLOAD_BYTES + 1, MiB) });
-    expect(await toastOf(response)).toMatchObject({ type: "error", message: "File Too Large", description: "Maximum file size is 50MB" });
+    const response = await upload({
+      serviceId: service.id,
+      field: "after",
+      bytes: generatedBytes(MP4_HEADER, MAX_UPLOAD_BYTES + 1, MiB),
+    });
+    expect(await toastOf(response)).toMatchObject({
+      type: "error",
+      message: "File Too Large",
+      description: "Maximum file size is 50MB",
+    });
     expect(await imagesOf(service.id)).toEqual([]);
     expect(storedFiles()).toEqual([]);
   });

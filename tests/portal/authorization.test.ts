@@ -127,7 +127,10 @@ describe("/customer-dashboard loader", () => {
 
 describe("/customer-dashboard action (Book Appointment without JavaScript)", () => {
   test.each(WHO)("%s, agreement unchecked", async (who) => {
-    const response = await callRoute(customerDashboard.action, "/customer-dashboard", { cookie: cookies[who], form: {} });
+    const response = await callRoute(customerDashboard.action, "/customer-dashboard", {
+      cookie: cookies[who],
+      form: {},
+    });
     if (who === "anonymous") return expectSignIn(response);
     expect(response.status).toBe(302);
     expect(locationOf(response)).toBe("/customer-dashboard");
@@ -153,7 +156,11 @@ describe("/customer-dashboard action (Book Appointment without JavaScript)", () 
 });
 
 describe("/admin-dashboard layout and index loaders", () => {
-  const urls = ["/admin-dashboard", "/admin-dashboard?tab=upload", () => `/admin-dashboard?tab=upload&service=${a.serviceIds[0]}`];
+  const urls = [
+    "/admin-dashboard",
+    "/admin-dashboard?tab=upload",
+    () => `/admin-dashboard?tab=upload&service=${a.serviceIds[0]}`,
+  ];
   for (const [i, url] of urls.entries()) {
     test.each(WHO)(`%s (url ${i})`, async (who) => {
       const href = typeof url === "function" ? url() : url;
@@ -211,7 +218,10 @@ describe("/admin-dashboard actions", () => {
     if (who === "anonymous") expectSignIn(response);
     else if (who !== "admin") await expectAccessDenied(response);
     if (who !== "admin") return expect(after).toEqual(before);
-    expect(await toastOf(response)).toMatchObject({ message: "Success", description: "after video uploaded successfully" });
+    expect(await toastOf(response)).toMatchObject({
+      message: "Success",
+      description: "after video uploaded successfully",
+    });
     expect(after.images).toBe(before.images + 1);
   });
 });
@@ -246,7 +256,13 @@ describe("/resources/media/:imageId", () => {
   });
 
   test.each(WHO)("%s guessing ids: unknown and malformed ids are 404, never a 500", async (who) => {
-    for (const id of ["00000000-0000-4000-8000-000000000000", "not-a-uuid", "1 or 1=1", "../../etc/passwd", a.serviceIds[0]]) {
+    for (const id of [
+      "00000000-0000-4000-8000-000000000000",
+      "not-a-uuid",
+      "1 or 1=1",
+      "../../etc/passwd",
+      a.serviceIds[0],
+    ]) {
       expect((await fetchMedia(who, id)).status).toBe(404);
     }
   });

@@ -39,7 +39,11 @@ test("a 40 MB video streams through the admin action without being held in memor
       field: "after",
       filename: "yard.mp4",
       contentType: "video/mp4",
-      bytes: withCheckpoints(generatedBytes(MP4_HEADER, VIDEO_BYTES, 64 * 1024), [10, 20, 30, 39].map((n) => n * MiB), checkpoint),
+      bytes: withCheckpoints(
+        generatedBytes(MP4_HEADER, VIDEO_BYTES, 64 * 1024),
+        [10, 20, 30, 39].map((n) => n * MiB),
+        checkpoint,
+      ),
     });
     return callRoute(action, `/admin-dashboard?index&service=${service.id}`, {
       cookie,
@@ -49,7 +53,11 @@ test("a 40 MB video streams through the admin action without being held in memor
   });
 
   expect(await toastOf(response)).toMatchObject({ description: "after video uploaded successfully" });
-  const row = await db.selectFrom("service_images").selectAll().where("service_id", "=", service.id).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("service_images")
+    .selectAll()
+    .where("service_id", "=", service.id)
+    .executeTakeFirstOrThrow();
   expect(statSync(path.join(uploads, row.image_url)).size).toBe(VIDEO_BYTES);
   expect(Object.keys(report.liveGrowthMiB)).toHaveLength(4);
   // Buffered, 39 MiB received would be at least 39 MiB live; streamed it is a few chunks.

@@ -29,7 +29,10 @@ export function BookingCard({ calendarUrl }: { calendarUrl: string | null }) {
   }
 
   return (
-    <section aria-labelledby="book-heading" className="rounded-2xl border border-slate-300 p-6 shadow-sm dark:border-slate-600">
+    <section
+      aria-labelledby="book-heading"
+      className="rounded-2xl border border-slate-300 p-6 shadow-sm dark:border-slate-600"
+    >
       <h2 id="book-heading" className="text-2xl font-bold text-slate-900 dark:text-white">
         Book a Service
       </h2>

@@ -36,9 +36,12 @@ export function MediaUploadForm({
     previewUrl.current = next?.url ?? null;
     setPreview(next);
   };
-  useEffect(() => () => {
-    if (previewUrl.current) URL.revokeObjectURL(previewUrl.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (previewUrl.current) URL.revokeObjectURL(previewUrl.current);
+    },
+    [],
+  );
 
   function onFileChange(event: React.ChangeEvent<HTMLInputElement>) {
     const file = event.currentTarget.files?.[0];
@@ -116,9 +119,19 @@ export function MediaUploadForm({
       {preview ? (
         <figure className="mt-4">
           {preview.kind === "video" ? (
-            <video src={preview.url} controls muted className="max-h-64 w-full rounded-lg bg-slate-900" aria-label={`Preview of ${preview.name}`} />
+            <video
+              src={preview.url}
+              controls
+              muted
+              className="max-h-64 w-full rounded-lg bg-slate-900"
+              aria-label={`Preview of ${preview.name}`}
+            />
           ) : (
-            <img src={preview.url} alt={`Preview of ${preview.name}`} className="max-h-64 w-full rounded-lg object-contain" />
+            <img
+              src={preview.url}
+              alt={`Preview of ${preview.name}`}
+              className="max-h-64 w-full rounded-lg object-contain"
+            />
           )}
           <figcaption className="mt-1 text-sm text-slate-700 dark:text-slate-300">Preview: {preview.name}</figcaption>
         </figure>
@@ -128,7 +141,12 @@ export function MediaUploadForm({
           <label htmlFor={`${imageType}-progress`} className="text-sm font-medium text-slate-800 dark:text-slate-100">
             Uploading… {progress}%
           </label>
-          <progress id={`${imageType}-progress`} max={100} value={progress} className="mt-1 block h-3 w-full accent-brand-700">
+          <progress
+            id={`${imageType}-progress`}
+            max={100}
+            value={progress}
+            className="mt-1 block h-3 w-full accent-brand-700"
+          >
             {progress}%
           </progress>
         </div>

@@ -11,7 +11,9 @@ const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** SPEC 3: videos play in place with controls; images carry a description of the visit. */
 export function MediaView({ item }: { item: MediaViewItem }) {
-  const description = `${capitalized(item.imageType)} ${item.kind === "video" ? "video" : "photo"} of ${item.serviceType} on ${item.dateLabel}`;
+  const description = `${capitalized(item.imageType)} ${item.kind === "video" ? "video" : "photo"} of ${
+    item.serviceType
+  } on ${item.dateLabel}`;
   if (item.kind === "video") {
     return (
       <video
