@@ -110,9 +110,13 @@ export type S3StorageOptions = {
   onCommand?: (name: string) => void;
 };
 
-/** Part size of multipart uploads (S3's minimum); with QUEUE_SIZE it bounds the memory used. */
+/**
+ * Part size of multipart uploads (S3's minimum) and parts in flight: together they bound the
+ * memory of an upload (about 3 parts: one sending, one filling, one being joined). One part
+ * in flight is enough: the phone sending the file is slower than the server sending to S3.
+ */
 const PART_SIZE = 5 * 1024 * 1024;
-const QUEUE_SIZE = 2;
+const QUEUE_SIZE = 1;
 
 function isNotFound(error: unknown) {
   if (error instanceof S3ServiceException) {

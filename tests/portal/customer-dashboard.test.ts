@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { sql } from "kysely";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
 import { createUser, sessionCookieFor } from "../helpers/factories";
@@ -39,11 +40,11 @@ test("the caps, the order, and before/after shown as a pair", async () => {
 
   // 7 services, created out of date order: the newest 5 by service_date are shown.
   const offsets = [-30, 2, -1, -60, -7, 9, -3];
-  const services = [];
+  const services: Awaited<ReturnType<typeof createServiceRow>>[] = [];
   for (const daysFromNow of offsets) services.push(await createServiceRow(db, customer.id, { daysFromNow }));
   const byDateDesc = [...services].sort((a, b) => +new Date(b.service_date) - +new Date(a.service_date));
 
-  const bookings = [];
+  const bookings: Awaited<ReturnType<typeof createBookingRow>>[] = [];
   for (const daysFromNow of [5, -2, 30, 1, 12, -9, 3]) bookings.push(await createBookingRow(db, customer.id, { daysFromNow }));
   const bookingsDesc = [...bookings].sort((a, b) => +new Date(b.booking_date) - +new Date(a.booking_date));
 
@@ -58,12 +59,10 @@ test("the caps, the order, and before/after shown as a pair", async () => {
       uploadedBy: admin.id,
     });
     if (!result.ok) throw new Error(result.reason);
-    // Distinct creation times, so "newest first" is unambiguous.
-    await db
-      .updateTable("service_images")
-      .set({ created_at: new Date(Date.now() - (100 - stored.length) * 60_000) })
-      .where("id", "=", result.image.id)
-      .execute();
+    // Distinct creation times, so "newest first" is unambiguous (created_at is not updatable
+    // through the app's types, on purpose).
+    const createdAt = new Date(Date.now() - (100 - stored.length) * 60_000);
+    await sql`update service_images set created_at = ${createdAt} where id = ${result.image.id}`.execute(db);
     stored.push({ id: result.image.id, service: service.id });
   };
   await add(x, "before");
