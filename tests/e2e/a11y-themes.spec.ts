@@ -69,15 +69,22 @@ for (const theme of THEMES) {
         for (const [key, value] of Object.entries(stored)) window.localStorage.setItem(key, value);
       }, theme.stored);
       const page = await context.newPage();
+      // One report for all pages: every page is audited even when an earlier one fails.
+      const failures: string[] = [];
       try {
         for (const path of PUBLIC_PAGES) {
-          const response = await page.goto(path);
           const where = `on ${path} (${theme.name}, ${width.name})`;
-          expect(response?.status(), `status ${where}`).toBe(200);
-          await waitForHydration(page);
-          await expectNoAxeViolations(page, where);
-          if (theme.name === "150% text") await expectNothingClipped(page, where);
+          try {
+            const response = await page.goto(path);
+            expect(response?.status(), `status ${where}`).toBe(200);
+            await waitForHydration(page);
+            await expectNoAxeViolations(page, where);
+            if (theme.name === "150% text") await expectNothingClipped(page, where);
+          } catch (error) {
+            failures.push(error instanceof Error ? error.message : String(error));
+          }
         }
+        expect(failures, failures.join("\n\n")).toEqual([]);
 
         // The shell's interactive parts, open: the accessibility dialog, and the menu on phones.
         await page.goto("/");
