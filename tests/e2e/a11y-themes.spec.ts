@@ -46,7 +46,8 @@ async function expectNothingClipped(page: Page, context: string) {
     if (root.scrollWidth > window.innerWidth + 1) found.push(`page scrolls sideways (${root.scrollWidth}px)`);
     for (const el of document.querySelectorAll<HTMLElement>("body *")) {
       const style = getComputedStyle(el);
-      if (style.display === "none" || style.visibility === "hidden" || el.closest(".sr-only, [aria-hidden=true]")) continue;
+      if (style.display === "none" || style.visibility === "hidden" || el.closest(".sr-only, [aria-hidden=true]"))
+        continue;
       const clipsX = style.overflowX === "hidden" || style.overflowX === "clip";
       const clipsY = style.overflowY === "hidden" || style.overflowY === "clip";
       if (!clipsX && !clipsY) continue;

@@ -174,7 +174,10 @@ test.describe("text size", () => {
     // The percentage is the root font size: 150% of the browser's 16 px.
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).fontSize)).toBe("24px");
     // The layout is in rem: the page heading grew with it.
-    const headingSize = await page.locator("h1").first().evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+    const headingSize = await page
+      .locator("h1")
+      .first()
+      .evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
     expect(headingSize).toBeGreaterThanOrEqual(36);
   });
 
@@ -267,6 +270,33 @@ test.describe("switches", () => {
       };
     });
     expect(motion).toEqual({ scroll: "auto", moving: 0 });
+  });
+});
+
+test.describe("motion", () => {
+  const motionOf = (page: Page) =>
+    page.evaluate(() => {
+      const probes = [...document.querySelectorAll("[class*=transition]")];
+      return {
+        scroll: getComputedStyle(document.documentElement).scrollBehavior,
+        probes: probes.length,
+        moving: probes.filter((el) =>
+          getComputedStyle(el)
+            .transitionDuration.split(",")
+            .some((d) => parseFloat(d) > 0)
+        ).length,
+      };
+    });
+
+  test("the site moves by default and honours the operating system's reduced motion", async ({ page }) => {
+    await page.goto("/");
+    const normal = await motionOf(page);
+    expect(normal.scroll).toBe("smooth");
+    expect(normal.probes).toBeGreaterThan(0);
+    expect(normal.moving).toBe(normal.probes);
+
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    expect(await motionOf(page)).toEqual({ scroll: "auto", probes: normal.probes, moving: 0 });
   });
 });
 
@@ -499,12 +529,12 @@ test.describe("keyboard only", () => {
     const first = faq.nth(0);
     const second = faq.nth(1);
     await tabUntil(page, "the first FAQ question", () =>
-      first.locator("summary").evaluate((el) => el === document.activeElement),
+      first.locator("summary").evaluate((el) => el === document.activeElement)
     );
     await page.keyboard.press("Enter");
     await expect(first).toHaveJSProperty("open", true);
     await tabUntil(page, "the second FAQ question", () =>
-      second.locator("summary").evaluate((el) => el === document.activeElement),
+      second.locator("summary").evaluate((el) => el === document.activeElement)
     );
     await page.keyboard.press("Space");
     await expect(second).toHaveJSProperty("open", true);
@@ -514,7 +544,7 @@ test.describe("keyboard only", () => {
 
     // Panel: reached by Tab, opened with Enter, driven with Space, closed with Escape.
     await tabUntil(page, "the accessibility button", () =>
-      trigger(page).evaluate((el) => el === document.activeElement),
+      trigger(page).evaluate((el) => el === document.activeElement)
     );
     await page.keyboard.press("Enter");
     await expect(dialog(page)).toBeVisible();
@@ -555,7 +585,9 @@ test.describe("keyboard only", () => {
     const menu = page.getByTestId("mobile-menu");
     await expect(menu).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    await tabUntil(page, "the menu toggle", () => menu.locator("summary").evaluate((el) => el === document.activeElement));
+    await tabUntil(page, "the menu toggle", () =>
+      menu.locator("summary").evaluate((el) => el === document.activeElement)
+    );
     await page.keyboard.press("Enter");
     const mobileNav = page.locator("#mobile-navigation");
     await expect(mobileNav).toBeVisible();
