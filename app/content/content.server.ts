@@ -1,0 +1,275 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { createClient } from "@sanity/client";
+import { evaluate, parse } from "groq-js";
+import type { z } from "zod";
+import {
+  ABOUT_PAGE_QUERY,
+  ADD_ONS_QUERY,
+  CATALOGUE_QUERY,
+  CONTACT_PAGE_QUERY,
+  FAQS_QUERY,
+  HOME_PAGE_QUERY,
+  LEGAL_PAGE_QUERY,
+  PLAN_BY_SLUG_QUERY,
+  QUOTE_SERVICE_OPTIONS_QUERY,
+  SERVICES_PAGE_QUERY,
+  SITE_SETTINGS_QUERY,
+  SITEMAP_QUERY,
+} from "./queries";
+import { getEnv } from "~/utils/env.server";
+import { createSwrCache } from "./swr-cache";
+import {
+  aboutPageSchema,
+  addOnsSchema,
+  catalogueSchema,
+  contactPageSchema,
+  faqsSchema,
+  homePageSchema,
+  legalPageSchema,
+  planSchema,
+  quoteServiceOptionsSchema,
+  servicesPageSchema,
+  siteSettingsSchema,
+  sitemapSchema,
+  type SitemapEntry,
+} from "./types";
+
+/** Pinned (SANITY_API_VERSION) so that a change of Sanity's defaults never changes what the site shows. */
+export const SANITY_API_VERSION = "2025-02-19";
+
+export const DEFAULT_DATASET_PATH = "studio/data/production.ndjson";
+
+const DEFAULT_FRESH_MS = 60_000;
+
+export type QueryParams = Record<string, string | number | boolean>;
+
+/** Where content comes from: Sanity's Content Lake or the bundled NDJSON file. */
+export type ContentSource = {
+  kind: "sanity" | "dataset";
+  fetch(query: string, params: QueryParams): Promise<unknown>;
+};
+
+export type SanitySourceOptions = {
+  projectId: string;
+  dataset: string;
+  apiHost?: string;
+  apiVersion?: string;
+  useCdn?: boolean;
+};
+
+export function createSanitySource({
+  projectId,
+  dataset,
+  apiHost,
+  apiVersion = SANITY_API_VERSION,
+  useCdn = true,
+}: SanitySourceOptions): ContentSource {
+  const client = createClient({
+    projectId,
+    dataset,
+    apiVersion,
+    useCdn,
+    perspective: "published",
+    timeout: 10_000,
+    maxRetries: 2,
+    // A custom host (tests, a proxy) is used as is; otherwise the client would prefix it with
+    // the project id: http://<projectId>.127.0.0.1:PORT.
+    ...(apiHost ? { apiHost, useProjectHostname: false } : {}),
+  });
+  return {
+    kind: "sanity",
+    fetch: (query, params) => client.fetch<unknown>(query, params),
+  };
+}
+
+/** Drafts, release versions and system documents are not part of the published perspective. */
+function isPublished(doc: unknown): boolean {
+  if (typeof doc !== "object" || doc === null || !("_id" in doc)) return false;
+  const id = doc._id;
+  return typeof id === "string" && !/^(?:drafts|versions|_)\./.test(id);
+}
+
+export async function readDataset(filePath: string): Promise<unknown[]> {
+  const text = await readFile(filePath, "utf8");
+  return text
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line, index) => {
+      try {
+        const doc: unknown = JSON.parse(line);
+        return doc;
+      } catch {
+        throw new Error(`${filePath}:${index + 1} is not valid JSON`);
+      }
+    })
+    .filter(isPublished);
+}
+
+/** Runs GROQ in-process with groq-js over an NDJSON export, read once on first use. */
+export function createDatasetSource(filePath: string): ContentSource {
+  let documents: Promise<unknown[]> | undefined;
+  const load = () => {
+    documents ??= readDataset(filePath).catch((error: unknown) => {
+      documents = undefined;
+      throw error;
+    });
+    return documents;
+  };
+  return {
+    kind: "dataset",
+    async fetch(query, params) {
+      const dataset = await load();
+      const value = await evaluate(parse(query, { params }), { dataset, params });
+      return value.get();
+    },
+  };
+}
+
+type ContentEnv = {
+  projectId?: string;
+  dataset?: string;
+  apiHost?: string;
+  apiVersion?: string;
+  useCdn?: boolean;
+  datasetPath: string;
+  freshMs: number;
+};
+
+function readContentEnv(): ContentEnv {
+  const env = getEnv();
+  return {
+    projectId: env.SANITY_PROJECT_ID,
+    dataset: env.SANITY_DATASET,
+    apiHost: env.SANITY_API_HOST,
+    apiVersion: env.SANITY_API_VERSION,
+    useCdn: env.SANITY_USE_CDN,
+    datasetPath: path.resolve(env.CONTENT_DATASET_PATH || DEFAULT_DATASET_PATH),
+    freshMs: env.CONTENT_CACHE_SECONDS * 1000,
+  };
+}
+
+export function createSourceFromEnv(env: ContentEnv = readContentEnv()): ContentSource {
+  if (env.projectId && env.dataset) {
+    return createSanitySource({
+      projectId: env.projectId,
+      dataset: env.dataset,
+      apiHost: env.apiHost,
+      apiVersion: env.apiVersion,
+      useCdn: env.useCdn,
+    });
+  }
+  return createDatasetSource(env.datasetPath);
+}
+
+export type ContentStoreOptions = { source: ContentSource; freshMs?: number; now?: () => number };
+
+export function createContentStore({ source, freshMs = DEFAULT_FRESH_MS, now }: ContentStoreOptions) {
+  const caches: { clear(): void }[] = [];
+
+  /** One cached, validated query. The cache key is the query's parameters. */
+  function cachedQuery<S extends z.ZodTypeAny>(name: string, query: string, schema: S) {
+    const cache = createSwrCache<z.output<S>>({
+      freshMs,
+      now,
+      onRefreshError: (key, error) => console.error(`Content refresh of ${name} ${key} failed; serving stale`, error),
+    });
+    caches.push(cache);
+    return (params: QueryParams = {}): Promise<z.output<S>> =>
+      cache.get(JSON.stringify(params), async () => {
+        const result = schema.safeParse(await source.fetch(query, params));
+        if (!result.success) {
+          throw new Error(`Content "${name}" does not match its schema: ${result.error.message}`);
+        }
+        return result.data;
+      });
+  }
+
+  const siteSettings = cachedQuery("siteSettings", SITE_SETTINGS_QUERY, siteSettingsSchema);
+  const catalogue = cachedQuery("catalogue", CATALOGUE_QUERY, catalogueSchema);
+  const plan = cachedQuery("plan", PLAN_BY_SLUG_QUERY, planSchema.nullable());
+  const addOns = cachedQuery("addOns", ADD_ONS_QUERY, addOnsSchema);
+  const faqs = cachedQuery("faqs", FAQS_QUERY, faqsSchema);
+  const homePage = cachedQuery("homePage", HOME_PAGE_QUERY, homePageSchema);
+  const servicesPage = cachedQuery("servicesPage", SERVICES_PAGE_QUERY, servicesPageSchema);
+  const aboutPage = cachedQuery("aboutPage", ABOUT_PAGE_QUERY, aboutPageSchema);
+  const contactPage = cachedQuery("contactPage", CONTACT_PAGE_QUERY, contactPageSchema);
+  const legalPage = cachedQuery("legalPage", LEGAL_PAGE_QUERY, legalPageSchema.nullable());
+  const quoteServiceOptions = cachedQuery(
+    "quoteServiceOptions",
+    QUOTE_SERVICE_OPTIONS_QUERY,
+    quoteServiceOptionsSchema
+  );
+  const sitemap = cachedQuery("sitemap", SITEMAP_QUERY, sitemapSchema);
+
+  const PAGE_PATHS: Record<string, string> = {
+    homePage: "/",
+    servicesPage: "/services",
+    aboutPage: "/about",
+    contactPage: "/contact",
+  };
+
+  return {
+    source,
+    getSiteSettings: () => siteSettings(),
+    getCatalogue: () => catalogue(),
+    getPlan: (slug: string) => plan({ slug }),
+    getAddOns: () => addOns(),
+    getFaqs: () => faqs(),
+    getHomePage: () => homePage(),
+    getServicesPage: () => servicesPage(),
+    getAboutPage: () => aboutPage(),
+    getContactPage: () => contactPage(),
+    getLegalPage: (slug: string) => legalPage({ slug }),
+    getQuoteServiceOptions: () => quoteServiceOptions(),
+    async getSitemapEntries(): Promise<SitemapEntry[]> {
+      const content = await sitemap();
+      return [
+        ...content.pages.flatMap((page) => {
+          const pagePath = PAGE_PATHS[page._id];
+          return pagePath ? [{ path: pagePath, lastModified: page._updatedAt }] : [];
+        }),
+        ...content.plans.map((plan) => ({ path: `/services/${plan.slug}`, lastModified: plan._updatedAt })),
+        ...content.legalPages.map((page) => ({ path: `/${page.slug}`, lastModified: page._updatedAt })),
+      ];
+    },
+    clear() {
+      for (const cache of caches) cache.clear();
+    },
+  };
+}
+
+export type ContentStore = ReturnType<typeof createContentStore>;
+
+let store: ContentStore | undefined;
+
+function contentStore(): ContentStore {
+  if (!store) {
+    const env = readContentEnv();
+    store = createContentStore({ source: createSourceFromEnv(env), freshMs: env.freshMs });
+  }
+  return store;
+}
+
+/** Tests swap the store (e.g. for one over a modified dataset); undefined goes back to env. */
+export function replaceContentStore(next?: ContentStore) {
+  store = next;
+}
+
+/** Forget every cached result, e.g. after Sanity reports a publish. */
+export function clearContentCache() {
+  store?.clear();
+}
+
+export const getSiteSettings = () => contentStore().getSiteSettings();
+export const getCatalogue = () => contentStore().getCatalogue();
+export const getPlan = (slug: string) => contentStore().getPlan(slug);
+export const getAddOns = () => contentStore().getAddOns();
+export const getFaqs = () => contentStore().getFaqs();
+export const getHomePage = () => contentStore().getHomePage();
+export const getServicesPage = () => contentStore().getServicesPage();
+export const getAboutPage = () => contentStore().getAboutPage();
+export const getContactPage = () => contentStore().getContactPage();
+export const getLegalPage = (slug: string) => contentStore().getLegalPage(slug);
+export const getQuoteServiceOptions = () => contentStore().getQuoteServiceOptions();
+export const getSitemapEntries = () => contentStore().getSitemapEntries();

@@ -1,0 +1,216 @@
+import { z } from "zod";
+
+/**
+ * The shape of every query result in queries.ts. Content is checked here, where it enters the
+ * app, so a page never renders half a document. GROQ returns null for a missing field, hence
+ * `.nullable()` for everything the studio does not require.
+ */
+
+const text = z.string().trim().min(1);
+const optionalText = z.string().nullable();
+
+export const seoSchema = z.object({ title: text, description: text });
+
+export const imageSchema = z
+  .object({
+    asset: z.object({ _ref: z.string(), _type: z.literal("reference").optional() }).nullable(),
+    alt: optionalText,
+    hotspot: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }).nullable(),
+    crop: z.object({ top: z.number(), bottom: z.number(), left: z.number(), right: z.number() }).nullable(),
+  })
+  .nullable();
+
+const spanSchema = z.object({
+  _type: z.literal("span"),
+  _key: z.string(),
+  text: z.string(),
+  marks: z.array(z.string()).optional(),
+});
+
+const markDefSchema = z.object({ _type: z.string(), _key: z.string(), href: z.string().optional() }).passthrough();
+
+const blockSchema = z.object({
+  _type: z.literal("block"),
+  _key: z.string(),
+  style: z.string().optional(),
+  listItem: z.string().optional(),
+  level: z.number().optional(),
+  children: z.array(spanSchema),
+  markDefs: z.array(markDefSchema).optional(),
+});
+
+/** Portable Text: text blocks, plus any custom block type the studio may add later. */
+export const portableTextSchema = z
+  .array(z.union([blockSchema, z.object({ _type: z.string(), _key: z.string() }).passthrough()]))
+  .min(1);
+
+export const highlightSchema = z.object({ _key: z.string(), title: text, text: optionalText });
+export const sectionSchema = z.object({ heading: text, text: optionalText });
+export const callToActionSchema = z.object({ heading: text, text: optionalText, buttonLabel: text });
+const whyChooseSchema = z.object({ heading: text, items: z.array(highlightSchema).min(1) });
+
+export const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] as const;
+const time = z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/);
+
+export const siteSettingsSchema = z.object({
+  businessName: text,
+  tagline: text,
+  phone: text,
+  email: z.string().email(),
+  hours: z.object({ days: z.array(z.enum(WEEKDAYS)).min(1), opens: time, closes: time, display: text }),
+  address: z.object({ locality: text, region: text, postalCode: z.string().regex(/^\d{5}$/), country: text }),
+  serviceAreas: z.array(text).min(1),
+  servedZipCodes: z.array(z.string().regex(/^\d{5}$/)),
+  promises: z.array(highlightSchema),
+  trustBadges: z.array(highlightSchema),
+  social: z
+    .object({
+      facebook: z.string().url().nullable(),
+      instagram: z.string().url().nullable(),
+      tiktok: z.string().url().nullable(),
+      youtube: z.string().url().nullable(),
+    })
+    .nullable(),
+  bookingCalendarUrl: z.string().url(),
+  seo: seoSchema,
+});
+
+export const PRICE_UNITS = ["month", "one-time", "per-bin", "from"] as const;
+export const priceSchema = z.object({ amount: z.number().positive(), unit: z.enum(PRICE_UNITS) });
+
+export const planCardSchema = z.object({
+  _id: z.string(),
+  name: text,
+  slug: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/),
+  kind: z.enum(["subscription", "one-time"]),
+  price: priceSchema,
+  shortDescription: text,
+  features: z.array(text).min(1),
+  popular: z.boolean(),
+  badge: optionalText,
+  order: z.number(),
+  image: imageSchema,
+});
+
+export const planSchema = planCardSchema.extend({
+  detailHeadline: text,
+  detailBody: portableTextSchema,
+  ctaLabel: text,
+  seo: seoSchema,
+});
+
+export const catalogueSchema = z.array(planCardSchema);
+
+export const addOnSchema = z.object({
+  _id: z.string(),
+  name: text,
+  slug: z.string(),
+  description: text,
+  tiers: z
+    .array(z.object({ _key: z.string(), minDogs: z.number().int().min(2), monthlyAmount: z.number().positive() }))
+    .min(1),
+});
+export const addOnsSchema = z.array(addOnSchema);
+
+export const faqSchema = z.object({ _id: z.string(), question: text, answer: text });
+export const faqsSchema = z.array(faqSchema);
+
+export const homePageSchema = z.object({
+  hero: z.object({
+    heading: text,
+    subheading: text,
+    primaryCtaLabel: text,
+    secondaryCtaLabel: text,
+    image: imageSchema,
+  }),
+  trustSection: sectionSchema,
+  serviceAreaSection: sectionSchema,
+  hoursSection: sectionSchema,
+  servicesSection: sectionSchema,
+  pricingLinkLabel: text,
+  whyChoose: whyChooseSchema,
+  promisesSection: sectionSchema,
+  cta: callToActionSchema,
+  seo: seoSchema,
+});
+
+export const servicesPageSchema = z.object({
+  hero: sectionSchema,
+  subscriptionsHeading: text,
+  oneTimeHeading: text,
+  learnMoreLabel: text,
+  addOnsSection: sectionSchema,
+  cta: callToActionSchema,
+  seo: seoSchema,
+});
+
+export const aboutPageSchema = z.object({
+  hero: sectionSchema,
+  whoWeAre: z.object({ heading: text, body: portableTextSchema, image: imageSchema }),
+  promise: sectionSchema,
+  whyChoose: whyChooseSchema,
+  serviceArea: sectionSchema,
+  guarantee: sectionSchema,
+  cta: callToActionSchema,
+  seo: seoSchema,
+});
+
+export const contactPageSchema = z.object({
+  hero: sectionSchema,
+  quoteForm: z.object({ heading: text, intro: optionalText, submitLabel: text }),
+  callCard: sectionSchema,
+  emailCard: sectionSchema,
+  responseTimeNote: text,
+  serviceAreaSection: sectionSchema,
+  hoursSection: sectionSchema,
+  faqSection: sectionSchema,
+  whyChoose: whyChooseSchema,
+  seo: seoSchema,
+});
+
+export const legalPageSchema = z.object({
+  title: text,
+  slug: z.string(),
+  lastUpdated: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  body: portableTextSchema,
+  seo: seoSchema,
+});
+
+export const quoteServiceOptionSchema = z.object({
+  _id: z.string(),
+  value: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/),
+  label: text,
+  plan: z
+    .object({ name: text, slug: z.string(), kind: z.enum(["subscription", "one-time"]), price: priceSchema })
+    .nullable(),
+});
+export const quoteServiceOptionsSchema = z.array(quoteServiceOptionSchema);
+
+const datedSlug = z.object({ slug: z.string(), _updatedAt: z.string() });
+export const sitemapSchema = z.object({
+  pages: z.array(z.object({ _id: z.string(), _updatedAt: z.string() })),
+  plans: z.array(datedSlug),
+  legalPages: z.array(datedSlug),
+});
+
+export type Seo = z.infer<typeof seoSchema>;
+export type SanityImage = z.infer<typeof imageSchema>;
+export type PortableTextBody = z.infer<typeof portableTextSchema>;
+export type Highlight = z.infer<typeof highlightSchema>;
+export type Section = z.infer<typeof sectionSchema>;
+export type CallToAction = z.infer<typeof callToActionSchema>;
+export type SiteSettings = z.infer<typeof siteSettingsSchema>;
+export type Price = z.infer<typeof priceSchema>;
+export type PriceUnit = Price["unit"];
+export type PlanCard = z.infer<typeof planCardSchema>;
+export type Plan = z.infer<typeof planSchema>;
+export type AddOn = z.infer<typeof addOnSchema>;
+export type Faq = z.infer<typeof faqSchema>;
+export type HomePage = z.infer<typeof homePageSchema>;
+export type ServicesPage = z.infer<typeof servicesPageSchema>;
+export type AboutPage = z.infer<typeof aboutPageSchema>;
+export type ContactPage = z.infer<typeof contactPageSchema>;
+export type LegalPage = z.infer<typeof legalPageSchema>;
+export type QuoteServiceOption = z.infer<typeof quoteServiceOptionSchema>;
+export type SitemapContent = z.infer<typeof sitemapSchema>;
+export type SitemapEntry = { path: string; lastModified: string };

@@ -1,0 +1,28 @@
+import { json, type ActionFunctionArgs } from "@remix-run/node";
+import { isValidSignature, SIGNATURE_HEADER_NAME } from "@sanity/webhook";
+import { clearContentCache } from "~/content/content.server";
+import { getEnv } from "~/utils/env.server";
+
+/**
+ * Sanity calls this after a publish (a GROQ-powered webhook with a secret). A valid signature
+ * clears the content cache, so the edit shows on the next request.
+ */
+
+export async function loader() {
+  return json({ message: "Method Not Allowed" }, { status: 405, headers: { Allow: "POST" } });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "POST") {
+    return json({ message: "Method Not Allowed" }, { status: 405, headers: { Allow: "POST" } });
+  }
+  const secret = getEnv().SANITY_WEBHOOK_SECRET;
+  const signature = request.headers.get(SIGNATURE_HEADER_NAME);
+  // The signature covers the exact bytes sent, so read the body as text, never re-encoded JSON.
+  const body = await request.text();
+  if (!secret || !signature || !(await isValidSignature(body, signature, secret))) {
+    return json({ message: "Invalid signature" }, { status: 401 });
+  }
+  clearContentCache();
+  return json({ revalidated: true });
+}

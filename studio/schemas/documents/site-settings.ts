@@ -1,0 +1,166 @@
+import {defineArrayMember, defineField, defineType} from 'sanity'
+import {noDuplicateStrings, PHONE_PATTERN, ZIP_PATTERN} from '../lib/validation'
+
+const socialUrl = (name: string, title: string, host: string) =>
+  defineField({
+    name,
+    title,
+    type: 'url',
+    validation: (rule) =>
+      rule.uri({scheme: ['https']}).custom((url) => {
+        if (!url) return true
+        return new URL(url).hostname.endsWith(host) ? true : `Expected a link on ${host}`
+      }),
+  })
+
+export const siteSettings = defineType({
+  name: 'siteSettings',
+  title: 'Site settings',
+  type: 'document',
+  groups: [
+    {name: 'business', title: 'Business', default: true},
+    {name: 'area', title: 'Service area'},
+    {name: 'trust', title: 'Promises & badges'},
+    {name: 'links', title: 'Links'},
+    {name: 'seo', title: 'Search engines'},
+  ],
+  fields: [
+    defineField({
+      name: 'businessName',
+      title: 'Business name',
+      type: 'string',
+      group: 'business',
+      validation: (rule) => rule.required().max(80),
+    }),
+    defineField({
+      name: 'tagline',
+      title: 'Tagline',
+      type: 'string',
+      group: 'business',
+      validation: (rule) => rule.required().max(120),
+    }),
+    defineField({
+      name: 'phone',
+      title: 'Phone',
+      type: 'string',
+      group: 'business',
+      description: 'Written as visitors read it, e.g. (775) 555-0142.',
+      validation: (rule) => rule.required().regex(PHONE_PATTERN, {name: 'phone (775) 555-0142'}),
+    }),
+    defineField({
+      name: 'email',
+      title: 'E-mail',
+      type: 'string',
+      group: 'business',
+      validation: (rule) => rule.required().email(),
+    }),
+    defineField({
+      name: 'hours',
+      title: 'Opening hours',
+      type: 'businessHours',
+      group: 'business',
+      validation: (rule) => rule.required(),
+    }),
+    defineField({
+      name: 'address',
+      title: 'Business location',
+      type: 'object',
+      group: 'business',
+      description: 'Used by search engines (no street address is shown).',
+      options: {columns: 2},
+      validation: (rule) => rule.required(),
+      fields: [
+        defineField({
+          name: 'locality',
+          title: 'City',
+          type: 'string',
+          validation: (rule) => rule.required(),
+        }),
+        defineField({
+          name: 'region',
+          title: 'State (2 letters)',
+          type: 'string',
+          validation: (rule) => rule.required().regex(/^[A-Z]{2}$/, {name: 'two capital letters'}),
+        }),
+        defineField({
+          name: 'postalCode',
+          title: 'ZIP code',
+          type: 'string',
+          validation: (rule) => rule.required().regex(ZIP_PATTERN, {name: '5-digit ZIP'}),
+        }),
+        defineField({
+          name: 'country',
+          title: 'Country (2 letters)',
+          type: 'string',
+          initialValue: 'US',
+          validation: (rule) => rule.required().regex(/^[A-Z]{2}$/, {name: 'two capital letters'}),
+        }),
+      ],
+    }),
+    defineField({
+      name: 'serviceAreas',
+      title: 'Service areas',
+      type: 'array',
+      group: 'area',
+      of: [defineArrayMember({type: 'string'})],
+      validation: (rule) => rule.required().min(1).custom(noDuplicateStrings),
+    }),
+    defineField({
+      name: 'servedZipCodes',
+      title: 'Served ZIP codes',
+      type: 'array',
+      group: 'area',
+      of: [
+        defineArrayMember({
+          type: 'string',
+          validation: (rule) => rule.required().regex(ZIP_PATTERN, {name: '5-digit ZIP'}),
+        }),
+      ],
+      validation: (rule) => rule.required().min(1).custom(noDuplicateStrings),
+    }),
+    defineField({
+      name: 'promises',
+      title: 'Promises',
+      type: 'array',
+      group: 'trust',
+      of: [defineArrayMember({type: 'highlight'})],
+      validation: (rule) => rule.required().min(1),
+    }),
+    defineField({
+      name: 'trustBadges',
+      title: 'Trust badges',
+      type: 'array',
+      group: 'trust',
+      of: [defineArrayMember({type: 'highlight'})],
+      validation: (rule) => rule.required().min(1).max(8),
+    }),
+    defineField({
+      name: 'social',
+      title: 'Social links',
+      type: 'object',
+      group: 'links',
+      fields: [
+        socialUrl('facebook', 'Facebook', 'facebook.com'),
+        socialUrl('instagram', 'Instagram', 'instagram.com'),
+        socialUrl('tiktok', 'TikTok', 'tiktok.com'),
+        socialUrl('youtube', 'YouTube', 'youtube.com'),
+      ],
+    }),
+    defineField({
+      name: 'bookingCalendarUrl',
+      title: 'Booking calendar URL',
+      type: 'url',
+      group: 'links',
+      description: 'The external scheduling page customers open from their dashboard.',
+      validation: (rule) => rule.required().uri({scheme: ['https']}),
+    }),
+    defineField({
+      name: 'seo',
+      title: 'Default search engine listing',
+      type: 'seo',
+      group: 'seo',
+      validation: (rule) => rule.required(),
+    }),
+  ],
+  preview: {prepare: () => ({title: 'Site settings'})},
+})

@@ -1,0 +1,34 @@
+import {defineField, defineType} from 'sanity'
+
+export const PRICE_UNITS = [
+  {title: 'Per month', value: 'month'},
+  {title: 'One-time', value: 'one-time'},
+  {title: 'Per bin', value: 'per-bin'},
+  {title: 'From (starting price)', value: 'from'},
+]
+
+/**
+ * The one price of a plan. The catalogue, the detail page, the structured data and the quote
+ * estimate all read this object, so a price is changed in exactly one place.
+ */
+export const price = defineType({
+  name: 'price',
+  title: 'Price',
+  type: 'object',
+  options: {columns: 2},
+  fields: [
+    defineField({
+      name: 'amount',
+      title: 'Amount (US dollars)',
+      type: 'number',
+      validation: (rule) => rule.required().greaterThan(0).precision(2).max(100000),
+    }),
+    defineField({
+      name: 'unit',
+      title: 'Unit',
+      type: 'string',
+      options: {list: PRICE_UNITS, layout: 'radio'},
+      validation: (rule) => rule.required(),
+    }),
+  ],
+})

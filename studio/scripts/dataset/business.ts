@@ -1,0 +1,41 @@
+/** The business identity, written once and reused by every document that mentions it. */
+export const business = {
+  name: 'Swift Scoop Pet Waste Removal',
+  shortName: 'Swift Scoop',
+  tagline: 'Pet waste removal and yard cleaning across Southern Nevada',
+  phone: '(775) 555-0142',
+  phoneHref: 'tel:+17755550142',
+  email: 'hello@swiftscoopnv.com',
+  bookingCalendarUrl: 'https://calendly.com/swift-scoop/service-visit',
+  address: {locality: 'Pahrump', region: 'NV', postalCode: '89048', country: 'US'},
+  hours: {
+    days: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'],
+    opens: '08:00',
+    closes: '17:00',
+    display: 'Monday – Friday, 8am – 5pm',
+  },
+  serviceAreas: ['Pahrump', 'Las Vegas', 'Henderson', 'Beatty', 'Spring Valley', 'Summerlin'],
+  // Pahrump 89041/48/60/61, Beatty 89003, Henderson 890xx, Las Vegas incl. Spring Valley
+  // (89103/17/18/39/46/47/48) and Summerlin (89134/35/38/44/45).
+  servedZipCodes: [
+    '89002', '89003', '89011', '89012', '89014', '89015', '89041', '89044', '89048', '89052',
+    '89060', '89061', '89074', '89101', '89102', '89103', '89104', '89106', '89107', '89108',
+    '89109', '89110', '89113', '89115', '89117', '89118', '89119', '89120', '89121', '89122',
+    '89123', '89128', '89129', '89130', '89131', '89134', '89135', '89138', '89139', '89141',
+    '89142', '89143', '89144', '89145', '89146', '89147', '89148', '89149', '89166', '89178',
+    '89179', '89183',
+  ],
+  social: {
+    facebook: 'https://www.facebook.com/swiftscoopnv',
+    instagram: 'https://www.instagram.com/swiftscoopnv',
+    tiktok: 'https://www.tiktok.com/@swiftscoopnv',
+    youtube: 'https://www.youtube.com/@swiftscoopnv',
+  },
+  legalUpdated: '2025-01-17',
+  arbitrationVenue: 'Nye County, Nevada',
+}
+
+export const areaList = (() => {
+  const areas = business.serviceAreas
+  return `${areas.slice(0, -1).join(', ')} and ${areas[areas.length - 1]}`
+})()
