@@ -249,6 +249,9 @@ test.describe("switches", () => {
     const footerLink = page.getByRole("contentinfo").getByRole("link", { name: "Privacy Policy" });
     expect(await footerLink.evaluate((el) => getComputedStyle(el).color)).toBe("rgb(255, 255, 0)");
     expect(await footerLink.evaluate((el) => getComputedStyle(el).textDecorationLine)).toContain("underline");
+    // With one colour for every link, the current page is boxed instead.
+    const current = page.locator('header a[aria-current="page"]:visible');
+    expect(await current.evaluate((el) => getComputedStyle(el).borderTopColor)).toBe("rgb(255, 255, 0)");
     await dialog(page).getByRole("switch", { name: "High Contrast" }).click();
 
     await dialog(page).getByRole("switch", { name: "Highlight Links" }).click();
