@@ -4,8 +4,10 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import url from "node:url";
-import { createRequestHandler } from "@remix-run/express";
-import { broadcastDevReady, installGlobals } from "@remix-run/node";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import remixExpress from "@remix-run/express/dist/server.js";
+import { broadcastDevReady, createRequestHandler as createRemixHandler, installGlobals } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 
@@ -83,10 +85,33 @@ if (MODE === "development") {
     build = await importBuild();
     broadcastDevReady(build);
   });
-  app.all("*", (req, res, next) => createRequestHandler({ build, mode: MODE, getLoadContext })(req, res, next));
-} else {
-  app.all("*", createRequestHandler({ build, mode: MODE, getLoadContext }));
 }
+
+/**
+ * @remix-run/express's handler, except that the body is piped with backpressure: its own
+ * writer ignores `write()`'s return value, so a slow phone downloading a 50 MB video would
+ * make the server hold the whole file in memory.
+ */
+function remixRequestHandler() {
+  const handle = createRemixHandler(() => build, MODE);
+  return async (req, res, next) => {
+    try {
+      const request = remixExpress.createRemixRequest(req, res);
+      const response = await handle(request, getLoadContext(req, res));
+      res.statusMessage = response.statusText;
+      res.status(response.status);
+      for (const [key, value] of response.headers.entries()) res.append(key, value);
+      if (!response.body) return void res.end();
+      if (/text\/event-stream/i.test(response.headers.get("Content-Type") ?? "")) res.flushHeaders();
+      await pipeline(Readable.fromWeb(response.body), res);
+    } catch (error) {
+      // A client that goes away mid-response is not an error of ours.
+      if (res.headersSent) return void res.destroy();
+      next(error);
+    }
+  };
+}
+app.all("*", remixRequestHandler());
 
 // Body-parser and other middleware errors must not leak a stack trace.
 app.use((error, req, res, _next) => {
