@@ -204,7 +204,7 @@ describe("quote detail and status changes", () => {
 
   it("rejects an invalid status with 400 and a message, changing nothing", async () => {
     const quote = await storeQuote({});
-    for (const values of [{ status: "archived" }, {}]) {
+    for (const values of [{ status: "archived" }, {}] as Record<string, string>[]) {
       const response = await settle(() =>
         detailAction({ request: post(`/admin-dashboard/quotes/${quote.id}`, values, adminCookie), params: { quoteId: quote.id }, context: {} }),
       );
