@@ -1,5 +1,7 @@
-// TEMPORARY: the content issue replaces this object with the site-settings document from
-// Sanity (or the bundled dataset). The shell reads business facts only through this function.
+import { getSiteSettings } from "./content.server";
+import { LEGAL_PAGES } from "./legal-pages";
+
+/** What the document shell (nav, footer) shows, read from the site settings document. */
 export type ShellContent = {
   businessName: string;
   tagline: string;
@@ -8,36 +10,37 @@ export type ShellContent = {
   hoursText: string;
   serviceAreas: string[];
   promises: string[];
-  social: { network: "facebook" | "instagram" | "tiktok" | "youtube"; label: string; href: string }[];
+  social: { network: SocialNetwork; label: string; href: string }[];
   legalLinks: { label: string; href: string }[];
+  /** The external scheduling page customers book visits on. */
+  bookingCalendarUrl: string;
 };
 
+type SocialNetwork = "facebook" | "instagram" | "tiktok" | "youtube";
+
+const SOCIAL_NETWORKS: { network: SocialNetwork; label: string }[] = [
+  { network: "facebook", label: "Facebook" },
+  { network: "instagram", label: "Instagram" },
+  { network: "tiktok", label: "TikTok" },
+  { network: "youtube", label: "YouTube" },
+];
+
 export async function getShellContent(): Promise<ShellContent> {
+  const settings = await getSiteSettings();
   return {
-    businessName: "Swift Scoop Pet Waste Removal",
-    tagline: "Pet waste removal and yard cleaning in Southern Nevada",
-    phone: "(775) 555-0142",
-    email: "hello@swiftscoopnv.com",
-    hoursText: "Monday to Friday, 8am to 5pm",
-    serviceAreas: ["Pahrump", "Las Vegas", "Henderson", "Beatty", "Spring Valley", "Summerlin"],
-    promises: [
-      "100% No Mess Guarantee",
-      "Licensed and insured",
-      "Eco-friendly, pet-safe products",
-      "No contracts, cancel anytime",
-      "Photo confirmation after each visit",
-    ],
-    social: [
-      { network: "facebook", label: "Facebook", href: "https://www.facebook.com/swiftscoopnv" },
-      { network: "instagram", label: "Instagram", href: "https://www.instagram.com/swiftscoopnv" },
-      { network: "tiktok", label: "TikTok", href: "https://www.tiktok.com/@swiftscoopnv" },
-      { network: "youtube", label: "YouTube", href: "https://www.youtube.com/@swiftscoopnv" },
-    ],
-    legalLinks: [
-      { label: "Terms of Service", href: "/terms-of-service" },
-      { label: "Privacy Policy", href: "/privacy-policy" },
-      { label: "Disclaimer", href: "/disclaimer" },
-      { label: "Accessibility", href: "/accessibility" },
-    ],
+    businessName: settings.businessName,
+    tagline: settings.tagline,
+    phone: settings.phone,
+    email: settings.email,
+    hoursText: settings.hours.display,
+    serviceAreas: settings.serviceAreas,
+    promises: settings.promises.map((promise) => promise.title),
+    // A network without a link in the settings is left out rather than linked nowhere.
+    social: SOCIAL_NETWORKS.flatMap(({ network, label }) => {
+      const href = settings.social?.[network];
+      return href ? [{ network, label, href }] : [];
+    }),
+    legalLinks: LEGAL_PAGES.map((page) => ({ label: page.label, href: `/${page.slug}` })),
+    bookingCalendarUrl: settings.bookingCalendarUrl,
   };
 }

@@ -1,30 +1,174 @@
-// TEMPORARY home page: the content issue replaces it with the hero, areas, hours and badges.
-import type { MetaFunction } from "@remix-run/node";
-import { Link, useRouteLoaderData } from "@remix-run/react";
-import type { loader as rootLoader } from "~/root";
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { CtaBanner } from "~/components/cta-banner";
+import { CtaLink } from "~/components/cta-link";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { HighlightList } from "~/components/highlight-list";
+import { JsonLd } from "~/components/json-ld";
+import { PageSection } from "~/components/page-hero";
+import { PlanCard } from "~/components/plan-card";
+import { ResponsiveImage } from "~/components/responsive-image";
+import { BusinessHours, ServiceAreaList } from "~/components/service-area";
+import { getCatalogue, getHomePage, getServicesPage, getSiteSettings } from "~/content/content.server";
+import { resolveImage } from "~/content/images.server";
+import { getSiteUrl, pageSeo } from "~/content/page.server";
+import { localBusiness, webPage } from "~/content/structured-data";
+import type { SiteSettings } from "~/content/types";
+import { publicCacheHeaders, publicPageHeaders } from "~/utils/cache-headers";
+import { seoMeta } from "~/utils/seo";
 
-export const meta: MetaFunction = ({ matches }) => {
-  const root = matches.find((m) => m.id === "root")?.data as { shell?: { businessName: string; tagline: string } } | undefined;
-  return [
-    { title: root?.shell?.businessName ?? "Home" },
-    { name: "description", content: root?.shell?.tagline ?? "" },
-  ];
-};
-
-export default function Index() {
-  const data = useRouteLoaderData<typeof rootLoader>("root");
-  return (
-    <section className="mx-auto max-w-6xl px-4 py-16">
-      <h1 className="text-4xl font-bold">{data?.shell.businessName}</h1>
-      <p className="mt-4 text-lg">{data?.shell.tagline}</p>
-      <p className="mt-8 flex gap-4">
-        <Link className="underline" to="/services">
-          View Services
-        </Link>
-        <Link className="underline" to="/contact">
-          Contact Us
-        </Link>
-      </p>
-    </section>
+export async function loader({ request }: LoaderFunctionArgs) {
+  const [home, settings, catalogue, servicesPage] = await Promise.all([
+    getHomePage(),
+    getSiteSettings(),
+    getCatalogue(),
+    getServicesPage(),
+  ]);
+  const siteUrl = getSiteUrl();
+  return json(
+    {
+      home,
+      settings,
+      featured: catalogue.filter((plan) => plan.kind === "subscription").slice(0, 3),
+      learnMoreLabel: servicesPage.learnMoreLabel,
+      heroImage: resolveImage(home.hero.image, { maxWidth: 720, aspectRatio: 4 / 3 }),
+      seo: await pageSeo(home.seo, "/"),
+      jsonLd: [
+        localBusiness(settings, siteUrl, catalogue),
+        webPage({ name: home.seo.title, description: home.seo.description, path: "/" }, siteUrl),
+      ],
+    },
+    { headers: publicCacheHeaders(request) }
   );
+}
+
+export const headers = publicPageHeaders;
+
+const telHref = (phone: string) => `tel:${phone.replace(/[^\d+]/g, "")}`;
+
+/** Beside the hero when there is no photo: how to reach us, when, and where we work. */
+function QuickFacts({ settings }: { settings: SiteSettings }) {
+  return (
+    <dl className="grid gap-5 rounded-2xl border border-brand-200 bg-white p-6 shadow-sm sm:p-8 dark:border-brand-800 dark:bg-slate-900 hc:border-black">
+      <div>
+        <dt className="text-sm font-semibold uppercase tracking-wide text-slate-700 dark:text-slate-300">Call</dt>
+        <dd className="mt-1">
+          <a
+            href={telHref(settings.phone)}
+            className="text-2xl font-bold text-brand-800 underline underline-offset-4 dark:text-brand-200"
+          >
+            {settings.phone}
+          </a>
+        </dd>
+      </div>
+      <div>
+        <dt className="text-sm font-semibold uppercase tracking-wide text-slate-700 dark:text-slate-300">Hours</dt>
+        <dd className="mt-1 text-lg text-slate-900 dark:text-white">{settings.hours.display}</dd>
+      </div>
+      <div>
+        <dt className="text-sm font-semibold uppercase tracking-wide text-slate-700 dark:text-slate-300">Serving</dt>
+        <dd className="mt-1 text-lg text-slate-900 dark:text-white">{settings.serviceAreas.join(" · ")}</dd>
+      </div>
+    </dl>
+  );
+}
+
+export default function HomePage() {
+  const { home, settings, featured, learnMoreLabel, heroImage, jsonLd } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <JsonLd data={jsonLd} />
+      <section
+        aria-labelledby="page-heading"
+        className="bg-gradient-to-b from-brand-50 to-white dark:from-brand-950 dark:to-slate-950 hc:from-white hc:to-white"
+      >
+        <div className="mx-auto grid max-w-6xl items-center gap-10 px-4 py-12 sm:py-16 lg:grid-cols-2 lg:py-24">
+          <div>
+            <p className="font-semibold uppercase tracking-wide text-brand-800 dark:text-brand-200">
+              {settings.tagline}
+            </p>
+            <h1
+              id="page-heading"
+              className="mt-3 text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl dark:text-white"
+            >
+              {home.hero.heading}
+            </h1>
+            <p className="mt-5 text-lg text-slate-700 sm:text-xl dark:text-slate-200">{home.hero.subheading}</p>
+            <div className="mt-8 flex flex-wrap gap-3">
+              <CtaLink to="/services">{home.hero.primaryCtaLabel}</CtaLink>
+              <CtaLink to="/contact" variant="secondary">
+                {home.hero.secondaryCtaLabel}
+              </CtaLink>
+            </div>
+            <ul
+              className="mt-8 flex flex-wrap gap-x-6 gap-y-2 text-slate-800 dark:text-slate-200"
+              aria-label="Highlights"
+            >
+              {settings.trustBadges.map((badge) => (
+                <li key={badge._key} className="flex items-center gap-2 font-medium">
+                  <span aria-hidden="true" className="text-brand-700 dark:text-brand-300">
+                    ✓
+                  </span>
+                  {badge.title}
+                </li>
+              ))}
+            </ul>
+          </div>
+          {heroImage ? (
+            <ResponsiveImage image={heroImage} sizes="(min-width: 1024px) 36rem, 100vw" priority />
+          ) : (
+            <QuickFacts settings={settings} />
+          )}
+        </div>
+      </section>
+
+      <PageSection id="trust" heading={home.trustSection.heading} text={home.trustSection.text}>
+        <HighlightList items={settings.trustBadges} columns={4} />
+      </PageSection>
+
+      <PageSection id="services" heading={home.servicesSection.heading} text={home.servicesSection.text} tone="tinted">
+        <ul className="grid gap-6 md:grid-cols-3">
+          {featured.map((plan) => (
+            <li key={plan._id}>
+              <PlanCard plan={plan} learnMoreLabel={learnMoreLabel} />
+            </li>
+          ))}
+        </ul>
+        <p className="mt-8">
+          <Link
+            to="/services"
+            prefetch="intent"
+            className="text-lg font-semibold text-brand-800 underline underline-offset-4 hover:text-brand-900 dark:text-brand-200 dark:hover:text-white"
+          >
+            {home.pricingLinkLabel}
+          </Link>
+        </p>
+      </PageSection>
+
+      <div className="mx-auto grid max-w-6xl gap-0 lg:grid-cols-2">
+        <PageSection id="areas" heading={home.serviceAreaSection.heading} text={home.serviceAreaSection.text}>
+          <ServiceAreaList areas={settings.serviceAreas} />
+        </PageSection>
+        <PageSection id="hours" heading={home.hoursSection.heading} text={home.hoursSection.text}>
+          <BusinessHours hours={settings.hours} />
+        </PageSection>
+      </div>
+
+      <PageSection id="why" heading={home.whyChoose.heading} tone="tinted">
+        <HighlightList items={home.whyChoose.items} columns={2} />
+      </PageSection>
+
+      <PageSection id="promises" heading={home.promisesSection.heading} text={home.promisesSection.text}>
+        <HighlightList items={settings.promises} columns={3} />
+      </PageSection>
+
+      <CtaBanner id="cta" cta={home.cta} to="/contact" />
+    </>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => seoMeta(data?.seo);
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

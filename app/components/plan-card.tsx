@@ -1,0 +1,71 @@
+import { Link } from "@remix-run/react";
+import type { ResolvedImage } from "~/content/images.server";
+import type { PlanCard as Plan } from "~/content/types";
+import { PriceTag } from "./price-tag";
+import { ResponsiveImage } from "./responsive-image";
+
+export function PopularBadge({ text }: { text: string }) {
+  return (
+    <span className="inline-flex items-center rounded-full bg-amber-100 px-3 py-1 text-sm font-semibold text-amber-900 ring-1 ring-amber-300 dark:bg-amber-900 dark:text-amber-50 dark:ring-amber-700 hc:bg-black hc:text-white">
+      {text}
+    </span>
+  );
+}
+
+/** One plan in the catalogue; the "Learn More" link names the plan for screen readers. */
+export function PlanCard({
+  plan,
+  learnMoreLabel,
+  image,
+  headingLevel = 3,
+}: {
+  plan: Plan;
+  learnMoreLabel: string;
+  image?: ResolvedImage | null;
+  headingLevel?: 2 | 3;
+}) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  const highlighted = plan.popular;
+  return (
+    <article
+      aria-labelledby={`plan-${plan.slug}`}
+      className={`relative flex h-full flex-col rounded-2xl border bg-white p-6 shadow-sm dark:bg-slate-900 ${
+        highlighted
+          ? "border-brand-600 ring-2 ring-brand-600 dark:border-brand-400 dark:ring-brand-400 hc:ring-black"
+          : "border-slate-200 dark:border-slate-700 hc:border-black"
+      }`}
+    >
+      {image ? <ResponsiveImage image={image} sizes="(min-width: 1024px) 22rem, 100vw" className="mb-4" /> : null}
+      {highlighted && plan.badge ? (
+        <div className="mb-3">
+          <PopularBadge text={plan.badge} />
+        </div>
+      ) : null}
+      <Heading id={`plan-${plan.slug}`} className="text-xl font-bold text-slate-900 dark:text-white">
+        {plan.name}
+      </Heading>
+      <div className="mt-2">
+        <PriceTag price={plan.price} />
+      </div>
+      <p className="mt-3 text-slate-700 dark:text-slate-300">{plan.shortDescription}</p>
+      <ul className="mt-4 flex-1 space-y-2">
+        {plan.features.map((feature) => (
+          <li key={feature} className="flex gap-2 text-slate-800 dark:text-slate-200">
+            <span aria-hidden="true" className="font-bold text-brand-700 dark:text-brand-300">
+              ✓
+            </span>
+            <span>{feature}</span>
+          </li>
+        ))}
+      </ul>
+      <Link
+        to={`/services/${plan.slug}`}
+        prefetch="intent"
+        className="mt-6 inline-flex min-h-11 items-center justify-center rounded-full border-2 border-brand-700 px-5 py-2 font-semibold text-brand-800 hover:bg-brand-50 dark:border-brand-300 dark:text-brand-100 dark:hover:bg-brand-900 hc:border-black hc:text-black"
+      >
+        {learnMoreLabel}
+        <span className="sr-only"> about {plan.name}</span>
+      </Link>
+    </article>
+  );
+}
