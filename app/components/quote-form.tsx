@@ -33,7 +33,7 @@ export type QuoteFormProps = {
   /** The action's Conform result after a rejected post: errors and the visitor's values. */
   lastResult?: SubmissionResult<string[]> | null;
   /** The first invalid field of that result: focused on load when JavaScript is off. */
-  focus?: QuoteField;
+  focus?: QuoteField | null;
   /** Set after a successful post: the success screen replaces the form. */
   sent?: QuoteSentDetails | null;
 };
@@ -146,7 +146,7 @@ export function QuoteForm({ serviceOptions, addOns, submitLabel, lastResult, foc
             {...auto("email")}
           />
         </Field>
-        <Field field={fields.address} label="Street address">
+        <Field field={fields.address} label="Address">
           <input
             {...withoutKey(getInputProps(fields.address, { type: "text" }))}
             key={fields.address.key}

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../tests/helpers/app-database";
 import { goodQuote, quotePost } from "../../tests/helpers/quote-form";
 import { DEFAULT_DATASET_PATH, getAddOns, getQuoteServiceOptions, replaceContentStore } from "~/content/content.server";
+import { action } from "~/routes/contact";
 import { dogCountFrom, estimateQuote } from "./quote-estimate";
-import { submitQuoteRequest } from "./quote-submission.server";
 
 describe("the instant estimate, from the bundled content", () => {
   it("adds the multi-dog add-on of the add-on document to a monthly plan", async () => {
@@ -97,7 +97,7 @@ describe("the estimate follows a price change in content", () => {
     const [options, addOns] = await Promise.all([getQuoteServiceOptions(), getAddOns()]);
     expect(estimateQuote(options, addOns, "weekly", "2")?.label).toBe("$119/month");
 
-    const response = await submitQuoteRequest(quotePost(goodQuote({ service: "weekly", dogs: "2" })));
+    const response = await action({ request: quotePost(goodQuote({ service: "weekly", dogs: "2" })), params: {}, context: {} });
     expect(response.status).toBe(302);
     const row = await database.current.db.selectFrom("quote_requests").selectAll().executeTakeFirstOrThrow();
     expect(row.estimate_cents).toBe(11900);

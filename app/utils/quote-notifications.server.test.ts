@@ -6,14 +6,15 @@ import { goodQuote, quotePost } from "../../tests/helpers/quote-form";
 import { startTestSmtpServer, type TestSmtpServer } from "../../tests/helpers/smtp-server";
 import { getQuoteServiceOptions, getSiteSettings } from "~/content/content.server";
 import { MAX_AUTOMATIC_ATTEMPTS } from "~/models/quote-request.server";
+import { action } from "~/routes/contact";
 import { resetEnvCache } from "./env.server";
 import { retryUnsentQuoteNotifications, startQuoteNotificationRetries } from "./quote-notifications.server";
-import { submitQuoteRequest } from "./quote-submission.server";
 
 const database = useAppDatabase();
 let smtp: TestSmtpServer;
 
-const post = (request: Request) => submitQuoteRequest(request);
+/** Posts to the /contact route's action, as the browser does. */
+const post = (request: Request) => action({ request, params: {}, context: {} });
 const addresses = (field: AddressObject | AddressObject[] | undefined) =>
   (Array.isArray(field) ? field : field ? [field] : []).flatMap((a) => a.value.map((v) => v.address));
 

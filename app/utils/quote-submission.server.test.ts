@@ -1,14 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../tests/helpers/app-database";
 import { goodQuote, quotePost, randomClientIp } from "../../tests/helpers/quote-form";
+import { action, loader } from "~/routes/contact";
 import { resetEnvCache } from "./env.server";
 import { QUOTE_MESSAGES } from "./quote-schema";
-import { getQuoteConfirmation, QUOTE_RATE_LIMIT, submitQuoteRequest } from "./quote-submission.server";
+import { getQuoteConfirmation, QUOTE_RATE_LIMIT } from "./quote-submission.server";
 import { readQuoteSentToken } from "./quote-token.server";
 
 const database = useAppDatabase();
 
-const post = (request: Request) => submitQuoteRequest(request);
+/** Posts to the /contact route's action, as the browser does. */
+const post = (request: Request) => action({ request, params: {}, context: {} });
 
 async function storedQuotes() {
   return database.current.db.selectFrom("quote_requests").selectAll().orderBy("created_at").execute();
@@ -167,6 +169,20 @@ describe("service area and estimate", () => {
     expect(confirmation?.details).toMatchObject({ estimateLabel: row.estimate_label, dogs: "3 dogs" });
     expect(JSON.stringify(confirmation)).not.toContain(row.email);
     expect(JSON.stringify(confirmation)).not.toContain(row.phone);
+  });
+
+  it("the /contact page shows the success screen, privately, only at the redirect's URL", async () => {
+    const response = await post(quotePost(goodQuote({ dogs: "1", service: "weekly" })));
+    const location = response.headers.get("Location") ?? "";
+    const page = await loader({ request: new Request(`http://localhost${location}`), params: {}, context: {} });
+    expect(page.headers.get("Cache-Control")).toBe("private, no-store");
+    const data = await page.json();
+    expect(data.sent?.details).toMatchObject({ serviceLabel: "Weekly Swift Service", dogs: "1 dog" });
+    expect(data.sent?.details?.estimateLabel).toMatch(/^\$\d+\/month$/);
+
+    const plain = await loader({ request: new Request("http://localhost/contact"), params: {}, context: {} });
+    expect((await plain.json()).sent).toBeNull();
+    expect(plain.headers.get("Cache-Control")).toMatch(/^public/);
   });
 
   it("shows no success screen for a forged or tampered token", async () => {

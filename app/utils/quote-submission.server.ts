@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { parseWithZod } from "@conform-to/zod";
-import { json } from "@remix-run/node";
+import { json, type HeadersFunction } from "@remix-run/node";
 import { getAddOns, getQuoteServiceOptions, getSiteSettings } from "~/content/content.server";
 import { createQuoteRequest, getQuoteRequest } from "~/models/quote-request.server";
 import { hitRateLimit } from "~/models/rate-limit.server";
@@ -51,7 +51,7 @@ export async function submitQuoteRequest(request: Request) {
     formData = await request.formData();
   } catch {
     return json(
-      { lastResult: { status: "error" as const, error: { "": ["We could not read the form. Please try again."] } }, focus: undefined },
+      { lastResult: { status: "error" as const, error: { "": ["We could not read the form. Please try again."] } }, focus: null },
       { status: 400 },
     );
   }
@@ -68,7 +68,7 @@ export async function submitQuoteRequest(request: Request) {
   const submission = parseWithZod(formData, { schema: createQuoteSchema(options.map((option) => option.value)) });
   if (submission.status !== "success") {
     const lastResult = submission.reply();
-    return json({ lastResult, focus: firstInvalidField(lastResult.error) }, { status: 400 });
+    return json({ lastResult, focus: firstInvalidField(lastResult.error) ?? null }, { status: 400 });
   }
 
   const address = clientAddress(request);
@@ -79,7 +79,7 @@ export async function submitQuoteRequest(request: Request) {
     log.warn("quote.rate_limited", { client: key });
     const message = `You have sent several requests in a short time. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}, or call us at ${settings.phone}.`;
     return json(
-      { lastResult: submission.reply({ formErrors: [message] }), focus: undefined },
+      { lastResult: submission.reply({ formErrors: [message] }), focus: null },
       { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } },
     );
   }
@@ -141,5 +141,18 @@ export async function getQuoteConfirmation(request: Request): Promise<QuoteConfi
           outsideArea: quote.outside_service_area ? quoteOutsideArea(quote.zip) : null,
         }
       : null,
+  };
+}
+
+/**
+ * Wraps the /contact page's `headers`: a rejected post (400, 429) is one visitor's page, never
+ * cached, and a 429 keeps its Retry-After (Remix builds document headers from this function).
+ */
+export function withQuoteActionHeaders(pageHeaders: HeadersFunction): HeadersFunction {
+  return (args) => {
+    const headers = new Headers(pageHeaders(args));
+    if (args.actionHeaders.has("Retry-After")) headers.set("Retry-After", args.actionHeaders.get("Retry-After") ?? "");
+    if (args.actionHeaders.has("Content-Type")) headers.set("Cache-Control", "private, no-store");
+    return headers;
   };
 }
