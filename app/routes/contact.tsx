@@ -11,7 +11,8 @@ import { getAddOns, getContactPage, getFaqs, getQuoteServiceOptions, getSiteSett
 import { getSiteUrl, pageSeo } from "~/content/page.server";
 import { faqPage, localBusiness, webPage } from "~/content/structured-data";
 import { PRIVATE_CACHE_CONTROL, publicCacheHeaders, publicPageHeaders } from "~/utils/cache-headers";
-import { getQuoteConfirmation, submitQuoteRequest, withQuoteActionHeaders } from "~/utils/quote-submission.server";
+import { withQuoteActionHeaders } from "~/utils/quote-headers";
+import { getQuoteConfirmation, submitQuoteRequest } from "~/utils/quote-submission.server";
 import { seoMeta } from "~/utils/seo";
 
 export async function loader({ request }: LoaderFunctionArgs) {

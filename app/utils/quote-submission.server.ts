@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { parseWithZod } from "@conform-to/zod";
-import { json, type HeadersFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
 import { getAddOns, getQuoteServiceOptions, getSiteSettings } from "~/content/content.server";
 import { createQuoteRequest, getQuoteRequest } from "~/models/quote-request.server";
 import { hitRateLimit } from "~/models/rate-limit.server";
@@ -144,15 +144,3 @@ export async function getQuoteConfirmation(request: Request): Promise<QuoteConfi
   };
 }
 
-/**
- * Wraps the /contact page's `headers`: a rejected post (400, 429) is one visitor's page, never
- * cached, and a 429 keeps its Retry-After (Remix builds document headers from this function).
- */
-export function withQuoteActionHeaders(pageHeaders: HeadersFunction): HeadersFunction {
-  return (args) => {
-    const headers = new Headers(pageHeaders(args));
-    if (args.actionHeaders.has("Retry-After")) headers.set("Retry-After", args.actionHeaders.get("Retry-After") ?? "");
-    if (args.actionHeaders.has("Content-Type")) headers.set("Cache-Control", "private, no-store");
-    return headers;
-  };
-}
