@@ -17,6 +17,7 @@ import {
   SITE_SETTINGS_QUERY,
   SITEMAP_QUERY,
 } from "./queries";
+import { getEnv } from "~/utils/env.server";
 import { createSwrCache } from "./swr-cache";
 import {
   aboutPageSchema,
@@ -34,7 +35,7 @@ import {
   type SitemapEntry,
 } from "./types";
 
-/** Pinned so that a change of Sanity's defaults never changes what the site shows. */
+/** Pinned (SANITY_API_VERSION) so that a change of Sanity's defaults never changes what the site shows. */
 export const SANITY_API_VERSION = "2025-02-19";
 
 export const DEFAULT_DATASET_PATH = "studio/data/production.ndjson";
@@ -49,14 +50,26 @@ export type ContentSource = {
   fetch(query: string, params: QueryParams): Promise<unknown>;
 };
 
-export type SanitySourceOptions = { projectId: string; dataset: string; apiHost?: string };
+export type SanitySourceOptions = {
+  projectId: string;
+  dataset: string;
+  apiHost?: string;
+  apiVersion?: string;
+  useCdn?: boolean;
+};
 
-export function createSanitySource({ projectId, dataset, apiHost }: SanitySourceOptions): ContentSource {
+export function createSanitySource({
+  projectId,
+  dataset,
+  apiHost,
+  apiVersion = SANITY_API_VERSION,
+  useCdn = true,
+}: SanitySourceOptions): ContentSource {
   const client = createClient({
     projectId,
     dataset,
-    apiVersion: SANITY_API_VERSION,
-    useCdn: true,
+    apiVersion,
+    useCdn,
     perspective: "published",
     timeout: 10_000,
     maxRetries: 2,
@@ -117,26 +130,34 @@ type ContentEnv = {
   projectId?: string;
   dataset?: string;
   apiHost?: string;
+  apiVersion?: string;
+  useCdn?: boolean;
   datasetPath: string;
   freshMs: number;
 };
 
-// Read here until the app's env module (app/utils/env.server.ts) takes these variables over.
 function readContentEnv(): ContentEnv {
-  const env = process.env;
-  const seconds = env.CONTENT_CACHE_SECONDS ? Number(env.CONTENT_CACHE_SECONDS) : Number.NaN;
+  const env = getEnv();
   return {
-    projectId: env.SANITY_PROJECT_ID || undefined,
-    dataset: env.SANITY_DATASET || undefined,
-    apiHost: env.SANITY_API_HOST || undefined,
+    projectId: env.SANITY_PROJECT_ID,
+    dataset: env.SANITY_DATASET,
+    apiHost: env.SANITY_API_HOST,
+    apiVersion: env.SANITY_API_VERSION,
+    useCdn: env.SANITY_USE_CDN,
     datasetPath: path.resolve(env.CONTENT_DATASET_PATH || DEFAULT_DATASET_PATH),
-    freshMs: Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : DEFAULT_FRESH_MS,
+    freshMs: env.CONTENT_CACHE_SECONDS * 1000,
   };
 }
 
 export function createSourceFromEnv(env: ContentEnv = readContentEnv()): ContentSource {
   if (env.projectId && env.dataset) {
-    return createSanitySource({ projectId: env.projectId, dataset: env.dataset, apiHost: env.apiHost });
+    return createSanitySource({
+      projectId: env.projectId,
+      dataset: env.dataset,
+      apiHost: env.apiHost,
+      apiVersion: env.apiVersion,
+      useCdn: env.useCdn,
+    });
   }
   return createDatasetSource(env.datasetPath);
 }

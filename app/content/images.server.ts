@@ -1,4 +1,5 @@
 import { createImageUrlBuilder } from "@sanity/image-url";
+import { getEnv } from "~/utils/env.server";
 import type { SanityImage } from "./types";
 
 /** What an <img> needs: sized candidates for srcset, the reserved size, and the text alternative. */
@@ -6,8 +7,7 @@ export type ResolvedImage = { src: string; srcSet: string; width: number; height
 
 // Images live on Sanity's CDN, so they exist only when the site reads a Sanity project.
 function imageBuilder() {
-  const projectId = process.env.SANITY_PROJECT_ID;
-  const dataset = process.env.SANITY_DATASET;
+  const { SANITY_PROJECT_ID: projectId, SANITY_DATASET: dataset } = getEnv();
   return projectId && dataset ? createImageUrlBuilder({ projectId, dataset }) : null;
 }
 

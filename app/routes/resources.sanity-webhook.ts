@@ -1,6 +1,7 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { isValidSignature, SIGNATURE_HEADER_NAME } from "@sanity/webhook";
 import { clearContentCache } from "~/content/content.server";
+import { getEnv } from "~/utils/env.server";
 
 /**
  * Sanity calls this after a publish (a GROQ-powered webhook with a secret). A valid signature
@@ -15,7 +16,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") {
     return json({ message: "Method Not Allowed" }, { status: 405, headers: { Allow: "POST" } });
   }
-  const secret = process.env.SANITY_WEBHOOK_SECRET;
+  const secret = getEnv().SANITY_WEBHOOK_SECRET;
   const signature = request.headers.get(SIGNATURE_HEADER_NAME);
   // The signature covers the exact bytes sent, so read the body as text, never re-encoded JSON.
   const body = await request.text();

@@ -35,11 +35,13 @@ const schema = z
     // Content: Sanity when both are set, else the bundled dataset.
     SANITY_PROJECT_ID: optional(z.string().regex(/^[a-z0-9-]+$/, "must be a Sanity project id")),
     SANITY_DATASET: optional(z.string().regex(/^[a-z0-9_-]+$/, "must be a Sanity dataset name")),
-    SANITY_API_VERSION: withDefault(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date like 2025-01-17"), "2025-01-17"),
+    SANITY_API_VERSION: withDefault(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date like 2025-01-17"), "2025-02-19"),
     SANITY_API_HOST: optional(z.string().url()),
     SANITY_USE_CDN: flag(true),
     SANITY_WEBHOOK_SECRET: optional(z.string().min(8)),
     CONTENT_DATASET_PATH: optional(z.string().min(1)),
+    // How long content stays fresh in the process cache before a background refresh.
+    CONTENT_CACHE_SECONDS: withDefault(z.coerce.number().int().min(0).max(86_400), 60),
 
     // Files: S3 when S3_BUCKET is set, else a local folder under DATA_DIR.
     S3_BUCKET: optional(z.string().min(3)),
@@ -101,6 +103,8 @@ let cached: Env | undefined;
 
 /** The validated environment of this process, parsed once. */
 export function getEnv(): Env {
+  // Under Vitest, tests stub variables per case (vi.stubEnv), so read them afresh each time.
+  if (process.env.VITEST) return parseEnv(process.env);
   cached ??= parseEnv(process.env);
   return cached;
 }
