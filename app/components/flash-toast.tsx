@@ -27,7 +27,7 @@ export function FlashToast({ toast }: { toast: ToastMessage | undefined }) {
   );
 }
 
-function StaticToast({ toast }: { toast: ToastMessage }) {
+export function StaticToast({ toast }: { toast: ToastMessage }) {
   const destructive = toast.type === "error" || toast.type === "warning";
   return (
     <div

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../tests/helpers/app-database";
-import { hitRateLimit, resetRateLimit } from "./rate-limit.server";
+import { hitRateLimit, refundRateLimit, resetRateLimit } from "./rate-limit.server";
 
 const database = useAppDatabase();
 
@@ -31,5 +31,19 @@ describe("hitRateLimit", () => {
     await hitRateLimit(key, { limit: 1, windowMs: 60_000 });
     await resetRateLimit(key);
     expect((await hitRateLimit(key, { limit: 1, windowMs: 60_000 })).allowed).toBe(true);
+  });
+
+  it("gives one attempt back on refund, never going below zero", async () => {
+    const key = "test:refund";
+    const options = { limit: 2, windowMs: 60_000 };
+    await hitRateLimit(key, options);
+    await hitRateLimit(key, options);
+    await refundRateLimit(key);
+    expect((await hitRateLimit(key, options)).allowed).toBe(true);
+    expect((await hitRateLimit(key, options)).allowed).toBe(false);
+    for (let i = 0; i < 5; i++) await refundRateLimit(key);
+    const row = await database.current.db.selectFrom("rate_limits").select("hits").where("key", "=", key).executeTakeFirstOrThrow();
+    expect(row.hits).toBe(0);
+    await refundRateLimit("test:never-hit");
   });
 });

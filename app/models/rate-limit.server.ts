@@ -36,3 +36,17 @@ export async function resetRateLimit(key: string) {
   const db = await getDb();
   await db.deleteFrom("rate_limits").where("key", "=", key).execute();
 }
+
+/**
+ * Gives one attempt back to `key`: a sign-in that succeeds should not count against the
+ * client's address, while every failed one (also those sent in parallel) still does.
+ */
+export async function refundRateLimit(key: string) {
+  const db = await getDb();
+  await db
+    .updateTable("rate_limits")
+    .set({ hits: sql<number>`hits - 1` })
+    .where("key", "=", key)
+    .where("hits", ">", 0)
+    .execute();
+}

@@ -34,3 +34,15 @@ export async function waitForHydration(page: Page) {
 
 export const DEV_ADMIN = { email: "admin@example.com", password: "admin-password" };
 export const DEV_CUSTOMER = { email: "customer@example.com", password: "customer-password" };
+
+/**
+ * Signs in through the /auth form (works with JavaScript on or off) and waits until the
+ * browser has left /auth for the person's portal.
+ */
+export async function signIn(page: Page, email: string, password: string) {
+  await page.goto("/auth");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await page.waitForURL((url) => url.pathname !== "/auth");
+}

@@ -1,0 +1,57 @@
+/**
+ * Service dates are instants (timestamptz). Admins type them, and customers read them, in the
+ * business's own time zone: Southern Nevada is on Pacific time, whatever the server's or the
+ * browser's zone is.
+ */
+export const BUSINESS_TIME_ZONE = "America/Los_Angeles";
+
+const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
+
+/** How far `timeZone`'s wall clock is ahead of UTC at `instant`, in milliseconds. */
+function zoneOffsetMs(instant: number, timeZone: string) {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  }).formatToParts(new Date(instant));
+  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
+  const wall = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
+  return wall - Math.floor(instant / 1000) * 1000;
+}
+
+/**
+ * The instant of a `datetime-local` value ("2025-03-01T10:30") read as a wall-clock time in
+ * the business's time zone, or null when it is not a real date and time.
+ */
+export function parseBusinessDateTime(value: string, timeZone = BUSINESS_TIME_ZONE): Date | null {
+  const match = LOCAL_DATE_TIME.exec(value);
+  if (!match) return null;
+  const [year, month, day, hour, minute] = match.slice(1, 6).map(Number);
+  const second = Number(match[6] ?? 0);
+  if (year < 2000 || year > 2100) return null;
+  const wall = Date.UTC(year, month - 1, day, hour, minute, second);
+  const check = new Date(wall);
+  // Date.UTC rolls 2025-02-30 over to March; such a value was never a real date.
+  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59) return null;
+  // Two passes settle the offset across a daylight-saving change.
+  let instant = wall - zoneOffsetMs(wall, timeZone);
+  instant = wall - zoneOffsetMs(instant, timeZone);
+  return new Date(instant);
+}
+
+/** "Mar 1, 2025": formatted on the server so the browser renders the same text. */
+export function formatBusinessDate(date: Date | string) {
+  return new Intl.DateTimeFormat("en-US", { timeZone: BUSINESS_TIME_ZONE, dateStyle: "medium" }).format(new Date(date));
+}
+
+/** "Mar 1, 2025, 10:30 AM" in the business's time zone. */
+export function formatBusinessDateTime(date: Date | string) {
+  return new Intl.DateTimeFormat("en-US", { timeZone: BUSINESS_TIME_ZONE, dateStyle: "medium", timeStyle: "short" })
+    .format(new Date(date))
+    .replace(/\u202f/g, " ");
+}

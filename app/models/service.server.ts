@@ -1,0 +1,114 @@
+import type { Selectable } from "kysely";
+import type { ServicesTable, ServiceType } from "../../db/schema";
+import { getDb } from "~/utils/db.server";
+
+export type Service = Selectable<ServicesTable>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Ids come from URLs and forms; PostgreSQL rejects a malformed uuid with an error, not a miss. */
+export function isUuid(value: unknown): value is string {
+  return typeof value === "string" && UUID.test(value);
+}
+
+/** SPEC 6/9: a customer sees their own latest 5 services, newest service date first. */
+export async function listRecentServicesForCustomer(customerId: string, limit = 5): Promise<Service[]> {
+  const db = await getDb();
+  return db
+    .selectFrom("services")
+    .selectAll()
+    .where("customer_id", "=", customerId)
+    .orderBy("service_date", "desc")
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+}
+
+export type ServiceWithCustomer = Service & { customer_email: string; customer_name: string | null };
+
+export async function getServiceWithCustomer(serviceId: string): Promise<ServiceWithCustomer | null> {
+  if (!isUuid(serviceId)) return null;
+  const db = await getDb();
+  const row = await db
+    .selectFrom("services")
+    .innerJoin("users", "users.id", "services.customer_id")
+    .leftJoin("profiles", "profiles.user_id", "services.customer_id")
+    .selectAll("services")
+    .select(["users.email as customer_email", "profiles.full_name as customer_name"])
+    .where("services.id", "=", serviceId)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+export type CustomerOption = { id: string; email: string; fullName: string | null };
+
+/** Every customer (any user without the admin role), for the admin's customer select. */
+export async function listCustomers(): Promise<CustomerOption[]> {
+  const db = await getDb();
+  const rows = await db
+    .selectFrom("users")
+    .leftJoin("profiles", "profiles.user_id", "users.id")
+    .select(["users.id", "users.email", "profiles.full_name"])
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("user_roles")
+            .select("user_roles.role")
+            .whereRef("user_roles.user_id", "=", "users.id")
+            .where("user_roles.role", "=", "admin"),
+        ),
+      ),
+    )
+    .orderBy((eb) => eb.fn.coalesce("profiles.full_name", "users.email"))
+    .orderBy("users.email")
+    .execute();
+  return rows.map((r) => ({ id: r.id, email: r.email, fullName: r.full_name }));
+}
+
+export async function isCustomer(userId: string): Promise<boolean> {
+  if (!isUuid(userId)) return false;
+  const db = await getDb();
+  const row = await db
+    .selectFrom("users")
+    .select("users.id")
+    .where("users.id", "=", userId)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("user_roles")
+            .select("user_roles.role")
+            .whereRef("user_roles.user_id", "=", "users.id")
+            .where("user_roles.role", "=", "admin"),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  return Boolean(row);
+}
+
+export type NewServiceInput = {
+  customerId: string;
+  serviceType: ServiceType;
+  serviceDate: Date;
+  notes: string | null;
+  createdBy: string;
+};
+
+/** SPEC 4: an admin creates a service as 'scheduled'. */
+export async function createService(input: NewServiceInput): Promise<Service> {
+  const db = await getDb();
+  return db
+    .insertInto("services")
+    .values({
+      customer_id: input.customerId,
+      service_type: input.serviceType,
+      service_date: input.serviceDate,
+      status: "scheduled",
+      notes: input.notes,
+      created_by: input.createdBy,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}

@@ -1,0 +1,32 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { getOptionalUser, homeFor } from "~/utils/auth.server";
+import { getAuthenticator, isOAuthProvider, isProviderConfigured, PROVIDER_NAMES } from "~/utils/authenticator.server";
+import { oauthFailure } from "~/utils/oauth-failure.server";
+
+// Only the buttons' POST starts a provider round trip; a GET (a typed URL) goes back to /auth.
+export async function loader() {
+  return redirect("/auth");
+}
+
+/**
+ * POST /auth/google, /auth/facebook: remix-auth keeps a random state in a new (anonymous)
+ * session row and answers with a redirect to the provider's consent page.
+ */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const provider = params.provider;
+  if (!isOAuthProvider(provider)) throw new Response("Not found", { status: 404 });
+  if (!isProviderConfigured(provider)) {
+    return oauthFailure(provider, null, `${PROVIDER_NAMES[provider]} sign-in is not set up yet. Please use e-mail.`);
+  }
+  const user = await getOptionalUser(request);
+  if (user) return redirect(homeFor(user));
+  try {
+    await getAuthenticator().authenticate(provider, request);
+  } catch (error) {
+    if (error instanceof Response) return error;
+    return oauthFailure(provider, error);
+  }
+  // Without a user in the session the strategy always redirects; reaching here is a bug.
+  return oauthFailure(provider, new Error("The provider round trip did not start"));
+}

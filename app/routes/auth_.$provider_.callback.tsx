@@ -1,0 +1,41 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { getSessionUserById } from "~/models/user.server";
+import { homeFor } from "~/utils/auth.server";
+import { getAuthenticator, isOAuthProvider, isProviderConfigured, PROVIDER_NAMES, sanitizeCode } from "~/utils/authenticator.server";
+import { log } from "~/utils/logger.server";
+import { oauthFailure, providerRedirectError } from "~/utils/oauth-failure.server";
+import { createUserSessionHeaders } from "~/utils/session.server";
+import { redirectWithSuccess } from "~/utils/toast.server";
+
+/**
+ * GET /auth/{provider}/callback?code&state: remix-auth checks the state against the session,
+ * trades the code for a token, reads the profile, and the verify callback finds, links or
+ * creates the user. The sign-in then starts under a brand-new session id.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const provider = params.provider;
+  if (!isOAuthProvider(provider)) throw new Response("Not found", { status: 404 });
+  if (!isProviderConfigured(provider)) {
+    return oauthFailure(provider, null, `${PROVIDER_NAMES[provider]} sign-in is not set up yet. Please use e-mail.`);
+  }
+  // The person cancelled, or the provider refused: it says so in the URL, not with a code.
+  const refused = new URL(request.url).searchParams.get("error");
+  if (refused !== null) return oauthFailure(provider, null, providerRedirectError(provider, sanitizeCode(refused)));
+
+  let userId: string;
+  try {
+    userId = await getAuthenticator().authenticate(provider, request);
+  } catch (error) {
+    if (error instanceof Response) return error;
+    return oauthFailure(provider, error);
+  }
+  const user = await getSessionUserById(userId);
+  if (!user) return oauthFailure(provider, new Error("The signed-in user does not exist"));
+  log.info("auth.signin", { userId, method: provider });
+  const headers = await createUserSessionHeaders(request, userId);
+  return redirectWithSuccess(
+    homeFor(user),
+    { message: "Welcome back!", description: "You've been logged in successfully." },
+    { headers },
+  );
+}

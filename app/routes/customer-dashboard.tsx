@@ -1,0 +1,192 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { BookingCard } from "~/components/portal/booking-card";
+import { DashboardHeader } from "~/components/portal/dashboard-header";
+import { MediaView, type MediaViewItem } from "~/components/portal/media-view";
+import { BookingStatusBadge, ServiceStatusBadge } from "~/components/portal/status-badge";
+import { getBookingCalendarUrl, prefilledCalendarUrl } from "~/models/booking-calendar.server";
+import { listRecentBookingsForCustomer } from "~/models/booking.server";
+import { listMediaForServices, mediaKindOf } from "~/models/service-media.server";
+import { formatBusinessDate, formatBusinessDateTime } from "~/models/service-schedule.server";
+import { listRecentServicesForCustomer } from "~/models/service.server";
+import { requireUser } from "~/utils/auth.server";
+import { redirectWithError } from "~/utils/toast.server";
+
+/** SPEC 9: at most this many media items on the dashboard. */
+const MEDIA_SHOWN = 4;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  // Every query is scoped to the signed-in user's id; nothing here takes an id from the URL.
+  const [services, bookings, calendarUrl] = await Promise.all([
+    listRecentServicesForCustomer(user.id),
+    listRecentBookingsForCustomer(user.id),
+    getBookingCalendarUrl(),
+  ]);
+  const media = (await listMediaForServices(services.map((s) => s.id))).slice(0, MEDIA_SHOWN);
+
+  // Before and after of one visit are shown together, visits in order of their newest item.
+  const visits: { serviceId: string; title: string; items: MediaViewItem[] }[] = [];
+  for (const m of media) {
+    const service = services.find((s) => s.id === m.service_id);
+    if (!service) continue;
+    let visit = visits.find((v) => v.serviceId === service.id);
+    if (!visit) {
+      visit = { serviceId: service.id, title: `${service.service_type}, ${formatBusinessDate(service.service_date)}`, items: [] };
+      visits.push(visit);
+    }
+    visit.items.push({
+      id: m.id,
+      url: `/resources/media/${m.id}`,
+      kind: mediaKindOf(m),
+      imageType: m.image_type,
+      serviceType: service.service_type,
+      dateLabel: formatBusinessDate(service.service_date),
+    });
+  }
+  for (const visit of visits) visit.items.sort((a, b) => (a.imageType === b.imageType ? 0 : a.imageType === "before" ? -1 : 1));
+
+  return json(
+    {
+      email: user.email,
+      calendarUrl: calendarUrl ? prefilledCalendarUrl(calendarUrl, { name: user.fullName, email: user.email }) : null,
+      services: services.map((s) => ({
+        id: s.id,
+        serviceType: s.service_type,
+        dateLabel: formatBusinessDateTime(s.service_date),
+        status: s.status,
+        notes: s.notes,
+      })),
+      visits,
+      bookings: bookings.map((b) => ({
+        id: b.id,
+        serviceType: b.service_type,
+        dateLabel: formatBusinessDateTime(b.booking_date),
+        status: b.status,
+      })),
+    },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+// The Book Appointment form, as posted with JavaScript off.
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const form = await request.formData().catch(() => null);
+  if (form?.get("agree") !== "yes") {
+    return redirectWithError("/customer-dashboard", {
+      message: "Agreement Required",
+      description: "Please agree to the Terms of Service before booking.",
+    });
+  }
+  const calendarUrl = await getBookingCalendarUrl();
+  if (!calendarUrl) {
+    return redirectWithError("/customer-dashboard", {
+      message: "Booking Unavailable",
+      description: "Online booking is not available right now. Please try again later.",
+    });
+  }
+  return redirect(prefilledCalendarUrl(calendarUrl, { name: user.fullName, email: user.email }));
+}
+
+const card = "rounded-2xl border border-slate-300 p-6 shadow-sm dark:border-slate-600";
+const cardHeading = "text-2xl font-bold text-slate-900 dark:text-white";
+const empty = "mt-4 text-slate-700 dark:text-slate-300";
+
+export default function CustomerDashboard() {
+  const { email, calendarUrl, services, visits, bookings } = useLoaderData<typeof loader>();
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-10">
+      <DashboardHeader title="Welcome back" subtitle={email} loadingText="Loading your dashboard..." />
+
+      <div className="mt-8 grid gap-6 lg:grid-cols-2">
+        <BookingCard calendarUrl={calendarUrl} />
+
+        <section aria-labelledby="services-heading" className={card}>
+          <h2 id="services-heading" className={cardHeading}>
+            Recent Services
+          </h2>
+          <p className="mt-1 text-slate-700 dark:text-slate-300">Your last 5 completed services</p>
+          {services.length === 0 ? (
+            <p className={empty}>No services yet</p>
+          ) : (
+            <ul className="mt-4 divide-y divide-slate-200 dark:divide-slate-700">
+              {services.map((s) => (
+                <li key={s.id} className="flex flex-wrap items-start justify-between gap-2 py-3">
+                  <div>
+                    <p className="font-semibold text-slate-900 dark:text-white">{s.serviceType}</p>
+                    <p className="text-sm text-slate-700 dark:text-slate-300">{s.dateLabel}</p>
+                    {s.notes ? <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">{s.notes}</p> : null}
+                  </div>
+                  <ServiceStatusBadge status={s.status} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+
+        <section aria-labelledby="media-heading" className={`${card} lg:col-span-2`}>
+          <h2 id="media-heading" className={cardHeading}>
+            Service Photos & Videos
+          </h2>
+          {visits.length === 0 ? (
+            <p className={empty}>No media yet</p>
+          ) : (
+            <ul className="mt-4 space-y-6">
+              {visits.map((visit) => (
+                <li key={visit.serviceId}>
+                  <h3 className="text-lg font-semibold text-slate-900 dark:text-white">{visit.title}</h3>
+                  <ul className="mt-2 grid gap-4 sm:grid-cols-2">
+                    {visit.items.map((item) => (
+                      <li key={item.id}>
+                        <figure>
+                          <MediaView item={item} />
+                          <figcaption className="mt-1 text-sm font-medium capitalize text-slate-700 dark:text-slate-300">
+                            {item.imageType}
+                          </figcaption>
+                        </figure>
+                      </li>
+                    ))}
+                  </ul>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+
+        <section aria-labelledby="bookings-heading" className={`${card} lg:col-span-2`}>
+          <h2 id="bookings-heading" className={cardHeading}>
+            Upcoming Bookings
+          </h2>
+          {bookings.length === 0 ? (
+            <p className={empty}>No upcoming bookings</p>
+          ) : (
+            <ul className="mt-4 divide-y divide-slate-200 dark:divide-slate-700">
+              {bookings.map((b) => (
+                <li key={b.id} className="flex flex-wrap items-center justify-between gap-2 py-3">
+                  <div>
+                    <p className="font-semibold text-slate-900 dark:text-white">{b.serviceType}</p>
+                    <p className="text-sm text-slate-700 dark:text-slate-300">{b.dateLabel}</p>
+                  </div>
+                  <BookingStatusBadge status={b.status} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}
+
+export const meta: MetaFunction = () => [
+  { title: "Customer Dashboard" },
+  { name: "description", content: "Your services, before and after photos, and bookings." },
+  { name: "robots", content: "noindex" },
+];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,378 @@
+import { randomBytes } from "node:crypto";
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdir, rename, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from "@aws-sdk/client-s3";
+import { Upload } from "@aws-sdk/lib-storage";
+import { fileTypeFromBuffer } from "file-type";
+import { getEnv } from "./env.server";
+import { errorFields, log } from "./logger.server";
+
+/** The spec's upload limit: 50 MB. */
+export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+/** file-type needs at most this many leading bytes to recognise any format it knows. */
+export const SNIFF_BYTES = 4100;
+
+/** Inclusive byte range, as in HTTP's Range header. */
+export type ByteRange = { start: number; end: number };
+
+export type StoredObject = {
+  /** The bytes of the object, or of the range asked for. */
+  body: Readable;
+  /** Size of the whole object. */
+  size: number;
+  range?: ByteRange;
+};
+
+/** Where media live: an S3 bucket or a local folder. Keys are created by `storeUpload`. */
+export interface StorageBackend {
+  readonly kind: "s3" | "folder";
+  /** Streams `body` to `key`. Rejects, storing nothing, when `body` errors. */
+  put(key: string, body: Readable, options: { contentType: string }): Promise<void>;
+  get(key: string, range?: ByteRange): Promise<StoredObject | null>;
+  stat(key: string): Promise<{ size: number } | null>;
+  /** Removes the object; a missing object is not an error. */
+  delete(key: string): Promise<void>;
+}
+
+// Keys are made by this module, but get/delete take them from database rows: never let one
+// name a file outside the upload folder or carry odd characters to S3.
+const KEY_PATTERN = /^[0-9a-f-]{36}\/[0-9a-f-]{36}\/(?:before|after)_\d+\.[a-z0-9]{1,8}$/;
+
+export function isValidStorageKey(key: string) {
+  return KEY_PATTERN.test(key);
+}
+
+function assertKey(key: string) {
+  if (!isValidStorageKey(key)) throw new Error("Invalid storage key");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Folder backend: ${DATA_DIR}/uploads/{key}
+
+export function createFolderStorage(root: string): StorageBackend {
+  const fileFor = (key: string) => {
+    assertKey(key);
+    return path.join(root, ...key.split("/"));
+  };
+
+  return {
+    kind: "folder",
+    async put(key, body) {
+      const file = fileFor(key);
+      await mkdir(path.dirname(file), { recursive: true });
+      // Written under a temporary name and renamed when complete, so a half-written upload is
+      // never visible at its key, and a failed one leaves nothing behind.
+      const partial = `${file}.partial-${randomBytes(6).toString("hex")}`;
+      try {
+        await pipeline(body, createWriteStream(partial, { flags: "wx" }));
+        await rename(partial, file);
+      } catch (error) {
+        await rm(partial, { force: true });
+        throw error;
+      }
+    },
+    async get(key, range) {
+      const file = fileFor(key);
+      const info = await stat(file).catch(() => null);
+      if (!info?.isFile()) return null;
+      const body = createReadStream(file, range ? { start: range.start, end: range.end } : {});
+      return { body, size: info.size, range };
+    },
+    async stat(key) {
+      const info = await stat(fileFor(key)).catch(() => null);
+      return info?.isFile() ? { size: info.size } : null;
+    },
+    async delete(key) {
+      await rm(fileFor(key), { force: true });
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// S3 backend (AWS, Fly's Tigris, Cloudflare R2, MinIO, s3rver in tests)
+
+export type S3StorageOptions = {
+  bucket: string;
+  region: string;
+  endpoint?: string;
+  forcePathStyle?: boolean;
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** Called with the name of every command sent (tests check that refused uploads are aborted). */
+  onCommand?: (name: string) => void;
+};
+
+/** Part size of multipart uploads (S3's minimum); with QUEUE_SIZE it bounds the memory used. */
+const PART_SIZE = 5 * 1024 * 1024;
+const QUEUE_SIZE = 2;
+
+function isNotFound(error: unknown) {
+  if (error instanceof S3ServiceException) {
+    return error.name === "NoSuchKey" || error.name === "NotFound" || error.$metadata.httpStatusCode === 404;
+  }
+  return false;
+}
+
+export function createS3Storage(options: S3StorageOptions): StorageBackend {
+  const client = new S3Client({
+    region: options.region,
+    endpoint: options.endpoint,
+    forcePathStyle: options.forcePathStyle,
+    credentials: options.credentials,
+    // S3-compatible services (R2, Tigris, MinIO, s3rver) do not all accept the SDK's default
+    // CRC32 trailers on streamed bodies; only send checksums where the operation requires them.
+    ...(options.endpoint
+      ? { requestChecksumCalculation: "WHEN_REQUIRED" as const, responseChecksumValidation: "WHEN_REQUIRED" as const }
+      : {}),
+  });
+  const Bucket = options.bucket;
+  const { onCommand } = options;
+  if (onCommand) {
+    client.middlewareStack.add(
+      (next, context) => (args) => {
+        onCommand(context.commandName ?? "unknown");
+        return next(args);
+      },
+      { step: "initialize", name: "recordCommands" },
+    );
+  }
+
+  return {
+    kind: "s3",
+    async put(key, body, { contentType }) {
+      assertKey(key);
+      // Streams in 5 MB parts; lib-storage aborts the multipart upload when the body errors
+      // (leavePartsOnError: false), so a refused upload leaves no parts behind.
+      const upload = new Upload({
+        client,
+        params: { Bucket, Key: key, Body: body, ContentType: contentType },
+        partSize: PART_SIZE,
+        queueSize: QUEUE_SIZE,
+        leavePartsOnError: false,
+      });
+      try {
+        await upload.done();
+      } catch (error) {
+        body.destroy();
+        throw error;
+      }
+    },
+    async get(key, range) {
+      assertKey(key);
+      try {
+        const result = await client.send(
+          new GetObjectCommand({ Bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+        );
+        if (!(result.Body instanceof Readable)) throw new Error("S3 returned a body that is not a Node stream");
+        const total = range ? Number(/\/(\d+)$/.exec(result.ContentRange ?? "")?.[1]) : Number(result.ContentLength);
+        if (!Number.isFinite(total)) throw new Error("S3 returned no object size");
+        return { body: result.Body, size: total, range };
+      } catch (error) {
+        if (isNotFound(error)) return null;
+        throw error;
+      }
+    },
+    async stat(key) {
+      assertKey(key);
+      try {
+        const result = await client.send(new HeadObjectCommand({ Bucket, Key: key }));
+        return { size: Number(result.ContentLength ?? 0) };
+      } catch (error) {
+        if (isNotFound(error)) return null;
+        throw error;
+      }
+    },
+    async delete(key) {
+      assertKey(key);
+      await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The configured backend
+
+let configured: StorageBackend | undefined;
+let override: StorageBackend | undefined;
+
+/** S3 when S3_BUCKET is set, else the folder `${DATA_DIR}/uploads`. */
+export function getStorage(): StorageBackend {
+  if (override) return override;
+  if (!configured) {
+    const env = getEnv();
+    configured = env.S3_BUCKET
+      ? createS3Storage({
+          bucket: env.S3_BUCKET,
+          region: env.S3_REGION,
+          endpoint: env.S3_ENDPOINT,
+          forcePathStyle: env.S3_FORCE_PATH_STYLE,
+          credentials:
+            env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY
+              ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY }
+              : undefined,
+        })
+      : createFolderStorage(path.resolve(env.DATA_DIR, "uploads"));
+  }
+  return configured;
+}
+
+/** Tests and benchmarks point the app at their own backend; undefined goes back to env. */
+export function setStorageForTests(storage: StorageBackend | undefined) {
+  override = storage;
+  configured = undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Streaming an upload into storage
+
+export type MediaKind = "image" | "video";
+
+export type StoreUploadResult =
+  | { ok: true; key: string; contentType: string; kind: MediaKind; size: number }
+  | { ok: false; reason: "empty" | "too-large" | "not-media" | "failed" };
+
+class TooLargeError extends Error {
+  constructor() {
+    super("Upload exceeds the size limit");
+    this.name = "TooLargeError";
+  }
+}
+
+function concat(chunks: Uint8Array[], length: number) {
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+/**
+ * Streams one uploaded file from `source` into storage without holding it in memory:
+ * the first bytes are sniffed (the browser's type and the file name are not trusted), only
+ * images and videos are kept, and the stream is cut off as soon as it passes `maxBytes`.
+ * Whenever the result is not ok, nothing is left in storage.
+ *
+ * `source` is left positioned wherever reading stopped; the caller drains the rest.
+ */
+export async function storeUpload(
+  storage: StorageBackend,
+  source: AsyncIterator<Uint8Array>,
+  options: { keyFor: (extension: string) => string; maxBytes?: number },
+): Promise<StoreUploadResult> {
+  const maxBytes = options.maxBytes ?? MAX_UPLOAD_BYTES;
+
+  // 1. Read just enough to sniff the type.
+  const head: Uint8Array[] = [];
+  let headLength = 0;
+  let ended = false;
+  while (headLength < SNIFF_BYTES) {
+    const next = await source.next();
+    if (next.done) {
+      ended = true;
+      break;
+    }
+    head.push(next.value);
+    headLength += next.value.byteLength;
+  }
+  if (headLength === 0) return { ok: false, reason: "empty" };
+  if (headLength > maxBytes) return { ok: false, reason: "too-large" };
+
+  const headBytes = concat(head, headLength);
+  const type = await fileTypeFromBuffer(headBytes.subarray(0, SNIFF_BYTES));
+  const kind: MediaKind | null = type?.mime.startsWith("image/")
+    ? "image"
+    : type?.mime.startsWith("video/")
+      ? "video"
+      : null;
+  if (!type || !kind) return { ok: false, reason: "not-media" };
+
+  // 2. Stream the sniffed head and then the rest, counting bytes; passing the limit errors the
+  //    stream, which makes the backend abandon the upload.
+  let size = headLength;
+  let tooLarge = false;
+  async function* bytes() {
+    yield headBytes;
+    if (ended) return;
+    for (;;) {
+      // Not `for await`: leaving such a loop would call source.return() and end the request
+      // body that the caller still has to drain.
+      const next = await source.next();
+      if (next.done) return;
+      size += next.value.byteLength;
+      if (size > maxBytes) {
+        tooLarge = true;
+        throw new TooLargeError();
+      }
+      yield next.value;
+    }
+  }
+
+  const key = options.keyFor(type.ext);
+  try {
+    await storage.put(key, Readable.from(bytes(), { objectMode: false }), { contentType: type.mime });
+    return { ok: true, key, contentType: type.mime, kind, size };
+  } catch (error) {
+    // Belt and braces: the backends store nothing on error, but a stray object must not stay
+    // without its database row.
+    await storage.delete(key).catch((deleteError) => log.error("storage.cleanup_failed", { key, ...errorFields(deleteError) }));
+    if (tooLarge) return { ok: false, reason: "too-large" };
+    log.error("storage.upload_failed", { key, backend: storage.kind, ...errorFields(error) });
+    return { ok: false, reason: "failed" };
+  }
+}
+
+/**
+ * Reads and discards what is left of an upload so that the browser receives the answer (it
+ * is still sending). Gives up after `limit` bytes; the connection is then cut instead.
+ */
+export async function drain(source: AsyncIterator<Uint8Array>, limit = 4 * MAX_UPLOAD_BYTES) {
+  let read = 0;
+  for (;;) {
+    const next = await source.next();
+    if (next.done) return;
+    read += next.value.byteLength;
+    if (read > limit) throw new Error("Upload body too large to drain");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP Range requests (video players seek with them)
+
+export type RangeRequest = { kind: "whole" } | { kind: "partial"; range: ByteRange } | { kind: "unsatisfiable" };
+
+/**
+ * Reads a Range header against an object of `size` bytes. One range only: a multi-range or
+ * malformed header is ignored and the whole object is sent, as RFC 9110 allows.
+ * An open-ended range ("bytes=N-", what media players send) is capped at `maxOpenEnded`
+ * bytes; players ask again for the rest.
+ */
+export function parseRangeHeader(header: string | null, size: number, maxOpenEnded = Infinity): RangeRequest {
+  if (!header) return { kind: "whole" };
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === "" && match[2] === "")) return { kind: "whole" };
+  let start: number;
+  let end: number;
+  if (match[1] === "") {
+    // Suffix range: the last N bytes.
+    const suffix = Number(match[2]);
+    if (suffix === 0 || size === 0) return { kind: "unsatisfiable" };
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    if (start >= size) return { kind: "unsatisfiable" };
+    end = match[2] === "" ? Math.min(size - 1, start + maxOpenEnded - 1) : Math.min(Number(match[2]), size - 1);
+    if (end < start) return { kind: "whole" };
+  }
+  return { kind: "partial", range: { start, end } };
+}

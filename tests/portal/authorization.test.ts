@@ -1,0 +1,253 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { useAppDatabase } from "../helpers/app-database";
+import { createUser, sessionCookieFor, type TestUser } from "../helpers/factories";
+import { makePng, MP4_HEADER, multipartBody, generatedBytes } from "../helpers/media-bytes";
+import { createBookingRow, createServiceRow } from "../helpers/portal-data";
+import { callRoute, locationOf, toastOf } from "../helpers/route-calls";
+import { storeServiceMedia } from "~/models/service-media.server";
+import * as adminIndex from "~/routes/admin-dashboard._index";
+import * as adminLayout from "~/routes/admin-dashboard";
+import * as customerDashboard from "~/routes/customer-dashboard";
+import * as media from "~/routes/resources.media.$imageId";
+import { createFolderStorage, setStorageForTests } from "~/utils/storage.server";
+
+/**
+ * SPEC section 6, enforced on the server: anonymous, customer A, customer B and an admin
+ * against every portal loader, action and media URL.
+ */
+const database = useAppDatabase();
+const db = () => database.current.db;
+
+type Who = "anonymous" | "customerA" | "customerB" | "admin";
+const WHO: Who[] = ["anonymous", "customerA", "customerB", "admin"];
+
+let uploads: string;
+let users: Record<Exclude<Who, "anonymous">, TestUser>;
+let cookies: Record<Who, string | undefined>;
+let a: { serviceIds: string[]; bookingIds: string[]; mediaIds: string[] };
+let b: { serviceIds: string[]; bookingIds: string[]; mediaIds: string[] };
+
+async function seedCustomer(user: TestUser, admin: TestUser) {
+  const services = [
+    await createServiceRow(db(), user.id, { daysFromNow: -2, notes: `notes of ${user.email}` }),
+    await createServiceRow(db(), user.id, { daysFromNow: 1, status: "scheduled" }),
+  ];
+  const bookings = [await createBookingRow(db(), user.id, { status: "confirmed" })];
+  const mediaIds: string[] = [];
+  for (const [imageType, bytes] of [
+    ["before", makePng(8, 8)],
+    ["after", makePng(8, 8, [200, 30, 30])],
+  ] as const) {
+    const result = await storeServiceMedia({
+      service: services[0],
+      imageType,
+      source: (async function* () {
+        yield bytes;
+      })(),
+      uploadedBy: admin.id,
+    });
+    if (!result.ok) throw new Error(`seed upload failed: ${result.reason}`);
+    mediaIds.push(result.image.id);
+  }
+  return { serviceIds: services.map((s) => s.id), bookingIds: bookings.map((x) => x.id), mediaIds };
+}
+
+beforeAll(async () => {
+  uploads = mkdtempSync(path.join(os.tmpdir(), "portal-auth-"));
+  setStorageForTests(createFolderStorage(uploads));
+  users = {
+    customerA: await createUser(db(), { fullName: "Alice Able" }),
+    customerB: await createUser(db(), { fullName: "Bob Baker" }),
+    admin: await createUser(db(), { admin: true, fullName: "Ada Admin" }),
+  };
+  cookies = {
+    anonymous: undefined,
+    customerA: await sessionCookieFor(users.customerA.id),
+    customerB: await sessionCookieFor(users.customerB.id),
+    admin: await sessionCookieFor(users.admin.id),
+  };
+  a = await seedCustomer(users.customerA, users.admin);
+  b = await seedCustomer(users.customerB, users.admin);
+});
+
+afterAll(() => {
+  setStorageForTests(undefined);
+  rmSync(uploads, { recursive: true, force: true });
+});
+
+async function expectAccessDenied(response: Response) {
+  expect(response.status).toBe(302);
+  expect(locationOf(response)).toBe("/customer-dashboard");
+  expect(await toastOf(response)).toMatchObject({
+    type: "error",
+    message: "Access Denied",
+    description: "You don't have admin privileges",
+  });
+}
+
+function expectSignIn(response: Response) {
+  expect(response.status).toBe(302);
+  expect(locationOf(response)).toBe("/auth");
+}
+
+const countRows = async () => ({
+  services: (await db().selectFrom("services").select("id").execute()).length,
+  images: (await db().selectFrom("service_images").select("id").execute()).length,
+});
+
+describe("/customer-dashboard loader", () => {
+  test.each(WHO)("%s", async (who) => {
+    const response = await callRoute(customerDashboard.loader, "/customer-dashboard", { cookie: cookies[who] });
+    if (who === "anonymous") return expectSignIn(response);
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    const mine = who === "customerA" ? a : who === "customerB" ? b : null;
+    const theirs = who === "customerA" ? b : who === "customerB" ? a : null;
+    const data = JSON.parse(text);
+    expect(data.email).toBe(users[who].email);
+    if (mine && theirs) {
+      expect(data.services.map((s: { id: string }) => s.id).sort()).toEqual([...mine.serviceIds].sort());
+      expect(data.bookings.map((s: { id: string }) => s.id)).toEqual(mine.bookingIds);
+      const shownMedia = data.visits.flatMap((v: { items: { id: string }[] }) => v.items.map((i) => i.id));
+      expect(shownMedia.sort()).toEqual([...mine.mediaIds].sort());
+      // Nothing of the other customer's, anywhere in the payload.
+      for (const id of [...theirs.serviceIds, ...theirs.bookingIds, ...theirs.mediaIds]) expect(text).not.toContain(id);
+      expect(text).not.toContain(who === "customerA" ? users.customerB.email : users.customerA.email);
+    } else {
+      // An admin's own customer dashboard holds only their own (no) rows.
+      expect(data.services).toEqual([]);
+      expect(data.bookings).toEqual([]);
+      expect(data.visits).toEqual([]);
+    }
+  });
+});
+
+describe("/customer-dashboard action (Book Appointment without JavaScript)", () => {
+  test.each(WHO)("%s, agreement unchecked", async (who) => {
+    const response = await callRoute(customerDashboard.action, "/customer-dashboard", { cookie: cookies[who], form: {} });
+    if (who === "anonymous") return expectSignIn(response);
+    expect(response.status).toBe(302);
+    expect(locationOf(response)).toBe("/customer-dashboard");
+    expect(await toastOf(response)).toMatchObject({
+      type: "error",
+      message: "Agreement Required",
+      description: "Please agree to the Terms of Service before booking.",
+    });
+  });
+
+  test.each(WHO)("%s, agreement checked", async (who) => {
+    const response = await callRoute(customerDashboard.action, "/customer-dashboard", {
+      cookie: cookies[who],
+      form: { agree: "yes" },
+    });
+    if (who === "anonymous") return expectSignIn(response);
+    expect(response.status).toBe(302);
+    const location = new URL(locationOf(response)!);
+    expect(location.protocol).toBe("https:");
+    expect(location.searchParams.get("email")).toBe(users[who].email);
+    expect(location.searchParams.get("name")).toBe(users[who].fullName);
+  });
+});
+
+describe("/admin-dashboard layout and index loaders", () => {
+  const urls = ["/admin-dashboard", "/admin-dashboard?tab=upload", () => `/admin-dashboard?tab=upload&service=${a.serviceIds[0]}`];
+  for (const [i, url] of urls.entries()) {
+    test.each(WHO)(`%s (url ${i})`, async (who) => {
+      const href = typeof url === "function" ? url() : url;
+      for (const loader of [adminLayout.loader, adminIndex.loader]) {
+        const response = await callRoute(loader, href, { cookie: cookies[who] });
+        if (who === "anonymous") expectSignIn(response);
+        else if (who !== "admin") await expectAccessDenied(response);
+        else expect(response.status).toBe(200);
+      }
+    });
+  }
+
+  test("the admin sees every customer (and no admin) in the select, and the current service", async () => {
+    const response = await callRoute(adminIndex.loader, `/admin-dashboard?tab=upload&service=${a.serviceIds[0]}`, {
+      cookie: cookies.admin,
+    });
+    const data = await response.json();
+    const ids = data.customers.map((c: { id: string }) => c.id);
+    expect(ids).toEqual(expect.arrayContaining([users.customerA.id, users.customerB.id]));
+    expect(ids).not.toContain(users.admin.id);
+    expect(data.currentService).toMatchObject({ id: a.serviceIds[0], customerId: users.customerA.id });
+    expect(data.media.map((m: { id: string }) => m.id).sort()).toEqual([...a.mediaIds].sort());
+  });
+});
+
+describe("/admin-dashboard actions", () => {
+  test.each(WHO)("%s creating a service", async (who) => {
+    const before = await countRows();
+    const response = await callRoute(adminIndex.action, "/admin-dashboard?index", {
+      cookie: cookies[who],
+      form: { customerId: users.customerA.id, serviceType: "Desert Dash", serviceDate: "2025-05-01T09:00", notes: "" },
+    });
+    const after = await countRows();
+    if (who === "anonymous") expectSignIn(response);
+    else if (who !== "admin") await expectAccessDenied(response);
+    if (who !== "admin") return expect(after).toEqual(before);
+    expect(response.status).toBe(302);
+    expect(after.services).toBe(before.services + 1);
+  });
+
+  test.each(WHO)("%s uploading media", async (who) => {
+    const before = await countRows();
+    const { body, contentType } = multipartBody({
+      field: "after",
+      filename: "clip.mp4",
+      contentType: "video/mp4",
+      bytes: generatedBytes(MP4_HEADER, 300_000),
+    });
+    const response = await callRoute(adminIndex.action, `/admin-dashboard?index&service=${a.serviceIds[0]}`, {
+      cookie: cookies[who],
+      body,
+      headers: { "Content-Type": contentType },
+    });
+    const after = await countRows();
+    if (who === "anonymous") expectSignIn(response);
+    else if (who !== "admin") await expectAccessDenied(response);
+    if (who !== "admin") return expect(after).toEqual(before);
+    expect(await toastOf(response)).toMatchObject({ message: "Success", description: "after video uploaded successfully" });
+    expect(after.images).toBe(before.images + 1);
+  });
+});
+
+describe("/resources/media/:imageId", () => {
+  const fetchMedia = (who: Who, imageId: string) =>
+    callRoute(media.loader, `/resources/media/${imageId}`, { cookie: cookies[who], params: { imageId } });
+
+  test.each(WHO)("%s opening customer A's media", async (who) => {
+    for (const id of a.mediaIds) {
+      const response = await fetchMedia(who, id);
+      if (who === "customerA" || who === "admin") {
+        expect(response.status).toBe(200);
+        expect(response.headers.get("Content-Type")).toBe("image/png");
+        expect(response.headers.get("Cache-Control")).toMatch(/^private/);
+        expect((await response.arrayBuffer()).byteLength).toBeGreaterThan(0);
+      } else {
+        // B and the anonymous get what a missing id gets: the media's existence is not revealed.
+        expect(response.status).toBe(404);
+        const missing = await fetchMedia(who, "00000000-0000-4000-8000-000000000000");
+        expect(missing.status).toBe(404);
+        expect(await response.text()).toBe(await missing.text());
+      }
+    }
+  });
+
+  test.each(WHO)("%s opening customer B's media", async (who) => {
+    for (const id of b.mediaIds) {
+      const response = await fetchMedia(who, id);
+      expect(response.status).toBe(who === "customerB" || who === "admin" ? 200 : 404);
+    }
+  });
+
+  test.each(WHO)("%s guessing ids: unknown and malformed ids are 404, never a 500", async (who) => {
+    for (const id of ["00000000-0000-4000-8000-000000000000", "not-a-uuid", "1 or 1=1", "../../etc/passwd", a.serviceIds[0]]) {
+      expect((await fetchMedia(who, id)).status).toBe(404);
+    }
+  });
+});
