@@ -6,6 +6,7 @@ import { useAppDatabase } from "../../tests/helpers/app-database";
 import { goodQuote, quotePost } from "../../tests/helpers/quote-form";
 import { DEFAULT_DATASET_PATH, getAddOns, getQuoteServiceOptions, replaceContentStore } from "~/content/content.server";
 import { action } from "~/routes/contact";
+import { resetEnvCache } from "./env.server";
 import { dogCountFrom, estimateQuote } from "./quote-estimate";
 
 describe("the instant estimate, from the bundled content", () => {
@@ -84,11 +85,13 @@ describe("the estimate follows a price change in content", () => {
       });
     writeFileSync(path.join(folder, "dataset.ndjson"), lines.join("\n"));
     process.env.CONTENT_DATASET_PATH = path.join(folder, "dataset.ndjson");
+    resetEnvCache();
     replaceContentStore(undefined);
   });
 
   afterAll(() => {
     delete process.env.CONTENT_DATASET_PATH;
+    resetEnvCache();
     replaceContentStore(undefined);
     rmSync(folder, { recursive: true, force: true });
   });

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { DEV_ADMIN, expectNoAxeViolations, waitForHydration } from "./helpers";
+import { DEV_ADMIN, expectNoAxeViolations, signIn, waitForHydration } from "./helpers";
 
 /**
  * The quote journey: a visitor asks for a quote (with and without JavaScript), the admin finds
@@ -38,11 +38,8 @@ async function fillQuote(page: Page, values: { name: string; phone: string; emai
 }
 
 async function signInAsAdmin(page: Page) {
-  await page.goto("/auth");
-  await page.getByLabel("Email").fill(DEV_ADMIN.email);
-  await page.getByLabel("Password").fill(DEV_ADMIN.password);
-  await page.getByRole("button", { name: "Sign In", exact: true }).click();
-  await page.waitForURL(/\/admin-dashboard/);
+  await signIn(page, DEV_ADMIN.email, DEV_ADMIN.password);
+  await expect(page).toHaveURL(/\/admin-dashboard/);
 }
 
 test.describe("without JavaScript", () => {
