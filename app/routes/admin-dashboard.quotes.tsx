@@ -118,7 +118,7 @@ export default function QuoteRequests() {
         <div
           className="mt-6 overflow-x-auto rounded-xl border border-slate-300 dark:border-slate-600"
           role="region"
-          aria-labelledby="quotes-heading"
+          aria-label="Quote requests table"
           tabIndex={0}
         >
           <table className="w-full min-w-[44rem] text-left">

@@ -37,6 +37,14 @@ async function fillQuote(page: Page, values: { name: string; phone: string; emai
   await form.getByLabel("Message (optional)").fill("Side gate, watch for the tortoise.");
 }
 
+/** axe in the default theme and in the dark theme the accessibility panel switches on. */
+async function expectAccessibleInBothThemes(page: Page, context: string) {
+  await expectNoAxeViolations(page, context);
+  await page.evaluate(() => document.documentElement.classList.add("dark"));
+  await expectNoAxeViolations(page, `${context} (dark)`);
+  await page.evaluate(() => document.documentElement.classList.remove("dark"));
+}
+
 async function signInAsAdmin(page: Page) {
   await signIn(page, DEV_ADMIN.email, DEV_ADMIN.password);
   await expect(page).toHaveURL(/\/admin-dashboard/);
@@ -98,7 +106,7 @@ test.describe("with JavaScript", () => {
     await page.getByRole("button", { name: submitLabel }).click();
     await expect(form.getByLabel("Full name")).toBeFocused();
     await expect(form.getByText("Enter your name.")).toBeVisible();
-    await expectNoAxeViolations(page, "on /contact with errors shown");
+    await expectAccessibleInBothThemes(page, "on /contact with errors shown");
 
     await fillQuote(page, { name: `With Script ${unique()}`, phone: "702.555.0199", email: `js-${unique()}@example.com`, zip: "90210" });
     await page.getByRole("button", { name: submitLabel }).click();
@@ -107,6 +115,7 @@ test.describe("with JavaScript", () => {
     await expect(sent.getByRole("heading", { name: "Quote request sent" })).toBeFocused();
     await expect(sent.getByText("The ZIP code 90210 may be outside our service area.", { exact: false })).toBeVisible();
     await expect(page.locator("[data-sonner-toast]").first()).toContainText("Quote request sent");
+    await expectAccessibleInBothThemes(page, "on the quote success screen");
   });
 
   test("the admin finds the request in the inbox and marks it contacted", async ({ page }) => {
@@ -124,13 +133,13 @@ test.describe("with JavaScript", () => {
     await expect(row).toContainText("Weekly Swift Service");
     await expect(row).toContainText("Outside service area");
     await expect(row).toContainText("New");
-    await expectNoAxeViolations(page, "on the quote inbox");
+    await expectAccessibleInBothThemes(page, "on the quote inbox");
 
     await row.getByRole("link", { name }).click();
     await expect(page.getByRole("heading", { name: `Quote request from ${name}` })).toBeVisible();
     await expect(page.getByRole("link", { name: "Call (702) 555-0111" })).toHaveAttribute("href", "tel:+17025550111");
     await expect(page.getByRole("link", { name: /^E-mail inbox-/ })).toHaveAttribute("href", /^mailto:inbox-/);
-    await expectNoAxeViolations(page, "on a quote request");
+    await expectAccessibleInBothThemes(page, "on a quote request");
 
     await page.getByLabel("Status").selectOption("contacted");
     await page.getByRole("button", { name: "Update status" }).click();
