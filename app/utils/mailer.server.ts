@@ -8,7 +8,7 @@ export type OutgoingMail = {
   html?: string;
   replyTo?: string;
   /** Defaults to MAIL_FROM. */
-  from?: string;
+  from?: string | { name: string; address: string };
 };
 
 type Transport = ReturnType<typeof createTransport>;

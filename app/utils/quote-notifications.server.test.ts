@@ -95,6 +95,15 @@ describe("quote notifications over SMTP", () => {
     expect(row.notified_at).toBeInstanceOf(Date);
   });
 
+  it("sends from the business's own address when MAIL_FROM is not set", async () => {
+    delete process.env.MAIL_FROM;
+    resetEnvCache();
+    const settings = await getSiteSettings();
+    await post(quotePost(goodQuote()));
+    const [owner] = await smtp.waitForMessages(2);
+    expect(owner.from?.value[0]).toEqual({ name: settings.businessName, address: settings.email });
+  });
+
   it("sends a duplicate post's e-mails once", async () => {
     const values = goodQuote();
     await post(quotePost(values));

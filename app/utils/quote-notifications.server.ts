@@ -21,20 +21,25 @@ import { ownerQuoteEmail, visitorQuoteEmail, type QuoteEmailContext } from "./qu
  * in notification_error (resending would mail the owner twice).
  */
 
-async function emailContext(quote: QuoteRequest): Promise<QuoteEmailContext> {
+type DeliveryContext = QuoteEmailContext & { from: string | { name: string; address: string } };
+
+async function emailContext(quote: QuoteRequest): Promise<DeliveryContext> {
   const [settings, options] = await Promise.all([getSiteSettings(), getQuoteServiceOptions()]);
   const serviceLabel = options.find((option) => option.value === quote.service)?.label ?? quote.service;
-  return { settings, serviceLabel, siteUrl: getEnv().SITE_URL };
+  const env = getEnv();
+  // Without MAIL_FROM the business's own address (content) sends, under its name.
+  const from = env.MAIL_FROM ?? { name: settings.businessName, address: settings.email };
+  return { settings, serviceLabel, siteUrl: env.SITE_URL, from };
 }
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error)) || "Unknown error";
 
 /** Sends both e-mails of one claimed request and records the outcome. */
 async function deliver(quote: QuoteRequest): Promise<boolean> {
-  let context: QuoteEmailContext;
+  let context: DeliveryContext;
   try {
     context = await emailContext(quote);
-    await sendMail(ownerQuoteEmail(quote, context));
+    await sendMail({ ...ownerQuoteEmail(quote, context), from: context.from });
   } catch (error) {
     await markQuoteNotificationFailed(quote.id, describe(error));
     log.warn("quote.notification_failed", { quoteId: quote.id, attempts: quote.notification_attempts, ...errorFields(error) });
@@ -42,7 +47,7 @@ async function deliver(quote: QuoteRequest): Promise<boolean> {
   }
   let warning: string | undefined;
   try {
-    await sendMail(visitorQuoteEmail(quote, context));
+    await sendMail({ ...visitorQuoteEmail(quote, context), from: context.from });
   } catch (error) {
     warning = `Confirmation to the visitor failed: ${describe(error)}`;
     log.warn("quote.confirmation_failed", { quoteId: quote.id, ...errorFields(error) });
