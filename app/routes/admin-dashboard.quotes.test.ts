@@ -4,6 +4,7 @@ import { createUser, sessionCookieFor } from "../../tests/helpers/factories";
 import { goodQuote } from "../../tests/helpers/quote-form";
 import { createQuoteRequest } from "~/models/quote-request.server";
 import { createQuoteSchema } from "~/utils/quote-schema";
+import { getToast } from "~/utils/toast.server";
 import { action as detailAction, loader as detailLoader } from "./admin-dashboard.quotes.$quoteId";
 import { loader as listLoader } from "./admin-dashboard.quotes";
 
@@ -89,7 +90,9 @@ describe("quote inbox authorization", () => {
       const response = await settle(call);
       expect(response.status).toBe(302);
       expect(response.headers.get("Location")).toBe("/customer-dashboard");
-      expect(response.headers.get("Set-Cookie")).toContain("toast-session=");
+      const cookie = (response.headers.get("Set-Cookie") ?? "").split(";")[0];
+      const { toast } = await getToast(new Request("http://localhost/customer-dashboard", { headers: { Cookie: cookie } }));
+      expect(toast).toMatchObject({ type: "error", message: "Access Denied", description: "You don't have admin privileges" });
     }
     const row = await database.current.db.selectFrom("quote_requests").select("status").executeTakeFirstOrThrow();
     expect(row.status).toBe("new");
@@ -197,7 +200,9 @@ describe("quote detail and status changes", () => {
     );
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe(`/admin-dashboard/quotes/${quote.id}`);
-    expect(response.headers.get("Set-Cookie")).toContain("toast-session=");
+    const cookie = (response.headers.get("Set-Cookie") ?? "").split(";")[0];
+    const { toast } = await getToast(new Request("http://localhost/", { headers: { Cookie: cookie } }));
+    expect(toast).toMatchObject({ type: "success", message: "Status updated", description: "Dana Scoopfan's request is now marked contacted." });
     const row = await database.current.db.selectFrom("quote_requests").select("status").executeTakeFirstOrThrow();
     expect(row.status).toBe("contacted");
   });

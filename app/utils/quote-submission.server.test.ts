@@ -2,7 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../tests/helpers/app-database";
 import { goodQuote, quotePost, randomClientIp } from "../../tests/helpers/quote-form";
 import { action, loader } from "~/routes/contact";
+import { getSiteSettings } from "~/content/content.server";
 import { resetEnvCache } from "./env.server";
+import { getToast } from "./toast.server";
 import { QUOTE_MESSAGES } from "./quote-schema";
 import { getQuoteConfirmation, QUOTE_RATE_LIMIT } from "./quote-submission.server";
 import { readQuoteSentToken } from "./quote-token.server";
@@ -75,6 +77,13 @@ describe.each([
     }
     const rows = await storedQuotes();
     expect(rows).toHaveLength(1);
+    const cookie = (first.headers.get("Set-Cookie") ?? "").split(";")[0];
+    const { toast } = await getToast(new Request("http://localhost/contact", { headers: { Cookie: cookie } }));
+    expect(toast).toMatchObject({
+      type: "success",
+      message: "Quote request sent",
+      description: `We'll get back to you within our business hours: ${(await getSiteSettings()).hours.display}.`,
+    });
     // Both posts lead to the same success screen.
     expect(sentIdFrom(first)).toBe(rows[0].id);
     expect(sentIdFrom(second)).toBe(rows[0].id);
