@@ -43,7 +43,17 @@ const inputClass =
 const labelClass = "block font-medium text-slate-900 dark:text-white";
 const errorClass = "mt-1 text-sm font-medium text-red-800 dark:text-red-300";
 
-function Field({ field, label, hint, children }: { field: FieldMetadata<unknown>; label: string; hint?: string; children: ReactNode }) {
+function Field({
+  field,
+  label,
+  hint,
+  children,
+}: {
+  field: FieldMetadata<unknown>;
+  label: string;
+  hint?: string;
+  children: ReactNode;
+}) {
   return (
     <div>
       <label htmlFor={field.id} className={labelClass}>
@@ -268,7 +278,11 @@ export function QuoteSent({ sent }: { sent: QuoteSentDetails }) {
   const details = sent.details;
   return (
     <div className="space-y-4" data-testid="quote-sent">
-      <h3 ref={heading} tabIndex={-1} className="text-xl font-bold text-brand-900 focus:outline-none dark:text-brand-100">
+      <h3
+        ref={heading}
+        tabIndex={-1}
+        className="text-xl font-bold text-brand-900 focus:outline-none dark:text-brand-100"
+      >
         {QUOTE_SENT_TITLE}
       </h3>
       <p className="text-lg text-slate-800 dark:text-slate-100">{sent.nextSteps}</p>

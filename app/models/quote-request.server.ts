@@ -175,7 +175,7 @@ export async function claimQuoteNotifications(options: {
         candidates = candidates
           .where("notification_attempts", "<", MAX_AUTOMATIC_ATTEMPTS)
           .where(
-            sql<boolean>`updated_at <= now() - make_interval(secs => least(60 * power(2, greatest(notification_attempts - 1, 0)), 3600))`,
+            sql<boolean>`updated_at <= now() - make_interval(secs => least(60 * power(2, greatest(notification_attempts - 1, 0)), 3600))`
           );
       }
       return candidates.orderBy("created_at", "asc").limit(options.limit).forUpdate().skipLocked();

@@ -45,7 +45,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         received: formatQuoteTime(quote.created_at),
       },
     },
-    { headers: { "Cache-Control": "private, no-store" } },
+    { headers: { "Cache-Control": "private, no-store" } }
   );
 }
 
@@ -154,7 +154,9 @@ export default function QuoteRequestDetail() {
         <Detail term="E-mail notification">
           {NOTIFICATION_TEXT[quote.notification.status]}
           {quote.notification.sentAt ? ` ${quote.notification.sentAt}` : ""}
-          {quote.notification.attempts > 0 ? ` (${quote.notification.attempts} attempt${quote.notification.attempts === 1 ? "" : "s"})` : ""}
+          {quote.notification.attempts > 0
+            ? ` (${quote.notification.attempts} attempt${quote.notification.attempts === 1 ? "" : "s"})`
+            : ""}
           {quote.notification.error ? (
             <span className="block text-sm text-slate-700 dark:text-slate-300">{quote.notification.error}</span>
           ) : null}
@@ -165,7 +167,11 @@ export default function QuoteRequestDetail() {
         </div>
       </dl>
 
-      <Form method="post" {...getFormProps(form)} className="mt-10 max-w-md rounded-xl border border-slate-300 p-5 dark:border-slate-600">
+      <Form
+        method="post"
+        {...getFormProps(form)}
+        className="mt-10 max-w-md rounded-xl border border-slate-300 p-5 dark:border-slate-600"
+      >
         <label htmlFor={fields.status.id} className="block font-semibold text-slate-900 dark:text-white">
           Status
         </label>

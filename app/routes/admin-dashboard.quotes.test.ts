@@ -73,7 +73,12 @@ describe("quote inbox authorization", () => {
     const quote = await storeQuote({});
     const calls = (cookie?: string) => [
       () => listLoader({ request: get("/admin-dashboard/quotes", cookie), params: {}, context: {} }),
-      () => detailLoader({ request: get(`/admin-dashboard/quotes/${quote.id}`, cookie), params: { quoteId: quote.id }, context: {} }),
+      () =>
+        detailLoader({
+          request: get(`/admin-dashboard/quotes/${quote.id}`, cookie),
+          params: { quoteId: quote.id },
+          context: {},
+        }),
       () =>
         detailAction({
           request: post(`/admin-dashboard/quotes/${quote.id}`, { status: "won" }, cookie),
@@ -91,8 +96,14 @@ describe("quote inbox authorization", () => {
       expect(response.status).toBe(302);
       expect(response.headers.get("Location")).toBe("/customer-dashboard");
       const cookie = (response.headers.get("Set-Cookie") ?? "").split(";")[0];
-      const { toast } = await getToast(new Request("http://localhost/customer-dashboard", { headers: { Cookie: cookie } }));
-      expect(toast).toMatchObject({ type: "error", message: "Access Denied", description: "You don't have admin privileges" });
+      const { toast } = await getToast(
+        new Request("http://localhost/customer-dashboard", { headers: { Cookie: cookie } })
+      );
+      expect(toast).toMatchObject({
+        type: "error",
+        message: "Access Denied",
+        description: "You don't have admin privileges",
+      });
     }
     const row = await database.current.db.selectFrom("quote_requests").select("status").executeTakeFirstOrThrow();
     expect(row.status).toBe("new");
@@ -104,12 +115,19 @@ describe("quote inbox list", () => {
     await storeQuote({ name: "Oldest Owner" }, { minutesAgo: 30 });
     await storeQuote({ name: "Far Away", zip: "90210", dogs: "4+" }, { outside: true, minutesAgo: 20 });
     await storeQuote({ name: "Newest Owner", service: "dash" }, { minutesAgo: 10 });
-    const response = await settle(() => listLoader({ request: get("/admin-dashboard/quotes", adminCookie), params: {}, context: {} }));
+    const response = await settle(() =>
+      listLoader({ request: get("/admin-dashboard/quotes", adminCookie), params: {}, context: {} })
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("Cache-Control")).toBe("private, no-store");
     const data = await response.json();
     expect(data.quotes.map((q: { name: string }) => q.name)).toEqual(["Newest Owner", "Far Away", "Oldest Owner"]);
-    expect(data.quotes[1]).toMatchObject({ zip: "90210", outsideServiceArea: true, dogs: "4 or more dogs", status: "new" });
+    expect(data.quotes[1]).toMatchObject({
+      zip: "90210",
+      outsideServiceArea: true,
+      dogs: "4 or more dogs",
+      status: "new",
+    });
     expect(data.quotes[0].service).toBe("Swift Dash (one-time cleanup)");
     expect(data.counts).toEqual({ new: 3 });
   });
@@ -123,19 +141,23 @@ describe("quote inbox list", () => {
       context: {},
     });
 
-    const contacted = await (await settle(() =>
-      listLoader({ request: get("/admin-dashboard/quotes?status=contacted", adminCookie), params: {}, context: {} }),
-    )).json();
+    const contacted = await (
+      await settle(() =>
+        listLoader({ request: get("/admin-dashboard/quotes?status=contacted", adminCookie), params: {}, context: {} })
+      )
+    ).json();
     expect(contacted.quotes.map((q: { name: string }) => q.name)).toEqual(["Alpha"]);
     expect(contacted.status).toBe("contacted");
 
-    const fresh = await (await settle(() =>
-      listLoader({ request: get("/admin-dashboard/quotes?status=new", adminCookie), params: {}, context: {} }),
-    )).json();
+    const fresh = await (
+      await settle(() =>
+        listLoader({ request: get("/admin-dashboard/quotes?status=new", adminCookie), params: {}, context: {} })
+      )
+    ).json();
     expect(fresh.quotes.map((q: { name: string }) => q.name)).toEqual(["Bravo"]);
 
     const bad = await settle(() =>
-      listLoader({ request: get("/admin-dashboard/quotes?status=maybe", adminCookie), params: {}, context: {} }),
+      listLoader({ request: get("/admin-dashboard/quotes?status=maybe", adminCookie), params: {}, context: {} })
     );
     expect(bad.status).toBe(400);
     const badData = await bad.json();
@@ -145,9 +167,11 @@ describe("quote inbox list", () => {
 
   it("pages through many requests 25 at a time", async () => {
     for (let i = 0; i < 27; i++) await storeQuote({ name: `Person ${i}` }, { minutesAgo: 100 - i });
-    const page2 = await (await settle(() =>
-      listLoader({ request: get("/admin-dashboard/quotes?page=2", adminCookie), params: {}, context: {} }),
-    )).json();
+    const page2 = await (
+      await settle(() =>
+        listLoader({ request: get("/admin-dashboard/quotes?page=2", adminCookie), params: {}, context: {} })
+      )
+    ).json();
     expect(page2).toMatchObject({ page: 2, pageCount: 2, total: 27 });
     expect(page2.quotes.map((q: { name: string }) => q.name)).toEqual(["Person 1", "Person 0"]);
   });
@@ -157,7 +181,11 @@ describe("quote detail and status changes", () => {
   it("shows every field with call and e-mail links data", async () => {
     const quote = await storeQuote({ message: "Beware of the friendly dog." });
     const response = await settle(() =>
-      detailLoader({ request: get(`/admin-dashboard/quotes/${quote.id}`, adminCookie), params: { quoteId: quote.id }, context: {} }),
+      detailLoader({
+        request: get(`/admin-dashboard/quotes/${quote.id}`, adminCookie),
+        params: { quoteId: quote.id },
+        context: {},
+      })
     );
     const { quote: shown } = await response.json();
     expect(shown).toMatchObject({
@@ -179,11 +207,19 @@ describe("quote detail and status changes", () => {
   it("answers 404 for an unknown or malformed id", async () => {
     for (const quoteId of [MISSING_ID, "not-a-uuid"]) {
       const loaded = await settle(() =>
-        detailLoader({ request: get(`/admin-dashboard/quotes/${quoteId}`, adminCookie), params: { quoteId }, context: {} }),
+        detailLoader({
+          request: get(`/admin-dashboard/quotes/${quoteId}`, adminCookie),
+          params: { quoteId },
+          context: {},
+        })
       );
       expect(loaded.status).toBe(404);
       const posted = await settle(() =>
-        detailAction({ request: post(`/admin-dashboard/quotes/${quoteId}`, { status: "won" }, adminCookie), params: { quoteId }, context: {} }),
+        detailAction({
+          request: post(`/admin-dashboard/quotes/${quoteId}`, { status: "won" }, adminCookie),
+          params: { quoteId },
+          context: {},
+        })
       );
       expect(posted.status).toBe(404);
     }
@@ -196,13 +232,17 @@ describe("quote detail and status changes", () => {
         request: post(`/admin-dashboard/quotes/${quote.id}`, { status: "contacted" }, adminCookie),
         params: { quoteId: quote.id },
         context: {},
-      }),
+      })
     );
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe(`/admin-dashboard/quotes/${quote.id}`);
     const cookie = (response.headers.get("Set-Cookie") ?? "").split(";")[0];
     const { toast } = await getToast(new Request("http://localhost/", { headers: { Cookie: cookie } }));
-    expect(toast).toMatchObject({ type: "success", message: "Status updated", description: "Dana Scoopfan's request is now marked contacted." });
+    expect(toast).toMatchObject({
+      type: "success",
+      message: "Status updated",
+      description: "Dana Scoopfan's request is now marked contacted.",
+    });
     const row = await database.current.db.selectFrom("quote_requests").select("status").executeTakeFirstOrThrow();
     expect(row.status).toBe("contacted");
   });
@@ -211,7 +251,11 @@ describe("quote detail and status changes", () => {
     const quote = await storeQuote({});
     for (const values of [{ status: "archived" }, {}] as Record<string, string>[]) {
       const response = await settle(() =>
-        detailAction({ request: post(`/admin-dashboard/quotes/${quote.id}`, values, adminCookie), params: { quoteId: quote.id }, context: {} }),
+        detailAction({
+          request: post(`/admin-dashboard/quotes/${quote.id}`, values, adminCookie),
+          params: { quoteId: quote.id },
+          context: {},
+        })
       );
       expect(response.status).toBe(400);
       const data = await response.json();

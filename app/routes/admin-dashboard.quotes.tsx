@@ -48,7 +48,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         received: formatQuoteTime(quote.created_at),
       })),
     },
-    { status: invalidStatus ? 400 : 200, headers: { "Cache-Control": "private, no-store" } },
+    { status: invalidStatus ? 400 : 200, headers: { "Cache-Control": "private, no-store" } }
   );
 }
 
@@ -74,7 +74,11 @@ export default function QuoteRequests() {
   const all = Object.values(data.counts).reduce((sum, count) => sum + (count ?? 0), 0);
   const filters: { status: QuoteStatus | null; label: string; count: number }[] = [
     { status: null, label: "All", count: all },
-    ...QUOTE_STATUSES.map((status) => ({ status, label: QUOTE_STATUS_LABELS[status], count: data.counts[status] ?? 0 })),
+    ...QUOTE_STATUSES.map((status) => ({
+      status,
+      label: QUOTE_STATUS_LABELS[status],
+      count: data.counts[status] ?? 0,
+    })),
   ];
 
   return (
@@ -83,7 +87,10 @@ export default function QuoteRequests() {
         Quote Requests
       </h2>
       {data.invalidStatus ? (
-        <p role="alert" className="mt-4 rounded-lg bg-red-50 p-3 font-medium text-red-900 dark:bg-red-950 dark:text-red-100">
+        <p
+          role="alert"
+          className="mt-4 rounded-lg bg-red-50 p-3 font-medium text-red-900 dark:bg-red-950 dark:text-red-100"
+        >
           {data.invalidStatus}
         </p>
       ) : null}
@@ -112,7 +119,9 @@ export default function QuoteRequests() {
 
       {data.quotes.length === 0 ? (
         <p className="mt-8 text-lg text-slate-700 dark:text-slate-200">
-          {data.status ? `No ${QUOTE_STATUS_LABELS[data.status].toLowerCase()} quote requests.` : "No quote requests yet."}
+          {data.status
+            ? `No ${QUOTE_STATUS_LABELS[data.status].toLowerCase()} quote requests.`
+            : "No quote requests yet."}
         </p>
       ) : (
         <div
@@ -127,12 +136,24 @@ export default function QuoteRequests() {
             </caption>
             <thead className="bg-slate-100 text-sm uppercase tracking-wide text-slate-700 dark:bg-slate-800 dark:text-slate-200">
               <tr>
-                <th scope="col" className="px-4 py-3">Received</th>
-                <th scope="col" className="px-4 py-3">Name</th>
-                <th scope="col" className="px-4 py-3">Service</th>
-                <th scope="col" className="px-4 py-3">Dogs</th>
-                <th scope="col" className="px-4 py-3">ZIP</th>
-                <th scope="col" className="px-4 py-3">Status</th>
+                <th scope="col" className="px-4 py-3">
+                  Received
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Name
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Service
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Dogs
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  ZIP
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Status
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-200 dark:divide-slate-700">

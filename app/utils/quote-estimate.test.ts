@@ -22,7 +22,11 @@ describe("the instant estimate, from the bundled content", () => {
       [3, 25],
     ]);
 
-    expect(estimateQuote(options, addOns, "weekly", "1")).toEqual({ cents: base * 100, label: `$${base}/month`, breakdown: null });
+    expect(estimateQuote(options, addOns, "weekly", "1")).toEqual({
+      cents: base * 100,
+      label: `$${base}/month`,
+      breakdown: null,
+    });
     expect(estimateQuote(options, addOns, "weekly", "2")).toEqual({
       cents: (base + 15) * 100,
       label: `$${base + 15}/month`,
@@ -54,8 +58,19 @@ describe("the instant estimate, from the bundled content", () => {
 
   it("shows per-bin and 'from' prices as they are", () => {
     const options = [
-      { value: "bins", plan: { name: "Bins", slug: "bins", kind: "one-time" as const, price: { amount: 20, unit: "per-bin" as const } } },
-      { value: "big", plan: { name: "Big", slug: "big", kind: "one-time" as const, price: { amount: 250, unit: "from" as const } } },
+      {
+        value: "bins",
+        plan: {
+          name: "Bins",
+          slug: "bins",
+          kind: "one-time" as const,
+          price: { amount: 20, unit: "per-bin" as const },
+        },
+      },
+      {
+        value: "big",
+        plan: { name: "Big", slug: "big", kind: "one-time" as const, price: { amount: 250, unit: "from" as const } },
+      },
     ];
     const addOns = [{ name: "Multi-Dog Add-On", tiers: [{ _key: "a", minDogs: 2, monthlyAmount: 15 }] }];
     expect(estimateQuote(options, addOns, "bins", "2")?.label).toBe("$20 per bin");
@@ -78,9 +93,14 @@ describe("the estimate follows a price change in content", () => {
       .split("\n")
       .filter((line) => line.trim() !== "")
       .map((line) => {
-        const doc = JSON.parse(line) as { _id: string; price?: { amount: number }; tiers?: { minDogs: number; monthlyAmount: number }[] };
+        const doc = JSON.parse(line) as {
+          _id: string;
+          price?: { amount: number };
+          tiers?: { minDogs: number; monthlyAmount: number }[];
+        };
         if (doc._id === "servicePlan.weekly" && doc.price) doc.price.amount = 99;
-        if (doc._id === "addOn.multi-dog") for (const tier of doc.tiers ?? []) if (tier.minDogs === 2) tier.monthlyAmount = 20;
+        if (doc._id === "addOn.multi-dog")
+          for (const tier of doc.tiers ?? []) if (tier.minDogs === 2) tier.monthlyAmount = 20;
         return JSON.stringify(doc);
       });
     writeFileSync(path.join(folder, "dataset.ndjson"), lines.join("\n"));
@@ -100,7 +120,11 @@ describe("the estimate follows a price change in content", () => {
     const [options, addOns] = await Promise.all([getQuoteServiceOptions(), getAddOns()]);
     expect(estimateQuote(options, addOns, "weekly", "2")?.label).toBe("$119/month");
 
-    const response = await action({ request: quotePost(goodQuote({ service: "weekly", dogs: "2" })), params: {}, context: {} });
+    const response = await action({
+      request: quotePost(goodQuote({ service: "weekly", dogs: "2" })),
+      params: {},
+      context: {},
+    });
     expect(response.status).toBe(302);
     const row = await database.current.db.selectFrom("quote_requests").selectAll().executeTakeFirstOrThrow();
     expect(row.estimate_cents).toBe(11900);

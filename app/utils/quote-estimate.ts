@@ -33,7 +33,7 @@ export function estimateQuote(
   options: readonly Pick<QuoteServiceOption, "value" | "plan">[],
   addOns: readonly Pick<AddOn, "name" | "tiers">[],
   service: string | null | undefined,
-  dogs: string | null | undefined,
+  dogs: string | null | undefined
 ): QuoteEstimate | null {
   const plan = options.find((option) => option.value === service)?.plan;
   if (!plan) return null;
@@ -52,7 +52,10 @@ export function estimateQuote(
     label: formatPrice({ amount: monthly, unit: "month" }),
     breakdown:
       extras.length > 0
-        ? [`${formatPrice(price)} plan`, ...extras.map((extra) => `${formatMonthlyExtra(extra.amount)} ${extra.name}`)].join(" ")
+        ? [
+            `${formatPrice(price)} plan`,
+            ...extras.map((extra) => `${formatMonthlyExtra(extra.amount)} ${extra.name}`),
+          ].join(" ")
         : null,
   };
 }

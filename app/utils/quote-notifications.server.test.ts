@@ -55,7 +55,12 @@ describe("quote notifications over SMTP", () => {
   it("e-mails the business every field, the estimate and the area, reply-to the visitor, and confirms to the visitor", async () => {
     const settings = await getSiteSettings();
     const options = await getQuoteServiceOptions();
-    const values = goodQuote({ zip: "90210", service: "twice-weekly", dogs: "3", message: "Two gates; the side one sticks." });
+    const values = goodQuote({
+      zip: "90210",
+      service: "twice-weekly",
+      dogs: "3",
+      message: "Two gates; the side one sticks.",
+    });
     const response = await post(quotePost(values));
     expect(response.status).toBe(302);
 
@@ -167,7 +172,10 @@ describe("quote notifications over SMTP", () => {
   it("stops automatic retries after the limit; the manual retry still sends", async () => {
     await smtp.stop();
     await post(quotePost(goodQuote({ name: "Many Tries" })));
-    await database.current.db.updateTable("quote_requests").set({ notification_attempts: MAX_AUTOMATIC_ATTEMPTS }).execute();
+    await database.current.db
+      .updateTable("quote_requests")
+      .set({ notification_attempts: MAX_AUTOMATIC_ATTEMPTS })
+      .execute();
     await ageAttempts();
     await smtp.start();
     expect(await retryUnsentQuoteNotifications()).toEqual({ sent: 0, failed: 0 });

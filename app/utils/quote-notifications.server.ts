@@ -42,7 +42,11 @@ async function deliver(quote: QuoteRequest): Promise<boolean> {
     await sendMail({ ...ownerQuoteEmail(quote, context), from: context.from });
   } catch (error) {
     await markQuoteNotificationFailed(quote.id, describe(error));
-    log.warn("quote.notification_failed", { quoteId: quote.id, attempts: quote.notification_attempts, ...errorFields(error) });
+    log.warn("quote.notification_failed", {
+      quoteId: quote.id,
+      attempts: quote.notification_attempts,
+      ...errorFields(error),
+    });
     return false;
   }
   let warning: string | undefined;
@@ -71,7 +75,7 @@ export async function notifyNewQuoteRequest(quoteId: string): Promise<"sent" | "
   if (sent) {
     // The server takes mail again: flush what failed before, a few at a time, without backoff.
     await retryUnsentQuoteNotifications({ due: false, limit: 5 }).catch((error) =>
-      log.error("quote.retry_failed", errorFields(error)),
+      log.error("quote.retry_failed", errorFields(error))
     );
   }
   return sent ? "sent" : "failed";
@@ -84,7 +88,7 @@ export type RetryResult = { sent: number; failed: number };
  * periodic retry); `due: false` sends every unsent one now (the script, or after a success).
  */
 export async function retryUnsentQuoteNotifications(
-  options: { due?: boolean; limit?: number } = {},
+  options: { due?: boolean; limit?: number } = {}
 ): Promise<RetryResult> {
   const result: RetryResult = { sent: 0, failed: 0 };
   if (!isMailConfigured()) return result;

@@ -48,7 +48,17 @@ describe("quote schema", () => {
   });
 
   it("gives every empty required field its own message, and the message is optional", () => {
-    const errors = errorsOf({ name: "", phone: "", email: "", address: "", zip: "", dogs: "", yardSize: "", service: "", message: "" });
+    const errors = errorsOf({
+      name: "",
+      phone: "",
+      email: "",
+      address: "",
+      zip: "",
+      dogs: "",
+      yardSize: "",
+      service: "",
+      message: "",
+    });
     expect(errors).toEqual({
       name: [QUOTE_MESSAGES.nameRequired],
       phone: [QUOTE_MESSAGES.phoneRequired],

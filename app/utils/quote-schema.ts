@@ -31,7 +31,17 @@ export const yardSizeLabel = (value: string) => YARD_SIZE_OPTIONS.find((o) => o.
 export const QUOTE_LIMITS = { name: 120, phone: 32, email: 254, address: 300, zip: 10, service: 60, message: 5000 };
 
 /** Field order on the page: the first invalid one in this order gets focus. */
-export const QUOTE_FIELDS = ["name", "phone", "email", "address", "zip", "dogs", "yardSize", "service", "message"] as const;
+export const QUOTE_FIELDS = [
+  "name",
+  "phone",
+  "email",
+  "address",
+  "zip",
+  "dogs",
+  "yardSize",
+  "service",
+  "message",
+] as const;
 export type QuoteField = (typeof QUOTE_FIELDS)[number];
 
 /** The visually hidden field only bots fill in. */

@@ -24,7 +24,10 @@ function sentIdFrom(response: Response): string | null {
 }
 
 async function errorsOf(response: Response) {
-  const data = (await response.json()) as { lastResult: { error?: Record<string, string[]>; initialValue?: Record<string, string> }; focus?: string };
+  const data = (await response.json()) as {
+    lastResult: { error?: Record<string, string[]>; initialValue?: Record<string, string> };
+    focus?: string;
+  };
   return data;
 }
 
@@ -125,7 +128,9 @@ describe("the quote action's defences", () => {
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThan(0);
     const data = await errorsOf(limited);
-    expect(data.lastResult.error?.[""]?.[0]).toMatch(/several requests in a short time.*call us at \(\d{3}\) \d{3}-\d{4}/);
+    expect(data.lastResult.error?.[""]?.[0]).toMatch(
+      /several requests in a short time.*call us at \(\d{3}\) \d{3}-\d{4}/
+    );
     expect(data.lastResult.initialValue?.name).toBe("One Too Many");
     expect(await storedQuotes()).toHaveLength(QUOTE_RATE_LIMIT.limit);
 

@@ -51,8 +51,11 @@ export async function submitQuoteRequest(request: Request) {
     formData = await request.formData();
   } catch {
     return json(
-      { lastResult: { status: "error" as const, error: { "": ["We could not read the form. Please try again."] } }, focus: null },
-      { status: 400 },
+      {
+        lastResult: { status: "error" as const, error: { "": ["We could not read the form. Please try again."] } },
+        focus: null,
+      },
+      { status: 400 }
     );
   }
   ensureQuoteNotificationRetries();
@@ -77,10 +80,12 @@ export async function submitQuoteRequest(request: Request) {
   if (!limit.allowed) {
     const minutes = Math.ceil(limit.retryAfterSeconds / 60);
     log.warn("quote.rate_limited", { client: key });
-    const message = `You have sent several requests in a short time. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}, or call us at ${settings.phone}.`;
+    const message = `You have sent several requests in a short time. Please try again in ${minutes} minute${
+      minutes === 1 ? "" : "s"
+    }, or call us at ${settings.phone}.`;
     return json(
       { lastResult: submission.reply({ formErrors: [message] }), focus: null },
-      { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } },
+      { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } }
     );
   }
 
@@ -100,7 +105,7 @@ export async function submitQuoteRequest(request: Request) {
   if (!duplicate) {
     // The request is stored: whatever happens to the e-mail, the visitor sees success.
     await notifyNewQuoteRequest(quote.id).catch((error) =>
-      log.error("quote.notify_crashed", { quoteId: quote.id, ...errorFields(error) }),
+      log.error("quote.notify_crashed", { quoteId: quote.id, ...errorFields(error) })
     );
   }
   return redirectToSent(quote.id, quote.outside_service_area ? quote.zip : null);
@@ -143,4 +148,3 @@ export async function getQuoteConfirmation(request: Request): Promise<QuoteConfi
       : null,
   };
 }
-

@@ -53,7 +53,9 @@ async function signInAsAdmin(page: Page) {
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("a bad phone number is explained next to the field, values kept; the fixed request is sent", async ({ page }) => {
+  test("a bad phone number is explained next to the field, values kept; the fixed request is sent", async ({
+    page,
+  }) => {
     const name = `No Script ${unique()}`;
     await page.goto("/contact");
     await fillQuote(page, { name, phone: "555-01", email: `noscript-${unique()}@example.com` });
@@ -85,7 +87,9 @@ test.describe("without JavaScript", () => {
 });
 
 test.describe("with JavaScript", () => {
-  test("fields are checked as the visitor goes, the estimate follows, and an outside ZIP is told honestly", async ({ page }) => {
+  test("fields are checked as the visitor goes, the estimate follows, and an outside ZIP is told honestly", async ({
+    page,
+  }) => {
     await page.goto("/contact");
     await waitForHydration(page);
     const form = page.locator("#quote-form");
@@ -108,7 +112,12 @@ test.describe("with JavaScript", () => {
     await expect(form.getByText("Enter your name.")).toBeVisible();
     await expectAccessibleInBothThemes(page, "on /contact with errors shown");
 
-    await fillQuote(page, { name: `With Script ${unique()}`, phone: "702.555.0199", email: `js-${unique()}@example.com`, zip: "90210" });
+    await fillQuote(page, {
+      name: `With Script ${unique()}`,
+      phone: "702.555.0199",
+      email: `js-${unique()}@example.com`,
+      zip: "90210",
+    });
     await page.getByRole("button", { name: submitLabel }).click();
     await expect(page).toHaveURL(/\/contact\?sent=/);
     const sent = page.getByTestId("quote-sent");
@@ -165,7 +174,10 @@ test.describe("the inbox without JavaScript", () => {
 
     await signInAsAdmin(page);
     await page.goto("/admin-dashboard/quotes");
-    await page.getByRole("navigation", { name: "Filter quote requests by status" }).getByRole("link", { name: /^New/ }).click();
+    await page
+      .getByRole("navigation", { name: "Filter quote requests by status" })
+      .getByRole("link", { name: /^New/ })
+      .click();
     await expect(page).toHaveURL(/status=new/);
     await page.getByRole("row").filter({ hasText: name }).getByRole("link", { name }).click();
     await page.getByLabel("Status").selectOption("won");

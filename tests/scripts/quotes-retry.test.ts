@@ -46,7 +46,10 @@ afterAll(async () => {
 
 async function retryScript(env: NodeJS.ProcessEnv) {
   try {
-    const { stdout, stderr } = await run(path.join(root, "node_modules/.bin/tsx"), ["scripts/quotes-retry.ts"], { cwd: root, env });
+    const { stdout, stderr } = await run(path.join(root, "node_modules/.bin/tsx"), ["scripts/quotes-retry.ts"], {
+      cwd: root,
+      env,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -91,7 +94,7 @@ describe("npm run quotes:retry", () => {
           notification_attempts: 20,
           notification_error: "connect ECONNREFUSED",
         })
-        .execute(),
+        .execute()
     );
     const result = await retryScript({ ...scriptEnv, SMTP_URL: smtp.url });
     expect(result.stdout).toContain("Quote notifications sent: 1, failed: 0.");
