@@ -8,6 +8,7 @@ import { getDb } from "./utils/db.server";
 import { getEnv } from "./utils/env.server";
 import { errorFields, log } from "./utils/logger.server";
 import { NonceProvider } from "./utils/nonce";
+import { purgeExpiredSessions } from "./utils/session.server";
 
 // A bad environment stops the server at start, naming the variable.
 getEnv();
@@ -15,6 +16,12 @@ getEnv();
 void getDb().catch(() => {
   // Logged by getDb; the health check reports it.
 });
+
+// Expired sessions are already refused on read; this only keeps the table small.
+const purge = () =>
+  purgeExpiredSessions().catch((error) => log.warn("sessions.purge_failed", errorFields(error)));
+setTimeout(purge, 60_000).unref();
+setInterval(purge, 60 * 60 * 1000).unref();
 
 const ABORT_DELAY = 5_000;
 

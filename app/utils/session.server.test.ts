@@ -67,3 +67,22 @@ describe("database sessions", () => {
     expect(await getOptionalUser(new Request("http://localhost/"))).toBeNull();
   });
 });
+
+describe("purgeExpiredSessions", () => {
+  it("deletes expired rows and keeps live ones", async () => {
+    const { purgeExpiredSessions } = await import("./session.server");
+    const expired = await createUser(database.current.db);
+    const live = await createUser(database.current.db);
+    await sessionCookieFor(expired.id);
+    const liveCookie = await sessionCookieFor(live.id);
+    await database.current.db
+      .updateTable("sessions")
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where("user_id", "=", expired.id)
+      .execute();
+    expect(await purgeExpiredSessions()).toBeGreaterThanOrEqual(1);
+    const left = await database.current.db.selectFrom("sessions").select("user_id").where("user_id", "in", [expired.id, live.id]).execute();
+    expect(left).toEqual([{ user_id: live.id }]);
+    await expect(getUserId(requestWith(liveCookie))).resolves.toBe(live.id);
+  });
+});

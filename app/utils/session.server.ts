@@ -106,3 +106,14 @@ export async function logout(request: Request, redirectTo = "/") {
   const session = await getSession(request);
   throw redirect(redirectTo, { headers: await destroySessionHeaders(session) });
 }
+
+/** Deletes expired sessions (abandoned OAuth attempts included) and stale rate-limit windows. */
+export async function purgeExpiredSessions(): Promise<number> {
+  const db = await getDb();
+  const result = await db.deleteFrom("sessions").where("expires_at", "<=", new Date()).executeTakeFirst();
+  await db
+    .deleteFrom("rate_limits")
+    .where("window_started_at", "<", new Date(Date.now() - 24 * 60 * 60 * 1000))
+    .execute();
+  return Number(result.numDeletedRows);
+}

@@ -1,26 +1,41 @@
-import { getToast as readToast, setToastCookieOptions } from "remix-toast";
+import { createCookieSessionStorage } from "@remix-run/node";
+import { createToastUtilsWithCustomSession } from "remix-toast";
 import { getEnv } from "./env.server";
 
-// The flash cookie is signed with the app's secret (remix-toast's default secret is public).
-const env = getEnv();
-setToastCookieOptions({
-  secrets: [env.SESSION_SECRET],
-  secure: env.NODE_ENV === "production",
-  sameSite: "lax",
-  httpOnly: true,
-  path: "/",
-});
+// remix-toast v1's built-in cookie neither signs nor verifies (its `unsign` only strips the
+// dot), so anyone could forge a toast. Remix's own cookie session storage, signed with the
+// app's secret, replaces it; a forged or tampered cookie is ignored.
+type ToastUtils = ReturnType<typeof createToastUtilsWithCustomSession>;
+let utils: ToastUtils | undefined;
+function toastUtils(): ToastUtils {
+  if (!utils) {
+    const env = getEnv();
+    utils = createToastUtilsWithCustomSession(
+      createCookieSessionStorage({
+        cookie: {
+          name: "toast-session",
+          secrets: [env.SESSION_SECRET],
+          secure: env.NODE_ENV === "production",
+          sameSite: "lax",
+          httpOnly: true,
+          path: "/",
+        },
+      }),
+    );
+  }
+  return utils;
+}
 
-export {
-  jsonWithError,
-  jsonWithSuccess,
-  jsonWithToast,
-  redirectWithError,
-  redirectWithInfo,
-  redirectWithSuccess,
-  redirectWithToast,
-  redirectWithWarning,
-} from "remix-toast";
+export const jsonWithError: ToastUtils["jsonWithError"] = (...args) => toastUtils().jsonWithError(...args);
+export const jsonWithSuccess: ToastUtils["jsonWithSuccess"] = (...args) => toastUtils().jsonWithSuccess(...args);
+export const jsonWithToast: ToastUtils["jsonWithToast"] = (...args) => toastUtils().jsonWithToast(...args);
+export const redirectWithError: ToastUtils["redirectWithError"] = (...args) => toastUtils().redirectWithError(...args);
+export const redirectWithInfo: ToastUtils["redirectWithInfo"] = (...args) => toastUtils().redirectWithInfo(...args);
+export const redirectWithSuccess: ToastUtils["redirectWithSuccess"] = (...args) =>
+  toastUtils().redirectWithSuccess(...args);
+export const redirectWithToast: ToastUtils["redirectWithToast"] = (...args) => toastUtils().redirectWithToast(...args);
+export const redirectWithWarning: ToastUtils["redirectWithWarning"] = (...args) =>
+  toastUtils().redirectWithWarning(...args);
 export type { ToastMessage } from "remix-toast";
 
 /**
@@ -29,5 +44,5 @@ export type { ToastMessage } from "remix-toast";
  */
 export async function getToast(request: Request) {
   if (!request.headers.get("Cookie")?.includes("toast-session=")) return { toast: undefined, headers: new Headers() };
-  return readToast(request);
+  return toastUtils().getToast(request);
 }

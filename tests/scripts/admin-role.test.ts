@@ -1,8 +1,9 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect } from "../../db/connection";
 import { migrateToLatest } from "../../db/migrator";
@@ -32,6 +33,13 @@ beforeAll(async () => {
   } else {
     dataDir = mkdtempSync(path.join(os.tmpdir(), "admin-role-"));
     scriptEnv = { ...base, DATA_DIR: dataDir };
+    // Start the folder from the migrated template: an initdb in the child costs seconds.
+    const template = process.env.PGLITE_TEMPLATE;
+    if (template) {
+      const pglite = new PGlite(path.join(dataDir, "pglite"), { loadDataDir: new Blob([readFileSync(template)]) });
+      await pglite.waitReady;
+      await pglite.close();
+    }
   }
 });
 
@@ -77,7 +85,8 @@ const isAdmin = (email: string) =>
     return Boolean(row);
   });
 
-describe("npm run admin:grant / admin:revoke", () => {
+// Each case starts tsx and opens the database in a child process: slow on a busy machine.
+describe("npm run admin:grant / admin:revoke", { timeout: 120_000 }, () => {
   it("explains its usage", async () => {
     const result = await adminRole("promote", "someone@example.com");
     expect(result.code).toBe(2);
