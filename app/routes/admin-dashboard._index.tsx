@@ -4,6 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { z } from "zod";
 import { IMAGE_TYPES, SERVICE_TYPES, type ImageType } from "../../db/schema";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import type { loader as rootLoader } from "~/root";
 import { ActionToast, type ActionToastMessage } from "~/components/portal/action-toast";
 import { MediaUploadForm } from "~/components/portal/media-upload-form";
 import { MediaView } from "~/components/portal/media-view";
@@ -421,11 +422,14 @@ export default function AdminServicesAndUploads() {
   );
 }
 
-export const meta: MetaFunction = () => [
-  { title: "Admin Dashboard" },
-  { name: "description", content: "Create services and upload before and after photos and videos." },
-  { name: "robots", content: "noindex" },
-];
+export const meta: MetaFunction<typeof loader, { root: typeof rootLoader }> = ({ matches }) => {
+  const site = matches.find((m) => m.id === "root")?.data?.shell.businessName;
+  return [
+    { title: site ? `Admin Dashboard | ${site}` : "Admin Dashboard" },
+    { name: "description", content: "Create services and upload before and after photos and videos." },
+    { name: "robots", content: "noindex" },
+  ];
+};
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { NavLink, Outlet } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import type { loader as rootLoader } from "~/root";
 import { DashboardHeader } from "~/components/portal/dashboard-header";
 import { requireAdmin } from "~/utils/auth.server";
 
@@ -53,11 +54,14 @@ export default function AdminDashboard() {
   );
 }
 
-export const meta: MetaFunction = () => [
-  { title: "Admin Dashboard" },
-  { name: "description", content: "Manage services and customers." },
-  { name: "robots", content: "noindex" },
-];
+export const meta: MetaFunction<typeof loader, { root: typeof rootLoader }> = ({ matches }) => {
+  const site = matches.find((m) => m.id === "root")?.data?.shell.businessName;
+  return [
+    { title: site ? `Admin Dashboard | ${site}` : "Admin Dashboard" },
+    { name: "description", content: "Manage services and customers." },
+    { name: "robots", content: "noindex" },
+  ];
+};
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

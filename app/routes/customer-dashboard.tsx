@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import type { loader as rootLoader } from "~/root";
 import { BookingCard } from "~/components/portal/booking-card";
 import { DashboardHeader } from "~/components/portal/dashboard-header";
 import { MediaView, type MediaViewItem } from "~/components/portal/media-view";
@@ -181,11 +182,14 @@ export default function CustomerDashboard() {
   );
 }
 
-export const meta: MetaFunction = () => [
-  { title: "Customer Dashboard" },
-  { name: "description", content: "Your services, before and after photos, and bookings." },
-  { name: "robots", content: "noindex" },
-];
+export const meta: MetaFunction<typeof loader, { root: typeof rootLoader }> = ({ matches }) => {
+  const site = matches.find((m) => m.id === "root")?.data?.shell.businessName;
+  return [
+    { title: site ? `Customer Dashboard | ${site}` : "Customer Dashboard" },
+    { name: "description", content: "Your services, before and after photos, and bookings." },
+    { name: "robots", content: "noindex" },
+  ];
+};
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -1,0 +1,287 @@
+import path from "node:path";
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { DEV_ADMIN, DEV_CUSTOMER, expectNoAxeViolations, signIn, waitForHydration } from "./helpers";
+
+const FIXTURES = path.resolve(import.meta.dirname, "../fixtures");
+const BEFORE_JPG = path.join(FIXTURES, "yard-before.jpg");
+const AFTER_MP4 = path.join(FIXTURES, "yard-after.mp4");
+
+// Each test signs in from its own client address, so the per-client sign-in limits of one test
+// never meet another's (the server reads the first X-Forwarded-For entry).
+let clientCounter = 0;
+test.beforeEach(async ({ page, context }, testInfo) => {
+  clientCounter = (clientCounter % 250) + 1;
+  await page.setExtraHTTPHeaders({ "X-Forwarded-For": `198.19.${testInfo.workerIndex % 250}.${clientCounter}` });
+  await stubOutsideWorld(context);
+});
+
+/** Nothing leaves the machine: the external calendar (and anything else off 127.0.0.1) is a stub. */
+async function stubOutsideWorld(context: BrowserContext) {
+  await context.route(
+    (url) => url.hostname !== "127.0.0.1" && url.hostname !== "localhost",
+    (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: "text/html",
+        body: "<!doctype html><html lang=en><title>Calendar</title><h1>Booking calendar stub</h1></html>",
+      }),
+  );
+}
+
+/** The toast: sonner's once React runs, the server-rendered live region without JavaScript. */
+async function expectToast(page: Page, js: boolean, title: string, description?: string) {
+  let toast = js ? page.locator("[data-sonner-toast]") : page.getByTestId("flash-toast");
+  toast = toast.filter({ hasText: title });
+  if (description) toast = toast.filter({ hasText: description });
+  await expect(toast.first()).toBeVisible();
+}
+
+const unique = (label: string) => `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
+
+/** A customer of their own, so tests running side by side never see each other's media. */
+async function signUpCustomer(page: Page, fullName: string) {
+  const email = `${unique("portal")}@example.com`;
+  const password = "portal-password";
+  await page.goto("/auth?tab=signup");
+  await page.getByLabel("Full Name").fill(fullName);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page).toHaveURL(/\/auth$/);
+  return { email, password, fullName };
+}
+
+async function logout(page: Page) {
+  await page.getByRole("main").getByRole("button", { name: "Logout" }).click();
+  await expect(page).toHaveURL(/\/$/);
+}
+
+for (const js of [true, false]) {
+  test.describe(js ? "portal with JavaScript" : "portal without JavaScript", () => {
+    test.use({ javaScriptEnabled: js, viewport: { width: 1280, height: 900 } });
+
+    test("admin records a visit with a before photo and an after video; the customer sees them and books", async ({
+      page,
+      context,
+    }) => {
+      test.setTimeout(120_000);
+      const customer = await signUpCustomer(page, `Casey ${unique("Yard")}`);
+
+      // --- The admin creates the service -------------------------------------------------
+      await signIn(page, DEV_ADMIN.email, DEV_ADMIN.password);
+      await expect(page).toHaveURL(/\/admin-dashboard$/);
+      await expect(page.getByRole("heading", { name: "Admin Dashboard", level: 1 })).toBeVisible();
+      await expect(page.getByText("Manage services and customers")).toBeVisible();
+      const sections = page.getByRole("navigation", { name: "Admin sections" });
+      await expect(sections.getByRole("link", { name: "Services & Uploads" })).toHaveAttribute("aria-current", "page");
+      await expect(sections.getByRole("link", { name: "Quote Requests" })).toHaveAttribute("href", "/admin-dashboard/quotes");
+      if (js) await waitForHydration(page);
+
+      // Uploads wait for a service.
+      await page.getByRole("link", { name: "Upload Images" }).click();
+      await expect(page.getByText("Create a service first to upload images")).toBeVisible();
+      await expect(page.getByLabel("Before Image/Video")).toBeDisabled();
+      if (js) await expectNoAxeViolations(page, "on the upload tab without a service");
+
+      await page.getByRole("link", { name: "Create Service" }).click();
+      await page.getByRole("button", { name: "Create Service" }).click();
+      await expectToast(page, js, "Missing Information", "Please fill in all required fields");
+
+      const customerOption = `${customer.fullName} (${customer.email})`;
+      await page.getByLabel("Customer").selectOption({ label: customerOption });
+      await page.getByLabel("Service Type").selectOption("Desert Dash");
+      await page.getByLabel("Service Date").fill("2025-06-14T09:30");
+      await page.getByLabel("Notes (optional)").fill("Back gate, two dogs");
+      if (js) await expectNoAxeViolations(page, "on the create tab");
+      await page.getByRole("button", { name: "Create Service" }).click();
+      await expectToast(page, js, "Success", "Service created successfully");
+      await expect(page).toHaveURL(/[?&]service=[0-9a-f-]{36}/);
+      await expect(page.getByTestId("current-service")).toContainText(`Desert Dash for ${customerOption} on Jun 14, 2025, 9:30 AM`);
+      // The form is cleared except for the customer.
+      await expect(page.getByLabel("Customer").locator("option:checked")).toHaveText(customerOption);
+      await expect(page.getByLabel("Service Type")).toHaveValue("");
+      await expect(page.getByLabel("Service Date")).toHaveValue("");
+      await expect(page.getByLabel("Notes (optional)")).toHaveValue("");
+
+      // --- Uploads: a text file in disguise, then the photo and the video -------------------
+      await page.getByRole("link", { name: "Upload Images" }).click();
+      await expect(page).toHaveURL(/tab=upload.*service=|service=.*tab=upload/);
+      await expect(page.getByText("Supports images and videos (max 50MB)")).toHaveCount(2);
+      if (js) await waitForHydration(page);
+
+      await page.getByLabel("Before Image/Video").setInputFiles({
+        name: "yard.jpg",
+        mimeType: "image/jpeg",
+        buffer: Buffer.from("I am only text pretending to be a photo.\n".repeat(20)),
+      });
+      await page.getByRole("button", { name: "Upload Before" }).click();
+      await expectToast(page, js, "Upload Failed");
+
+      await page.getByLabel("Before Image/Video").setInputFiles(BEFORE_JPG);
+      if (js) await expect(page.getByRole("img", { name: "Preview of yard-before.jpg" })).toBeVisible();
+      await page.getByRole("button", { name: "Upload Before" }).click();
+      await expectToast(page, js, "Success", "before image uploaded successfully");
+
+      await page.getByLabel("After Image/Video").setInputFiles(AFTER_MP4);
+      if (js) {
+        await expect(page.getByLabel("Preview of yard-after.mp4")).toBeVisible();
+        // Hold the upload's answer for a moment so that the progress bar can be seen.
+        let release: () => void = () => undefined;
+        const held = new Promise<void>((resolve) => (release = resolve));
+        await page.route(/\/admin-dashboard\?index/, async (route) => {
+          await held;
+          await route.continue();
+        });
+        await page.getByRole("button", { name: "Upload After" }).click();
+        await expect(page.getByRole("progressbar")).toBeVisible();
+        await expect(page.getByText(/Uploading… \d+%/)).toBeVisible();
+        release();
+      } else {
+        await page.getByRole("button", { name: "Upload After" }).click();
+      }
+      await expectToast(page, js, "Success", "after video uploaded successfully");
+      const uploaded = page.getByRole("heading", { name: "Uploaded for this service" }).locator("..");
+      await expect(uploaded.getByRole("img", { name: "Before photo of Desert Dash on Jun 14, 2025" })).toBeVisible();
+      await expect(uploaded.locator("video")).toHaveCount(1);
+
+      // The current service survives a reload.
+      await page.reload();
+      await expect(page.getByTestId("current-service")).toContainText("Desert Dash");
+      if (js) await expectNoAxeViolations(page, "on the upload tab with media");
+      await logout(page);
+
+      // --- The customer sees the pair and plays the video ----------------------------------
+      await signIn(page, customer.email, customer.password);
+      await expect(page).toHaveURL(/\/customer-dashboard$/);
+      await expect(page.getByRole("heading", { name: "Welcome back", level: 1 })).toBeVisible();
+      await expect(page.getByRole("main").getByText(customer.email)).toBeVisible();
+      const services = page.getByRole("region", { name: "Recent Services" });
+      await expect(services.getByText("Your last 5 completed services")).toBeVisible();
+      await expect(services.getByText("Desert Dash")).toBeVisible();
+      await expect(services.getByText("scheduled", { exact: true })).toBeVisible();
+      await expect(page.getByRole("region", { name: "Upcoming Bookings" }).getByText("No upcoming bookings")).toBeVisible();
+
+      const mediaSection = page.getByRole("region", { name: "Service Photos & Videos" });
+      const photo = mediaSection.getByRole("img", { name: "Before photo of Desert Dash on Jun 14, 2025" });
+      await expect(photo).toBeVisible();
+      await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(320);
+      const video = mediaSection.locator('video[aria-label="After video of Desert Dash on Jun 14, 2025"]');
+      await expect(video).toHaveAttribute("controls", "");
+      await expect(video).toHaveAttribute("preload", "metadata");
+      // Metadata loads through the authorized, range-capable media route.
+      await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThanOrEqual(1);
+      expect(await video.evaluate((v: HTMLVideoElement) => v.error)).toBeNull();
+      // Both belong to one visit and are shown together, before first.
+      const visit = mediaSection.getByRole("listitem").filter({ has: page.getByRole("heading", { name: /Desert Dash/ }) });
+      await expect(visit.locator("figcaption")).toHaveText(["before", "after"]);
+      if (js) {
+        await video.evaluate((v: HTMLVideoElement) => {
+          v.muted = true;
+          return v.play();
+        });
+        await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(0);
+        expect(await video.evaluate((v: HTMLVideoElement) => v.error)).toBeNull();
+      }
+      if (js) await expectNoAxeViolations(page, "on the customer dashboard");
+
+      const mediaUrl = await photo.getAttribute("src");
+
+      // --- Booking ----------------------------------------------------------------------
+      const book = page.getByRole("region", { name: "Book a Service" });
+      const bookButton = book.getByRole("button", { name: "Book Appointment" });
+      await expect(book.getByText("Please check the agreement box above to proceed with booking")).toBeVisible();
+      for (const name of ["Terms of Service", "Privacy Policy", "Disclaimer"]) {
+        const link = book.getByRole("link", { name: new RegExp(name) });
+        await expect(link).toHaveAttribute("target", "_blank");
+        await expect(link).toHaveAttribute("rel", /noopener/);
+      }
+      const expectCalendar = (url: string) => {
+        const calendar = new URL(url);
+        expect(calendar.protocol).toBe("https:");
+        expect(calendar.searchParams.get("email")).toBe(customer.email);
+        expect(calendar.searchParams.get("name")).toBe(customer.fullName);
+      };
+      if (js) {
+        await waitForHydration(page);
+        await expect(bookButton).toBeDisabled();
+        await book.getByLabel(/I agree to the/).check();
+        await expect(bookButton).toBeEnabled();
+        const [calendarTab] = await Promise.all([context.waitForEvent("page"), bookButton.click()]);
+        await calendarTab.waitForLoadState();
+        expectCalendar(calendarTab.url());
+        await expect(calendarTab.getByRole("heading", { name: "Booking calendar stub" })).toBeVisible();
+        await expect(page).toHaveURL(/\/customer-dashboard$/);
+      } else {
+        await bookButton.click();
+        await expect(page).toHaveURL(/\/customer-dashboard$/);
+        await expectToast(page, js, "Agreement Required", "Please agree to the Terms of Service before booking.");
+        await page.getByRole("region", { name: "Book a Service" }).getByLabel(/I agree to the/).check();
+        await page.getByRole("region", { name: "Book a Service" }).getByRole("button", { name: "Book Appointment" }).click();
+        await expect(page.getByRole("heading", { name: "Booking calendar stub" })).toBeVisible();
+        expectCalendar(page.url());
+      }
+
+      // --- Another customer cannot open this customer's media --------------------------
+      const other = await context.browser()!.newContext({ javaScriptEnabled: js });
+      try {
+        const otherPage = await other.newPage();
+        await otherPage.setExtraHTTPHeaders({ "X-Forwarded-For": `198.19.200.${clientCounter}` });
+        await signIn(otherPage, DEV_CUSTOMER.email, DEV_CUSTOMER.password);
+        const denied = await otherPage.request.get(mediaUrl!);
+        expect(denied.status()).toBe(404);
+        const mine = await page.request.get(mediaUrl!, { headers: { Range: "bytes=0-9" } });
+        expect(mine.status()).toBe(206);
+        expect(mine.headers()["content-range"]).toMatch(/^bytes 0-9\/\d+$/);
+      } finally {
+        await other.close();
+      }
+    });
+
+    test("a customer opening /admin-dashboard is sent to their dashboard with Access Denied", async ({ page }) => {
+      await signIn(page, DEV_CUSTOMER.email, DEV_CUSTOMER.password);
+      await expect(page).toHaveURL(/\/customer-dashboard$/);
+      await page.goto("/admin-dashboard?tab=upload");
+      await expect(page).toHaveURL(/\/customer-dashboard$/);
+      await expectToast(page, js, "Access Denied", "You don't have admin privileges");
+    });
+
+    test("the signed-out are sent to /auth from both dashboards", async ({ page }) => {
+      for (const dashboard of ["/customer-dashboard", "/admin-dashboard", "/admin-dashboard?tab=upload"]) {
+        await page.goto(dashboard);
+        await expect(page).toHaveURL(/\/auth$/);
+      }
+    });
+
+    test("the seeded customer's dashboard: badges, bookings, empty media, and Logout to /", async ({ page }) => {
+      await signIn(page, DEV_CUSTOMER.email, DEV_CUSTOMER.password);
+      const services = page.getByRole("region", { name: "Recent Services" });
+      await expect(services.getByRole("listitem")).toHaveCount(4);
+      await expect(services.getByText("completed", { exact: true }).first()).toHaveClass(/bg-green-100/);
+      await expect(services.getByText("scheduled", { exact: true })).toHaveClass(/bg-blue-100/);
+      const bookings = page.getByRole("region", { name: "Upcoming Bookings" });
+      await expect(bookings.getByText("confirmed", { exact: true })).toHaveClass(/bg-green-100/);
+      await expect(bookings.getByText("pending", { exact: true })).toHaveClass(/bg-yellow-100/);
+      if (js) await expectNoAxeViolations(page, "on the seeded customer's dashboard");
+      await logout(page);
+    });
+  });
+}
+
+// axe runs in the page, so only with JavaScript; the markup it checks is the server's.
+test("the dashboards have no axe violations in dark mode", async ({ page }) => {
+  const darkPage = async (url: string) => {
+    // Loaded again so that the sign-in toast (not part of the dashboards) has gone.
+    await page.goto(url);
+    await waitForHydration(page);
+    await page.evaluate(() => document.documentElement.classList.add("dark"));
+  };
+  await signIn(page, DEV_CUSTOMER.email, DEV_CUSTOMER.password);
+  await darkPage("/customer-dashboard");
+  await expectNoAxeViolations(page, "on the customer dashboard (dark)");
+  await logout(page);
+  await signIn(page, DEV_ADMIN.email, DEV_ADMIN.password);
+  for (const url of ["/admin-dashboard", "/admin-dashboard?tab=upload"]) {
+    await darkPage(url);
+    await expectNoAxeViolations(page, `on ${url} (dark)`);
+  }
+});
