@@ -1,8 +1,9 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect } from "../../db/connection";
 import { migrateToLatest } from "../../db/migrator";
@@ -35,6 +36,13 @@ beforeAll(async () => {
   } else {
     dataDir = mkdtempSync(path.join(os.tmpdir(), "quotes-retry-"));
     scriptEnv = { ...base, DATA_DIR: dataDir };
+    // Start the folder from the migrated template: an initdb in the child costs seconds.
+    const template = process.env.PGLITE_TEMPLATE;
+    if (template) {
+      const pglite = new PGlite(path.join(dataDir, "pglite"), { loadDataDir: new Blob([readFileSync(template)]) });
+      await pglite.waitReady;
+      await pglite.close();
+    }
   }
 });
 
@@ -68,7 +76,8 @@ async function withScriptDb<T>(work: (db: TestDatabase["db"]) => Promise<T>): Pr
   }
 }
 
-describe("npm run quotes:retry", () => {
+// Each case starts tsx and opens the database in a child process: slow on a busy machine.
+describe("npm run quotes:retry", { timeout: 120_000 }, () => {
   it("refuses to run without SMTP_URL", async () => {
     const result = await retryScript(scriptEnv);
     expect(result.code).toBe(2);
