@@ -46,6 +46,10 @@ export default {
     function ({ addVariant }: { addVariant: (name: string, selector: string) => void }) {
       addVariant("hc", ":is(.high-contrast &)");
       addVariant("motion-off", ":is(.reduce-motion &)");
+      // Set on <html> by the accessibility panel at 110–130% and 140–150% text size, so that
+      // layouts can move their breakpoints (media queries do not see the root font size).
+      addVariant("text-large", ':is([data-text-scale="large"] &)');
+      addVariant("text-x-large", ':is([data-text-scale="x-large"] &)');
     },
   ],
 } satisfies Config;

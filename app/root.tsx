@@ -2,6 +2,8 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run
 import { json } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
+import { A11yHeadScript } from "~/components/a11y-head-script";
+import { AccessibilityPanel } from "~/components/accessibility-panel";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FlashToast } from "~/components/flash-toast";
 import { SiteFooter } from "~/components/site-footer";
@@ -38,9 +40,11 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const data = useRouteLoaderData<typeof loader>("root");
   return (
-    <html lang="en">
+    // The head script sets classes and the font size on <html> before React hydrates.
+    <html lang="en" suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
+        <A11yHeadScript nonce={nonce} />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#166440" />
         <Meta />
@@ -58,6 +62,7 @@ export function Layout({ children }: { children: ReactNode }) {
           {children}
         </main>
         {data ? <SiteFooter shell={data.shell} /> : null}
+        <AccessibilityPanel />
         <FlashToast toast={data?.toast} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

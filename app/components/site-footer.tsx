@@ -69,7 +69,7 @@ export function SiteFooter({ shell }: { shell: ShellContent }) {
               </li>
             ))}
           </ul>
-          <ul className="mt-4 flex gap-2" aria-label="Social media">
+          <ul className="mt-4 flex flex-wrap gap-2" aria-label="Social media">
             {shell.social.map((s) => (
               <li key={s.network}>
                 <a

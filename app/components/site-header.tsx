@@ -68,14 +68,19 @@ export function SiteHeader({ shell, signedIn }: { shell: ShellContent; signedIn:
   }, [location.pathname, location.search]);
 
   return (
-    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-700 dark:bg-slate-900/95">
-      <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3">
+    // Large text (accessibility panel) makes the header tall: it stops being sticky, may wrap, and
+    // keeps the small-screen menu up to a wider breakpoint (see the text-large variants).
+    <header className="sticky top-0 z-40 text-large:relative text-x-large:relative border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-700 dark:bg-slate-900/95">
+      <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3 text-large:flex-wrap text-x-large:flex-wrap">
         <Link to="/" className="flex items-center gap-2 text-lg font-bold text-brand-800 dark:text-brand-200">
           <img src="/favicon.svg" alt="" width={32} height={32} className="h-8 w-8" />
           <span>{shell.businessName}</span>
         </Link>
 
-        <nav aria-label="Main" className="hidden items-center gap-1 lg:flex">
+        <nav
+          aria-label="Main"
+          className="hidden items-center gap-1 lg:flex text-large:lg:hidden text-large:xl:flex text-x-large:lg:hidden text-x-large:xl:hidden text-x-large:2xl:flex"
+        >
           <ul className="flex items-center gap-1">
             {NAV_LINKS.map((l) => (
               <li key={l.to}>
@@ -92,7 +97,11 @@ export function SiteHeader({ shell, signedIn }: { shell: ShellContent; signedIn:
           <SignInOut signedIn={signedIn} className={signInClass} />
         </nav>
 
-        <details ref={menuRef} className="group lg:hidden" data-testid="mobile-menu">
+        <details
+          ref={menuRef}
+          className="group lg:hidden text-large:lg:block text-large:xl:hidden text-x-large:lg:block text-x-large:xl:block text-x-large:2xl:hidden"
+          data-testid="mobile-menu"
+        >
           <summary
             className="flex min-h-11 cursor-pointer list-none items-center gap-2 rounded-md border border-slate-300 px-3 py-2 font-medium text-slate-800 dark:border-slate-600 dark:text-slate-100 [&::-webkit-details-marker]:hidden"
             aria-controls="mobile-navigation"
