@@ -28,6 +28,12 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
 export function connect(options: ConnectionOptions): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    // An idle client whose connection the server closed (restart, failover, a dropped test
+    // database) emits 'error' on the pool; unhandled, that would crash the process. The pool
+    // replaces the client on the next query, so a log line is enough.
+    pool.on("error", (error) => {
+      console.error(JSON.stringify({ time: new Date().toISOString(), level: "warn", event: "database.idle_client_error", error: error.message }));
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: "postgres", close: () => db.destroy() };
   }

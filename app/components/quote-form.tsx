@@ -1,153 +1,189 @@
-import { Form } from "@remix-run/react";
-import { useState, type ReactNode } from "react";
-import { estimateMonthlyPrice, formatPrice } from "~/content/pricing";
+import {
+  getFormProps,
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+  useForm,
+  type FieldMetadata,
+  type SubmissionResult,
+} from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { Form, Link, useNavigation } from "@remix-run/react";
+import { useEffect, useMemo, useRef, type ReactNode } from "react";
 import type { AddOn, QuoteServiceOption } from "~/content/types";
-import { DOG_COUNT_OPTIONS, dogCountFrom, YARD_SIZE_OPTIONS, type QuoteFieldName } from "~/utils/quote-fields";
+import type { QuoteConfirmation } from "~/utils/quote-submission.server";
+import { QUOTE_ESTIMATE_NOTE, QUOTE_SENT_TITLE, quoteEstimateSentence } from "~/utils/quote-copy";
+import { estimateQuote } from "~/utils/quote-estimate";
+import {
+  createQuoteSchema,
+  DOG_COUNT_OPTIONS,
+  HONEYPOT_FIELD,
+  QUOTE_LIMITS,
+  YARD_SIZE_OPTIONS,
+  type QuoteField,
+} from "~/utils/quote-schema";
 
-type FieldErrors = Partial<Record<QuoteFieldName, string[] | undefined>>;
+/** What the success screen shows (from the /contact loader's `sent` token). */
+export type QuoteSentDetails = QuoteConfirmation;
 
 export type QuoteFormProps = {
   serviceOptions: QuoteServiceOption[];
   addOns: AddOn[];
   submitLabel: string;
-  /** Set by the action when a submission comes back: the visitor's values and what to fix. */
-  defaultValues?: Partial<Record<QuoteFieldName, string>>;
-  errors?: FieldErrors;
-  formError?: string;
-  submitting?: boolean;
-  /** Extra hidden inputs (e.g. a honeypot or CSRF token) from the action's author. */
-  children?: ReactNode;
+  /** The action's Conform result after a rejected post: errors and the visitor's values. */
+  lastResult?: SubmissionResult<string[]> | null;
+  /** The first invalid field of that result: focused on load when JavaScript is off. */
+  focus?: QuoteField | null;
+  /** Set after a successful post: the success screen replaces the form. */
+  sent?: QuoteSentDetails | null;
 };
 
 const inputClass =
-  "mt-1 block min-h-11 w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-base text-slate-900 shadow-sm focus:border-brand-700 focus:outline-none focus:ring-2 focus:ring-brand-700 aria-[invalid=true]:border-red-700 dark:border-slate-500 dark:bg-slate-950 dark:text-white hc:border-black";
+  "mt-1 block min-h-11 w-full rounded-lg border border-slate-500 bg-white px-3 py-2 text-base text-slate-900 shadow-sm focus:border-brand-700 focus:outline-none focus:ring-2 focus:ring-brand-700 aria-[invalid=true]:border-2 aria-[invalid=true]:border-red-700 dark:border-slate-400 dark:bg-slate-950 dark:text-white dark:aria-[invalid=true]:border-red-400 hc:border-black";
 const labelClass = "block font-medium text-slate-900 dark:text-white";
+const errorClass = "mt-1 text-sm font-medium text-red-800 dark:text-red-300";
 
 function Field({
-  name,
+  field,
   label,
-  errors,
+  hint,
   children,
 }: {
-  name: QuoteFieldName;
+  field: FieldMetadata<unknown>;
   label: string;
-  errors?: string[];
+  hint?: string;
   children: ReactNode;
 }) {
   return (
     <div>
-      <label htmlFor={`quote-${name}`} className={labelClass}>
+      <label htmlFor={field.id} className={labelClass}>
         {label}
       </label>
+      {hint ? (
+        <p id={`${field.id}-hint`} className="text-sm text-slate-700 dark:text-slate-300">
+          {hint}
+        </p>
+      ) : null}
       {children}
-      {errors && errors.length > 0 ? (
-        <p id={`quote-${name}-error`} className="mt-1 text-sm font-medium text-red-800 dark:text-red-300">
-          {errors.join(" ")}
+      {field.errors?.length ? (
+        <p id={field.errorId} className={errorClass}>
+          {field.errors.join(" ")}
         </p>
       ) : null}
     </div>
   );
 }
 
-/** aria attributes linking a control to its error message, when it has one. */
-function invalid(name: QuoteFieldName, errors: FieldErrors | undefined) {
-  const has = Boolean(errors?.[name]?.length);
-  return has ? { "aria-invalid": true, "aria-describedby": `quote-${name}-error` } : {};
+/** React wants `key` passed directly, never spread. */
+function withoutKey<T extends { key?: string }>({ key: _key, ...props }: T): Omit<T, "key"> {
+  return props;
 }
 
 /**
- * The quote request form (SPEC section 2): posts to /contact, whose action validates it.
- * Works without JavaScript; with it, a price estimate follows the chosen service and dogs.
+ * The quote request form (SPEC section 2). A plain POST to /contact that works without
+ * JavaScript; with it, Conform checks each field on blur with the server's own schema, and the
+ * estimate follows the chosen service and dog count.
  */
-export function QuoteForm({
-  serviceOptions,
-  addOns,
-  submitLabel,
-  defaultValues = {},
-  errors,
-  formError,
-  submitting = false,
-  children,
-}: QuoteFormProps) {
-  const [service, setService] = useState(defaultValues.service ?? "");
-  const [dogs, setDogs] = useState(defaultValues.dogs ?? "");
-  const estimate = describeEstimate(serviceOptions, addOns, service, dogs);
+export function QuoteForm({ serviceOptions, addOns, submitLabel, lastResult, focus, sent }: QuoteFormProps) {
+  const navigation = useNavigation();
+  const schema = useMemo(() => createQuoteSchema(serviceOptions.map((option) => option.value)), [serviceOptions]);
+  const [form, fields] = useForm({
+    id: "quote-form",
+    lastResult: navigation.state === "idle" ? lastResult : undefined,
+    constraint: getZodConstraint(schema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+
+  if (sent) return <QuoteSent sent={sent} />;
+
+  const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/contact");
+  const estimate = estimateQuote(serviceOptions, addOns, fields.service.value, fields.dogs.value);
+  const auto = (name: QuoteField) => (focus === name ? { autoFocus: true } : {});
+  const described = (field: FieldMetadata<unknown>, hint: boolean) => {
+    const ids = [hint ? `${field.id}-hint` : null, field.errors?.length ? field.errorId : null].filter(Boolean);
+    return ids.length ? ids.join(" ") : undefined;
+  };
 
   return (
-    <Form
-      method="post"
-      action="/contact"
-      className="space-y-5"
-      aria-describedby={formError ? "quote-form-error" : undefined}
-    >
-      {formError ? (
+    <Form method="post" action="/contact" {...getFormProps(form)} className="space-y-5">
+      {form.errors?.length ? (
         <p
-          id="quote-form-error"
+          id={form.errorId}
           role="alert"
           className="rounded-lg bg-red-50 p-3 font-medium text-red-900 dark:bg-red-950 dark:text-red-100"
         >
-          {formError}
+          {form.errors.join(" ")}
         </p>
       ) : null}
-      {children}
+
+      {/* Only bots see and fill this; people and screen readers never meet it. */}
+      <div className="absolute -left-[9999px] h-px w-px overflow-hidden" aria-hidden="true">
+        <label htmlFor="quote-website">Leave this field empty</label>
+        <input id="quote-website" name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+      </div>
+
       <div className="grid gap-5 sm:grid-cols-2">
-        <Field name="name" label="Full name" errors={errors?.name}>
+        <Field field={fields.name} label="Full name">
           <input
-            id="quote-name"
-            name="name"
-            type="text"
+            {...withoutKey(getInputProps(fields.name, { type: "text" }))}
+            key={fields.name.key}
             autoComplete="name"
-            required
-            defaultValue={defaultValues.name}
+            maxLength={QUOTE_LIMITS.name}
             className={inputClass}
-            {...invalid("name", errors)}
+            {...auto("name")}
           />
         </Field>
-        <Field name="phone" label="Phone" errors={errors?.phone}>
+        <Field field={fields.phone} label="Phone">
           <input
-            id="quote-phone"
-            name="phone"
-            type="tel"
+            {...withoutKey(getInputProps(fields.phone, { type: "tel" }))}
+            key={fields.phone.key}
             autoComplete="tel"
-            required
-            defaultValue={defaultValues.phone}
+            inputMode="tel"
+            maxLength={QUOTE_LIMITS.phone}
             className={inputClass}
-            {...invalid("phone", errors)}
+            {...auto("phone")}
           />
         </Field>
-        <Field name="email" label="E-mail" errors={errors?.email}>
+        <Field field={fields.email} label="E-mail">
           <input
-            id="quote-email"
-            name="email"
-            type="email"
+            {...withoutKey(getInputProps(fields.email, { type: "email" }))}
+            key={fields.email.key}
             autoComplete="email"
-            required
-            defaultValue={defaultValues.email}
+            maxLength={QUOTE_LIMITS.email}
             className={inputClass}
-            {...invalid("email", errors)}
+            {...auto("email")}
           />
         </Field>
-        <Field name="address" label="Address / ZIP code" errors={errors?.address}>
+        <Field field={fields.address} label="Address">
           <input
-            id="quote-address"
-            name="address"
-            type="text"
+            {...withoutKey(getInputProps(fields.address, { type: "text" }))}
+            key={fields.address.key}
             autoComplete="street-address"
-            required
-            defaultValue={defaultValues.address}
+            maxLength={QUOTE_LIMITS.address}
             className={inputClass}
-            {...invalid("address", errors)}
+            {...auto("address")}
           />
         </Field>
-        <Field name="dogs" label="Number of dogs" errors={errors?.dogs}>
-          <select
-            id="quote-dogs"
-            name="dogs"
-            required
-            value={dogs}
-            onChange={(event) => setDogs(event.target.value)}
+        <Field field={fields.zip} label="ZIP code">
+          <input
+            {...withoutKey(getInputProps(fields.zip, { type: "text" }))}
+            key={fields.zip.key}
+            autoComplete="postal-code"
+            inputMode="numeric"
+            maxLength={QUOTE_LIMITS.zip}
             className={inputClass}
-            {...invalid("dogs", errors)}
+            {...auto("zip")}
+          />
+        </Field>
+        <Field field={fields.dogs} label="Number of dogs">
+          <select
+            {...withoutKey(getSelectProps(fields.dogs))}
+            key={fields.dogs.key}
+            defaultValue={fields.dogs.initialValue ?? ""}
+            className={inputClass}
+            {...auto("dogs")}
           >
             <option value="" disabled>
               Choose…
@@ -159,14 +195,13 @@ export function QuoteForm({
             ))}
           </select>
         </Field>
-        <Field name="yardSize" label="Yard size" errors={errors?.yardSize}>
+        <Field field={fields.yardSize} label="Yard size">
           <select
-            id="quote-yardSize"
-            name="yardSize"
-            required
-            defaultValue={defaultValues.yardSize ?? ""}
+            {...withoutKey(getSelectProps(fields.yardSize))}
+            key={fields.yardSize.key}
+            defaultValue={fields.yardSize.initialValue ?? ""}
             className={inputClass}
-            {...invalid("yardSize", errors)}
+            {...auto("yardSize")}
           >
             <option value="" disabled>
               Choose…
@@ -178,58 +213,109 @@ export function QuoteForm({
             ))}
           </select>
         </Field>
-      </div>
-      <Field name="service" label="Preferred service" errors={errors?.service}>
-        <select
-          id="quote-service"
-          name="service"
-          required
-          value={service}
-          onChange={(event) => setService(event.target.value)}
-          className={inputClass}
-          {...invalid("service", errors)}
-        >
-          <option value="" disabled>
-            Choose…
-          </option>
-          {serviceOptions.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
+        <Field field={fields.service} label="Preferred service">
+          <select
+            {...withoutKey(getSelectProps(fields.service))}
+            key={fields.service.key}
+            defaultValue={fields.service.initialValue ?? ""}
+            aria-describedby={described(fields.service, false) ?? "quote-estimate"}
+            className={inputClass}
+            {...auto("service")}
+          >
+            <option value="" disabled>
+              Choose…
             </option>
-          ))}
-        </select>
-      </Field>
-      <p aria-live="polite" className="min-h-6 font-medium text-brand-800 dark:text-brand-200">
-        {estimate}
-      </p>
-      <Field name="message" label="Message (optional)" errors={errors?.message}>
+            {serviceOptions.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+
+      <div
+        id="quote-estimate"
+        aria-live="polite"
+        className="min-h-6 rounded-lg text-brand-900 dark:text-brand-100 hc:text-black"
+      >
+        {estimate ? (
+          <div className="rounded-lg bg-brand-50 p-4 dark:bg-brand-950 hc:bg-white">
+            <p className="text-lg font-semibold">{quoteEstimateSentence(estimate.label)}</p>
+            {estimate.breakdown ? <p className="text-sm">{estimate.breakdown}</p> : null}
+            <p className="text-sm">{QUOTE_ESTIMATE_NOTE}</p>
+          </div>
+        ) : null}
+      </div>
+
+      <Field field={fields.message} label="Message (optional)">
         <textarea
-          id="quote-message"
-          name="message"
+          {...withoutKey(getTextareaProps(fields.message))}
+          key={fields.message.key}
           rows={4}
-          defaultValue={defaultValues.message}
+          maxLength={QUOTE_LIMITS.message}
           className={inputClass}
-          {...invalid("message", errors)}
+          {...auto("message")}
         />
       </Field>
+
       <button
         type="submit"
         disabled={submitting}
-        className="inline-flex min-h-11 w-full items-center justify-center rounded-full bg-brand-700 px-6 py-3 text-lg font-semibold text-white shadow hover:bg-brand-800 disabled:opacity-70 sm:w-auto dark:bg-brand-400 dark:text-brand-950 dark:hover:bg-brand-300 hc:bg-black"
+        className="inline-flex min-h-11 w-full items-center justify-center rounded-full bg-brand-700 px-6 py-3 text-lg font-semibold text-white shadow hover:bg-brand-800 disabled:opacity-70 sm:w-auto dark:bg-brand-300 dark:text-brand-950 dark:hover:bg-brand-200 hc:bg-black"
       >
-        {submitLabel}
+        {submitting ? "Sending..." : submitLabel}
       </button>
     </Form>
   );
 }
 
-/** "Estimated price: $104/month" for a subscription, the plan's price for a one-time visit. */
-function describeEstimate(options: QuoteServiceOption[], addOns: AddOn[], service: string, dogs: string): string {
-  const plan = options.find((option) => option.value === service)?.plan;
-  if (!plan) return "";
-  const count = dogCountFrom(dogs);
-  if (plan.price.unit !== "month") return `Price: ${formatPrice(plan.price)}`;
-  if (count === null) return `Price: ${formatPrice(plan.price)}`;
-  const monthly = estimateMonthlyPrice(plan.price, count, addOns);
-  return monthly === null ? "" : `Estimated price: ${formatPrice({ amount: monthly, unit: "month" })}`;
+/** The success screen: what happens next, the area warning and the estimate. */
+export function QuoteSent({ sent }: { sent: QuoteSentDetails }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  // With JavaScript, move focus to the news so that keyboard and screen reader users hear it.
+  useEffect(() => heading.current?.focus(), []);
+  const details = sent.details;
+  return (
+    <div className="space-y-4" data-testid="quote-sent">
+      <h3
+        ref={heading}
+        tabIndex={-1}
+        className="text-xl font-bold text-brand-900 focus:outline-none dark:text-brand-100"
+      >
+        {QUOTE_SENT_TITLE}
+      </h3>
+      <p className="text-lg text-slate-800 dark:text-slate-100">{sent.nextSteps}</p>
+      {details?.outsideArea ? (
+        <p className="rounded-lg border-2 border-amber-600 bg-amber-50 p-4 font-medium text-amber-950 dark:bg-amber-950 dark:text-amber-50">
+          {details.outsideArea}
+        </p>
+      ) : null}
+      {details ? (
+        <dl className="grid gap-x-6 gap-y-2 sm:grid-cols-[auto_1fr]">
+          <dt className="font-semibold">Service</dt>
+          <dd>{details.serviceLabel}</dd>
+          <dt className="font-semibold">Dogs</dt>
+          <dd>{details.dogs}</dd>
+          <dt className="font-semibold">Yard size</dt>
+          <dd>{details.yardSize}</dd>
+          {details.estimateLabel ? (
+            <>
+              <dt className="font-semibold">Estimated price</dt>
+              <dd>
+                {details.estimateLabel}
+                <span className="block text-sm text-slate-700 dark:text-slate-300">{QUOTE_ESTIMATE_NOTE}</span>
+              </dd>
+            </>
+          ) : null}
+        </dl>
+      ) : null}
+      <Link
+        to="/contact#quote"
+        className="inline-flex min-h-11 items-center font-semibold text-brand-800 underline underline-offset-4 dark:text-brand-200"
+      >
+        Send another request
+      </Link>
+    </div>
+  );
 }

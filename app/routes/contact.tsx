@@ -1,5 +1,5 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FaqAccordion } from "~/components/faq-accordion";
 import { HighlightList } from "~/components/highlight-list";
@@ -10,17 +10,23 @@ import { BusinessHours, ServiceAreaList } from "~/components/service-area";
 import { getAddOns, getContactPage, getFaqs, getQuoteServiceOptions, getSiteSettings } from "~/content/content.server";
 import { getSiteUrl, pageSeo } from "~/content/page.server";
 import { faqPage, localBusiness, webPage } from "~/content/structured-data";
-import { publicCacheHeaders, publicPageHeaders } from "~/utils/cache-headers";
+import { PRIVATE_CACHE_CONTROL, publicCacheHeaders, publicPageHeaders } from "~/utils/cache-headers";
+import { withQuoteActionHeaders } from "~/utils/quote-headers";
+import { getQuoteConfirmation, submitQuoteRequest } from "~/utils/quote-submission.server";
 import { seoMeta } from "~/utils/seo";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [contact, settings, faqs, serviceOptions, addOns] = await Promise.all([
+  const [contact, settings, faqs, serviceOptions, addOns, sent] = await Promise.all([
     getContactPage(),
     getSiteSettings(),
     getFaqs(),
     getQuoteServiceOptions(),
     getAddOns(),
+    getQuoteConfirmation(request),
   ]);
+  // The success screen (?sent=) belongs to one visitor: never stored by a shared cache.
+  const headers = publicCacheHeaders(request);
+  if (sent) headers.set("Cache-Control", PRIVATE_CACHE_CONTROL);
   const siteUrl = getSiteUrl();
   return json(
     {
@@ -29,6 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       faqs,
       serviceOptions,
       addOns,
+      sent,
       seo: await pageSeo(contact.seo, "/contact"),
       jsonLd: [
         webPage(
@@ -39,11 +46,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
         ...(faqs.length > 0 ? [faqPage(faqs)] : []),
       ],
     },
-    { headers: publicCacheHeaders(request) }
+    { headers }
   );
 }
 
-export const headers = publicPageHeaders;
+// The quote request: validation, storage, notification and the success redirect live in
+// app/utils/quote-submission.server.ts.
+export async function action({ request }: ActionFunctionArgs) {
+  return submitQuoteRequest(request);
+}
+
+export const headers = withQuoteActionHeaders(publicPageHeaders);
 
 const telHref = (phone: string) => `tel:${phone.replace(/[^\d+]/g, "")}`;
 
@@ -51,7 +64,8 @@ const cardClass =
   "rounded-2xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-700 dark:bg-slate-900 hc:border-black";
 
 export default function ContactPage() {
-  const { contact, settings, faqs, serviceOptions, addOns, jsonLd } = useLoaderData<typeof loader>();
+  const { contact, settings, faqs, serviceOptions, addOns, sent, jsonLd } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
   return (
     <>
       <JsonLd data={jsonLd} />
@@ -66,7 +80,14 @@ export default function ContactPage() {
             <p className="mt-2 text-slate-700 dark:text-slate-300">{contact.quoteForm.intro}</p>
           ) : null}
           <div className="mt-6">
-            <QuoteForm serviceOptions={serviceOptions} addOns={addOns} submitLabel={contact.quoteForm.submitLabel} />
+            <QuoteForm
+              serviceOptions={serviceOptions}
+              addOns={addOns}
+              submitLabel={contact.quoteForm.submitLabel}
+              lastResult={actionData?.lastResult}
+              focus={actionData?.focus}
+              sent={sent}
+            />
           </div>
         </section>
 

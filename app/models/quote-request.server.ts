@@ -1,0 +1,219 @@
+import { createHash } from "node:crypto";
+import { sql } from "kysely";
+import type { QuoteRequest, QuoteStatus } from "../../db/schema";
+import { getDb } from "~/utils/db.server";
+import type { QuoteRequestInput } from "~/utils/quote-schema";
+
+/** The same request posted again within this window is stored once. */
+export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
+
+/** Automatic retries stop after this many attempts; `npm run quotes:retry` still sends them. */
+export const MAX_AUTOMATIC_ATTEMPTS = 8;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type NewQuoteRequest = QuoteRequestInput & {
+  outsideServiceArea: boolean;
+  estimateCents: number | null;
+  estimateLabel: string | null;
+  clientKey: string | null;
+};
+
+/**
+ * A hash of the request's fields, normalised so that a resubmission with different case or
+ * spacing still matches: what makes two posts "the same request".
+ */
+export function quoteDedupeKey(input: QuoteRequestInput): string {
+  const fold = (value: string | undefined) => (value ?? "").replace(/\s+/g, " ").trim().toLowerCase();
+  const parts = [
+    fold(input.name),
+    input.phone.replace(/\D/g, ""),
+    fold(input.email),
+    fold(input.address),
+    input.zip,
+    input.dogs,
+    input.yardSize,
+    input.service,
+    fold(input.message),
+  ];
+  return createHash("sha256").update(JSON.stringify(parts)).digest("hex");
+}
+
+/**
+ * Stores a quote request, unless the same one arrived within the duplicate window: then the
+ * earlier row is returned. A transaction-scoped advisory lock on the key makes two concurrent
+ * posts of the same request wait for each other instead of both inserting.
+ */
+export async function createQuoteRequest(data: NewQuoteRequest): Promise<{ quote: QuoteRequest; duplicate: boolean }> {
+  const db = await getDb();
+  const dedupeKey = quoteDedupeKey(data);
+  return db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${dedupeKey}, 0))`.execute(trx);
+    const existing = await trx
+      .selectFrom("quote_requests")
+      .selectAll()
+      .where("dedupe_key", "=", dedupeKey)
+      .where("created_at", ">", new Date(Date.now() - DUPLICATE_WINDOW_MS))
+      .orderBy("created_at", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    if (existing) return { quote: existing, duplicate: true };
+    const quote = await trx
+      .insertInto("quote_requests")
+      .values({
+        name: data.name,
+        phone: data.phone,
+        email: data.email,
+        address: data.address,
+        zip: data.zip,
+        dogs: data.dogs,
+        yard_size: data.yardSize,
+        service: data.service,
+        message: data.message ?? null,
+        outside_service_area: data.outsideServiceArea,
+        estimate_cents: data.estimateCents,
+        estimate_label: data.estimateLabel,
+        dedupe_key: dedupeKey,
+        client_key: data.clientKey,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { quote, duplicate: false };
+  });
+}
+
+export async function getQuoteRequest(id: string): Promise<QuoteRequest | undefined> {
+  if (!UUID.test(id)) return undefined;
+  const db = await getDb();
+  return db.selectFrom("quote_requests").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+export type QuoteListItem = Pick<
+  QuoteRequest,
+  "id" | "name" | "service" | "dogs" | "zip" | "outside_service_area" | "status" | "created_at"
+>;
+
+/** The inbox: newest first, optionally one status, one page at a time. */
+export async function listQuoteRequests(options: {
+  status?: QuoteStatus;
+  page: number;
+  pageSize: number;
+}): Promise<{ items: QuoteListItem[]; total: number }> {
+  const db = await getDb();
+  let query = db.selectFrom("quote_requests");
+  if (options.status) query = query.where("status", "=", options.status);
+  const [items, count] = await Promise.all([
+    query
+      .select(["id", "name", "service", "dogs", "zip", "outside_service_area", "status", "created_at"])
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(options.pageSize)
+      .offset((options.page - 1) * options.pageSize)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<string>().as("count")).executeTakeFirstOrThrow(),
+  ]);
+  return { items, total: Number(count.count) };
+}
+
+/** How many requests have each status (the filter shows the counts). */
+export async function countQuoteRequestsByStatus(): Promise<Partial<Record<QuoteStatus, number>>> {
+  const db = await getDb();
+  const rows = await db
+    .selectFrom("quote_requests")
+    .select(["status", (eb) => eb.fn.countAll<string>().as("count")])
+    .groupBy("status")
+    .execute();
+  return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
+}
+
+export async function updateQuoteRequestStatus(id: string, status: QuoteStatus): Promise<QuoteRequest | undefined> {
+  if (!UUID.test(id)) return undefined;
+  const db = await getDb();
+  return db
+    .updateTable("quote_requests")
+    .set({ status, updated_at: sql<Date>`now()` })
+    .where("id", "=", id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Wait before automatic attempt n+1: 1, 2, 4 … minutes, at most an hour. */
+export function retryDelaySeconds(attempts: number): number {
+  return Math.min(60 * 2 ** Math.max(0, attempts - 1), 3600);
+}
+
+/**
+ * Claims requests whose notification is due, counting the attempt before it is made, so that
+ * two app machines never send the same e-mail: each row is claimed by one UPDATE (rows locked
+ * by another claimer are skipped). A claimed row stays 'pending' if the process dies mid-send
+ * and is picked up again after its backoff.
+ *
+ * `ids`: just these (the request that was just stored). `due`: only those past their backoff
+ * and under the automatic attempt limit; otherwise every unsent request (the manual script).
+ */
+export async function claimQuoteNotifications(options: {
+  ids?: string[];
+  due: boolean;
+  limit: number;
+}): Promise<QuoteRequest[]> {
+  const db = await getDb();
+  if (options.ids && options.ids.length === 0) return [];
+  return db
+    .updateTable("quote_requests")
+    .set({
+      notification_status: "pending",
+      notification_attempts: sql<number>`notification_attempts + 1`,
+      updated_at: sql<Date>`now()`,
+    })
+    .where("id", "in", (eb) => {
+      let candidates = eb
+        .selectFrom("quote_requests")
+        .select("id")
+        .where("notification_status", "in", ["pending", "failed"]);
+      if (options.ids) candidates = candidates.where("id", "in", options.ids);
+      if (options.due) {
+        candidates = candidates
+          .where("notification_attempts", "<", MAX_AUTOMATIC_ATTEMPTS)
+          .where(
+            sql<boolean>`updated_at <= now() - make_interval(secs => least(60 * power(2, greatest(notification_attempts - 1, 0)), 3600))`
+          );
+      }
+      return candidates.orderBy("created_at", "asc").limit(options.limit).forUpdate().skipLocked();
+    })
+    .returningAll()
+    .execute();
+}
+
+export async function markQuoteNotificationSent(id: string, warning?: string) {
+  const db = await getDb();
+  await db
+    .updateTable("quote_requests")
+    .set({
+      notification_status: "sent",
+      notification_error: warning ?? null,
+      notified_at: sql<Date>`now()`,
+      updated_at: sql<Date>`now()`,
+    })
+    .where("id", "=", id)
+    .execute();
+}
+
+export async function markQuoteNotificationFailed(id: string, error: string) {
+  const db = await getDb();
+  await db
+    .updateTable("quote_requests")
+    .set({ notification_status: "failed", notification_error: error.slice(0, 1000), updated_at: sql<Date>`now()` })
+    .where("id", "=", id)
+    .execute();
+}
+
+/** Without SMTP the owner reads requests in the inbox; nothing to send or retry. */
+export async function markQuoteNotificationSkipped(id: string) {
+  const db = await getDb();
+  await db
+    .updateTable("quote_requests")
+    .set({ notification_status: "skipped", updated_at: sql<Date>`now()` })
+    .where("id", "=", id)
+    .where("notification_status", "=", "pending")
+    .execute();
+}

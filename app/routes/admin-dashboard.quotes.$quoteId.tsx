@@ -1,0 +1,226 @@
+import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { z } from "zod";
+import { QUOTE_STATUSES } from "../../db/schema";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { OutsideAreaBadge, QuoteStatusBadge } from "~/components/quote-status-badge";
+import { getQuoteServiceOptions } from "~/content/content.server";
+import { getQuoteRequest, updateQuoteRequestStatus } from "~/models/quote-request.server";
+import { requireAdmin } from "~/utils/auth.server";
+import { formatQuoteTime, QUOTE_STATUS_LABELS, telHref } from "~/utils/quote-format";
+import { dogCountLabel, yardSizeLabel } from "~/utils/quote-schema";
+import { redirectWithSuccess } from "~/utils/toast.server";
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const quote = await getQuoteRequest(params.quoteId ?? "");
+  if (!quote) throw new Response("Quote request not found", { status: 404 });
+  const options = await getQuoteServiceOptions();
+  return json(
+    {
+      quote: {
+        id: quote.id,
+        name: quote.name,
+        phone: quote.phone,
+        email: quote.email,
+        address: quote.address,
+        zip: quote.zip,
+        dogs: dogCountLabel(quote.dogs),
+        yardSize: yardSizeLabel(quote.yard_size),
+        service: options.find((option) => option.value === quote.service)?.label ?? quote.service,
+        message: quote.message,
+        status: quote.status,
+        outsideServiceArea: quote.outside_service_area,
+        estimateLabel: quote.estimate_label,
+        notification: {
+          status: quote.notification_status,
+          attempts: quote.notification_attempts,
+          error: quote.notification_error,
+          sentAt: quote.notified_at ? formatQuoteTime(quote.notified_at) : null,
+        },
+        createdAt: quote.created_at.toISOString(),
+        received: formatQuoteTime(quote.created_at),
+      },
+    },
+    { headers: { "Cache-Control": "private, no-store" } }
+  );
+}
+
+export const headers = () => ({ "Cache-Control": "private, no-store" });
+
+const STATUS_MESSAGE = `Choose one of: ${QUOTE_STATUSES.map((status) => QUOTE_STATUS_LABELS[status]).join(", ")}.`;
+const statusSchema = z.object({
+  status: z.enum(QUOTE_STATUSES, { errorMap: () => ({ message: STATUS_MESSAGE }) }),
+});
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  await requireAdmin(request);
+  const quoteId = params.quoteId ?? "";
+  const formData = await request.formData().catch(() => new FormData());
+  const submission = parseWithZod(formData, { schema: statusSchema });
+  if (!(await getQuoteRequest(quoteId))) throw new Response("Quote request not found", { status: 404 });
+  if (submission.status !== "success") return json({ lastResult: submission.reply() }, { status: 400 });
+
+  const updated = await updateQuoteRequestStatus(quoteId, submission.value.status);
+  if (!updated) throw new Response("Quote request not found", { status: 404 });
+  return redirectWithSuccess(`/admin-dashboard/quotes/${quoteId}`, {
+    message: "Status updated",
+    description: `${updated.name}'s request is now marked ${QUOTE_STATUS_LABELS[updated.status].toLowerCase()}.`,
+  });
+}
+
+const NOTIFICATION_TEXT = {
+  pending: "Not sent yet",
+  sent: "Sent",
+  failed: "Failed; retrying automatically",
+  skipped: "Not sent (e-mail is not configured)",
+} as const;
+
+export default function QuoteRequestDetail() {
+  const { quote } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: `quote-status-${quote.id}`,
+    lastResult: navigation.state === "idle" ? actionData?.lastResult : undefined,
+    defaultValue: { status: quote.status },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: statusSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  // Conform may return a `key`; React wants keys passed directly, not spread.
+  const { key: _key, ...statusProps } = getSelectProps(fields.status);
+  const busy = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post";
+  const mailto = `mailto:${quote.email}?subject=${encodeURIComponent("Your quote request")}`;
+
+  return (
+    <article aria-labelledby="quote-heading">
+      <Link
+        to="/admin-dashboard/quotes"
+        className="inline-flex min-h-11 items-center font-semibold text-brand-800 underline underline-offset-4 dark:text-brand-200"
+      >
+        <span aria-hidden="true">←&nbsp;</span>All quote requests
+      </Link>
+      <div className="mt-2 flex flex-wrap items-center gap-3">
+        <h2 id="quote-heading" className="text-2xl font-bold text-slate-900 dark:text-white">
+          Quote request from {quote.name}
+        </h2>
+        <QuoteStatusBadge status={quote.status} />
+        {quote.outsideServiceArea ? <OutsideAreaBadge /> : null}
+      </div>
+      <p className="mt-1 text-slate-700 dark:text-slate-200">
+        Received <time dateTime={quote.createdAt}>{quote.received}</time>
+      </p>
+
+      <div className="mt-6 flex flex-wrap gap-3">
+        <a
+          href={telHref(quote.phone)}
+          className="inline-flex min-h-11 items-center rounded-full bg-brand-700 px-5 py-2 font-semibold text-white hover:bg-brand-800 dark:bg-brand-300 dark:text-brand-950 hc:bg-black"
+        >
+          Call {quote.phone}
+        </a>
+        <a
+          href={mailto}
+          className="inline-flex min-h-11 items-center rounded-full border-2 border-brand-700 px-5 py-2 font-semibold text-brand-800 hover:bg-brand-50 dark:border-brand-300 dark:text-brand-100 dark:hover:bg-brand-950"
+        >
+          E-mail {quote.email}
+        </a>
+      </div>
+
+      <dl className="mt-8 grid gap-x-8 gap-y-4 sm:grid-cols-2">
+        <Detail term="Name">{quote.name}</Detail>
+        <Detail term="Phone">
+          <a href={telHref(quote.phone)} className="underline underline-offset-4">
+            {quote.phone}
+          </a>
+        </Detail>
+        <Detail term="E-mail">
+          <a href={mailto} className="break-all underline underline-offset-4">
+            {quote.email}
+          </a>
+        </Detail>
+        <Detail term="Address">{quote.address}</Detail>
+        <Detail term="ZIP code">
+          {quote.zip}
+          {quote.outsideServiceArea ? " (not in the served ZIP codes: confirm before quoting)" : ""}
+        </Detail>
+        <Detail term="Dogs">{quote.dogs}</Detail>
+        <Detail term="Yard size">{quote.yardSize}</Detail>
+        <Detail term="Service">{quote.service}</Detail>
+        <Detail term="Estimate shown to the visitor">{quote.estimateLabel ?? "None (custom quote)"}</Detail>
+        <Detail term="E-mail notification">
+          {NOTIFICATION_TEXT[quote.notification.status]}
+          {quote.notification.sentAt ? ` ${quote.notification.sentAt}` : ""}
+          {quote.notification.attempts > 0
+            ? ` (${quote.notification.attempts} attempt${quote.notification.attempts === 1 ? "" : "s"})`
+            : ""}
+          {quote.notification.error ? (
+            <span className="block text-sm text-slate-700 dark:text-slate-300">{quote.notification.error}</span>
+          ) : null}
+        </Detail>
+        <div className="sm:col-span-2">
+          <dt className="font-semibold text-slate-900 dark:text-white">Message</dt>
+          <dd className="mt-1 whitespace-pre-wrap text-slate-800 dark:text-slate-100">{quote.message ?? "(none)"}</dd>
+        </div>
+      </dl>
+
+      <Form
+        method="post"
+        {...getFormProps(form)}
+        className="mt-10 max-w-md rounded-xl border border-slate-300 p-5 dark:border-slate-600"
+      >
+        <label htmlFor={fields.status.id} className="block font-semibold text-slate-900 dark:text-white">
+          Status
+        </label>
+        <div className="mt-2 flex flex-wrap gap-3">
+          <select
+            {...statusProps}
+            // Remounts with the new default after a status change.
+            key={quote.status}
+            defaultValue={quote.status}
+            className="min-h-11 rounded-lg border border-slate-500 bg-white px-3 py-2 text-base text-slate-900 dark:bg-slate-900 dark:text-white"
+          >
+            {QUOTE_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {QUOTE_STATUS_LABELS[status]}
+              </option>
+            ))}
+          </select>
+          <button
+            type="submit"
+            disabled={busy}
+            className="inline-flex min-h-11 items-center rounded-full bg-brand-700 px-5 py-2 font-semibold text-white hover:bg-brand-800 disabled:opacity-70 dark:bg-brand-300 dark:text-brand-950 hc:bg-black"
+          >
+            {busy ? "Updating..." : "Update status"}
+          </button>
+        </div>
+        {fields.status.errors ? (
+          <p id={fields.status.errorId} className="mt-2 font-medium text-red-800 dark:text-red-300">
+            {fields.status.errors.join(" ")}
+          </p>
+        ) : null}
+      </Form>
+    </article>
+  );
+}
+
+function Detail({ term, children }: { term: string; children: React.ReactNode }) {
+  return (
+    <div>
+      <dt className="font-semibold text-slate-900 dark:text-white">{term}</dt>
+      <dd className="mt-1 text-slate-800 dark:text-slate-100">{children}</dd>
+    </div>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `Quote request from ${data.quote.name} | Admin Dashboard` : "Quote request | Admin Dashboard" },
+  { name: "robots", content: "noindex" },
+];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

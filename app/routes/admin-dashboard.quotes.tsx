@@ -1,0 +1,217 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useLoaderData, useOutlet } from "@remix-run/react";
+import { QUOTE_STATUSES, type QuoteStatus } from "../../db/schema";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { OutsideAreaBadge, QuoteStatusBadge } from "~/components/quote-status-badge";
+import { getQuoteServiceOptions } from "~/content/content.server";
+import { countQuoteRequestsByStatus, listQuoteRequests } from "~/models/quote-request.server";
+import { requireAdmin } from "~/utils/auth.server";
+import { ensureQuoteNotificationRetries } from "~/utils/quote-notifications.server";
+import { formatQuoteTime, QUOTE_STATUS_LABELS } from "~/utils/quote-format";
+import { dogCountLabel } from "~/utils/quote-schema";
+
+const PAGE_SIZE = 25;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  ensureQuoteNotificationRetries();
+  const url = new URL(request.url);
+  const requested = url.searchParams.get("status") || null;
+  const status = QUOTE_STATUSES.find((value) => value === requested);
+  const invalidStatus = requested !== null && !status;
+  const page = Math.max(1, Math.min(10_000, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1));
+
+  const [{ items, total }, counts, options] = await Promise.all([
+    listQuoteRequests({ status, page, pageSize: PAGE_SIZE }),
+    countQuoteRequestsByStatus(),
+    getQuoteServiceOptions(),
+  ]);
+  const labels = new Map(options.map((option) => [option.value, option.label]));
+  return json(
+    {
+      status: status ?? null,
+      invalidStatus: invalidStatus ? `There is no status "${requested}". Showing all quote requests.` : null,
+      page,
+      pageCount: Math.max(1, Math.ceil(total / PAGE_SIZE)),
+      total,
+      counts,
+      quotes: items.map((quote) => ({
+        id: quote.id,
+        name: quote.name,
+        service: labels.get(quote.service) ?? quote.service,
+        dogs: dogCountLabel(quote.dogs),
+        zip: quote.zip,
+        outsideServiceArea: quote.outside_service_area,
+        status: quote.status,
+        createdAt: quote.created_at.toISOString(),
+        received: formatQuoteTime(quote.created_at),
+      })),
+    },
+    { status: invalidStatus ? 400 : 200, headers: { "Cache-Control": "private, no-store" } }
+  );
+}
+
+export const headers = () => ({ "Cache-Control": "private, no-store" });
+
+function filterHref(status: QuoteStatus | null, page = 1) {
+  const params = new URLSearchParams();
+  if (status) params.set("status", status);
+  if (page > 1) params.set("page", String(page));
+  const query = params.toString();
+  return query ? `/admin-dashboard/quotes?${query}` : "/admin-dashboard/quotes";
+}
+
+const linkClass =
+  "inline-flex min-h-11 items-center rounded-full border-2 px-4 py-1 font-semibold focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700";
+
+export default function QuoteRequests() {
+  const outlet = useOutlet();
+  const data = useLoaderData<typeof loader>();
+  // A request's detail page takes the place of the list.
+  if (outlet) return outlet;
+
+  const all = Object.values(data.counts).reduce((sum, count) => sum + (count ?? 0), 0);
+  const filters: { status: QuoteStatus | null; label: string; count: number }[] = [
+    { status: null, label: "All", count: all },
+    ...QUOTE_STATUSES.map((status) => ({
+      status,
+      label: QUOTE_STATUS_LABELS[status],
+      count: data.counts[status] ?? 0,
+    })),
+  ];
+
+  return (
+    <section aria-labelledby="quotes-heading">
+      <h2 id="quotes-heading" className="text-2xl font-bold text-slate-900 dark:text-white">
+        Quote Requests
+      </h2>
+      {data.invalidStatus ? (
+        <p
+          role="alert"
+          className="mt-4 rounded-lg bg-red-50 p-3 font-medium text-red-900 dark:bg-red-950 dark:text-red-100"
+        >
+          {data.invalidStatus}
+        </p>
+      ) : null}
+      <nav aria-label="Filter quote requests by status" className="mt-4">
+        <ul className="flex flex-wrap gap-2">
+          {filters.map((filter) => {
+            const current = filter.status === data.status;
+            return (
+              <li key={filter.label}>
+                <Link
+                  to={filterHref(filter.status)}
+                  aria-current={current ? "page" : undefined}
+                  className={`${linkClass} ${
+                    current
+                      ? "border-brand-700 bg-brand-700 text-white dark:border-brand-300 dark:bg-brand-300 dark:text-brand-950"
+                      : "border-slate-400 text-slate-800 hover:bg-slate-100 dark:border-slate-500 dark:text-slate-100 dark:hover:bg-slate-800"
+                  }`}
+                >
+                  {filter.label} <span className="ml-1 font-normal">({filter.count})</span>
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      </nav>
+
+      {data.quotes.length === 0 ? (
+        <p className="mt-8 text-lg text-slate-700 dark:text-slate-200">
+          {data.status
+            ? `No ${QUOTE_STATUS_LABELS[data.status].toLowerCase()} quote requests.`
+            : "No quote requests yet."}
+        </p>
+      ) : (
+        <div
+          className="mt-6 overflow-x-auto rounded-xl border border-slate-300 dark:border-slate-600"
+          role="region"
+          aria-label="Quote requests table"
+          tabIndex={0}
+        >
+          <table className="w-full min-w-[44rem] text-left">
+            <caption className="sr-only">
+              {data.status ? `${QUOTE_STATUS_LABELS[data.status]} quote requests` : "All quote requests"}, newest first
+            </caption>
+            <thead className="bg-slate-100 text-sm uppercase tracking-wide text-slate-700 dark:bg-slate-800 dark:text-slate-200">
+              <tr>
+                <th scope="col" className="px-4 py-3">
+                  Received
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Name
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Service
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Dogs
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  ZIP
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Status
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-200 dark:divide-slate-700">
+              {data.quotes.map((quote) => (
+                <tr key={quote.id}>
+                  <td className="whitespace-nowrap px-4 py-3">
+                    <time dateTime={quote.createdAt}>{quote.received}</time>
+                  </td>
+                  <td className="px-4 py-3">
+                    <Link
+                      to={`/admin-dashboard/quotes/${quote.id}`}
+                      className="font-semibold text-brand-800 underline underline-offset-4 hover:text-brand-900 dark:text-brand-200"
+                    >
+                      {quote.name}
+                    </Link>
+                  </td>
+                  <td className="px-4 py-3">{quote.service}</td>
+                  <td className="whitespace-nowrap px-4 py-3">{quote.dogs}</td>
+                  <td className="px-4 py-3">
+                    <span className="mr-2">{quote.zip}</span>
+                    {quote.outsideServiceArea ? <OutsideAreaBadge /> : null}
+                  </td>
+                  <td className="px-4 py-3">
+                    <QuoteStatusBadge status={quote.status} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      {data.pageCount > 1 ? (
+        <nav aria-label="Pages" className="mt-6 flex flex-wrap items-center gap-4">
+          {data.page > 1 ? (
+            <Link to={filterHref(data.status, data.page - 1)} className={`${linkClass} border-slate-400`}>
+              Newer
+            </Link>
+          ) : null}
+          <p>
+            Page {data.page} of {data.pageCount}
+          </p>
+          {data.page < data.pageCount ? (
+            <Link to={filterHref(data.status, data.page + 1)} className={`${linkClass} border-slate-400`}>
+              Older
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
+    </section>
+  );
+}
+
+export const meta: MetaFunction = () => [
+  { title: "Quote Requests | Admin Dashboard" },
+  { name: "robots", content: "noindex" },
+];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}
