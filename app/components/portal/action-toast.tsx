@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { toast as showToast } from "sonner";
+import { StaticToast } from "~/components/flash-toast";
 
 export type ActionToastMessage = { type: "error" | "success"; message: string; description: string };
 
@@ -20,20 +21,5 @@ export function ActionToast({ toast }: { toast: ActionToastMessage | undefined }
   }, [toast]);
 
   if (hydrated || !toast) return null;
-  const destructive = toast.type === "error";
-  return (
-    <div
-      role={destructive ? "alert" : "status"}
-      data-testid="flash-toast"
-      data-type={toast.type}
-      className={`fixed right-4 top-4 z-50 w-[min(24rem,calc(100vw-2rem))] rounded-lg border p-4 shadow-lg ${
-        destructive
-          ? "border-red-300 bg-red-50 text-red-900 dark:border-red-700 dark:bg-red-950 dark:text-red-50"
-          : "border-green-300 bg-green-50 text-green-900 dark:border-green-700 dark:bg-green-950 dark:text-green-50"
-      }`}
-    >
-      <p className="font-semibold">{toast.message}</p>
-      <p className="mt-1">{toast.description}</p>
-    </div>
-  );
+  return <StaticToast toast={toast} />;
 }
