@@ -53,9 +53,9 @@ function SocialLinks({ social }: { social: ShellContent["social"] }) {
 }
 
 const bookNowClass =
-  "inline-flex min-h-11 items-center justify-center rounded-full bg-brand-700 px-5 py-2 text-base font-semibold text-white shadow hover:bg-brand-800 dark:bg-brand-500 dark:text-brand-950 dark:hover:bg-brand-400";
+  "inline-flex min-h-11 whitespace-nowrap items-center justify-center rounded-full bg-brand-700 px-5 py-2 text-base font-semibold text-white shadow hover:bg-brand-800 dark:bg-brand-500 dark:text-brand-950 dark:hover:bg-brand-400";
 const signInClass =
-  "inline-flex min-h-11 items-center justify-center rounded-full border-2 border-brand-700 px-5 py-2 text-base font-semibold text-brand-800 hover:bg-brand-50 dark:border-brand-300 dark:text-brand-100 dark:hover:bg-brand-900";
+  "inline-flex min-h-11 whitespace-nowrap items-center justify-center rounded-full border-2 border-brand-700 px-5 py-2 text-base font-semibold text-brand-800 hover:bg-brand-50 dark:border-brand-300 dark:text-brand-100 dark:hover:bg-brand-900";
 
 export function SiteHeader({ shell, signedIn }: { shell: ShellContent; signedIn: boolean }) {
   const menuRef = useRef<HTMLDetailsElement>(null);
