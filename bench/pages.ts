@@ -1,5 +1,6 @@
 // Server-rendering speed and memory of the public pages, on the production build.
 // Run: npm run build && npm run bench   (or: npx tsx bench/pages.ts)
+// BENCH_DATABASE_URL=postgres://... measures with PostgreSQL (as on Fly) instead of PGlite.
 // Starts `node server.js` on a free port with a fresh PGlite folder, warms up, then sends a
 // bounded number of requests at a fixed concurrency to each page and prints the figures.
 import { spawn } from "node:child_process";
@@ -38,7 +39,7 @@ async function main() {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-pages-"));
   const server = spawn(process.execPath, ["server.js"], {
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, SESSION_SECRET: "bench-secret-bench-secret-bench-secret-1234", LOG_LEVEL: "error", DATABASE_URL: "" },
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, SESSION_SECRET: "bench-secret-bench-secret-bench-secret-1234", LOG_LEVEL: "error", DATABASE_URL: process.env.BENCH_DATABASE_URL ?? "" },
     stdio: ["ignore", "ignore", "inherit"],
   });
   const base = `http://127.0.0.1:${port}`;
