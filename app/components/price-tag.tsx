@@ -1,7 +1,7 @@
 import { describePrice, formatPrice } from "~/content/pricing";
 import type { Price } from "~/content/types";
 
-/** The plan's one price, shown compactly and read out in words ("from $250", not "$250+"). */
+/** The plan's one price, shown compactly and read out in words ("from $N", not "$N+"). */
 export function PriceTag({ price, size = "md" }: { price: Price; size?: "md" | "lg" }) {
   const text = size === "lg" ? "text-3xl sm:text-4xl" : "text-2xl";
   const shown = formatPrice(price);

@@ -15,7 +15,7 @@ function dollars(amount: number): string {
   }).format(amount);
 }
 
-/** "$89/month", "$85 one-time", "$20 per bin", "$250+". */
+/** "$N/month", "$N one-time", "$N per bin", "$N+". */
 export function formatPrice(price: Price): string {
   const amount = dollars(price.amount);
   switch (price.unit) {
@@ -30,7 +30,7 @@ export function formatPrice(price: Price): string {
   }
 }
 
-/** The price as a screen reader should say it: "$250+" reads badly. */
+/** The price as a screen reader should say it: "$N+" reads badly. */
 export function describePrice(price: Price): string {
   const amount = dollars(price.amount);
   switch (price.unit) {

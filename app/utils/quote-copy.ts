@@ -6,7 +6,7 @@
 
 export const QUOTE_SENT_TITLE = "Quote request sent";
 
-/** "We'll get back to you within our business hours: Monday – Friday, 8am – 5pm." */
+/** "We'll get back to you within our business hours: {the hours from site settings}." */
 export function quoteNextSteps(hoursDisplay: string): string {
   return `We'll get back to you within our business hours: ${hoursDisplay}.`;
 }

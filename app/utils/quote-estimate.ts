@@ -8,7 +8,7 @@ import type { AddOn, QuoteServiceOption } from "~/content/types";
  *
  * - A monthly plan: the plan's price plus the multi-dog add-on tier for the dog count
  *   ("$104/month"). Stored in cents.
- * - A one-time, per-bin or "from" price: the plan's price with its unit ("$85 one-time"); the
+ * - A one-time, per-bin or "from" price: the plan's price with its unit ("$N one-time"); the
  *   add-on is a monthly amount for subscriptions, so it does not apply. Not stored in cents
  *   (estimate_cents is the monthly figure only), the label says it all.
  * - A service without a plan (commercial properties): no estimate; the team quotes it.
@@ -16,9 +16,9 @@ import type { AddOn, QuoteServiceOption } from "~/content/types";
 export type QuoteEstimate = {
   /** The monthly estimate in cents; null when the plan is not billed monthly. */
   cents: number | null;
-  /** "$104/month", "$85 one-time", "$250+". */
+  /** "$N/month", "$N one-time", "$N+". */
   label: string;
-  /** How the figure is made up, e.g. "$89/month plan +$15/month Multi-Dog Add-On"; null if it is just the plan price. */
+  /** How the figure is made up, e.g. "$N/month plan +$M/month Multi-Dog Add-On"; null if it is just the plan price. */
   breakdown: string | null;
 };
 
