@@ -24,8 +24,9 @@ COPY --from=deps /app/node_modules /app/node_modules
 COPY --from=build /app/build /app/build
 COPY --from=build /app/public /app/public
 COPY package.json server.js tsconfig.json ./
+# Sources for the tsx scripts: migrations, admin:grant, quotes:retry.
 COPY db ./db
-COPY app/utils/password.server.ts ./app/utils/password.server.ts
+COPY app ./app
 COPY scripts ./scripts
 COPY studio/data ./studio/data
 USER node

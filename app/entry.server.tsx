@@ -8,6 +8,7 @@ import { getDb } from "./utils/db.server";
 import { getEnv } from "./utils/env.server";
 import { errorFields, log } from "./utils/logger.server";
 import { NonceProvider } from "./utils/nonce";
+import { ensureQuoteNotificationRetries } from "./utils/quote-notifications.server";
 import { purgeExpiredSessions } from "./utils/session.server";
 
 // A bad environment stops the server at start, naming the variable.
@@ -22,6 +23,9 @@ const purge = () =>
   purgeExpiredSessions().catch((error) => log.warn("sessions.purge_failed", errorFields(error)));
 setTimeout(purge, 60_000).unref();
 setInterval(purge, 60 * 60 * 1000).unref();
+
+// Unsent quote e-mails (an SMTP outage before a restart) are retried without waiting for a visit.
+ensureQuoteNotificationRetries();
 
 const ABORT_DELAY = 5_000;
 

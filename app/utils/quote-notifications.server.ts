@@ -130,7 +130,7 @@ export function stopQuoteNotificationRetries() {
   retryTimer = undefined;
 }
 
-/** Called on first use from the server side (the contact action); tests start it explicitly. */
+/** Called at server start (entry.server) and on first use by the contact action; tests start it explicitly. */
 export function ensureQuoteNotificationRetries() {
   if (getEnv().NODE_ENV === "test" || !isMailConfigured()) return;
   startQuoteNotificationRetries();
