@@ -1,77 +1,11 @@
-import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { promisify } from "node:util";
-import { PGlite } from "@electric-sql/pglite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connect } from "../../db/connection";
-import { migrateToLatest } from "../../db/migrator";
+import { describe, expect, it } from "vitest";
 import { createUser } from "../helpers/factories";
-import { createTestDatabase, testServerUrl, type TestDatabase } from "../helpers/test-database";
+import { useScriptDatabase } from "../helpers/script-database";
 
-const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, "../..");
-
-/**
- * The real CLI against a database of its own: a fresh PostgreSQL database when the tests have a
- * server, else a PGlite folder (the script creates and migrates it on its first run).
- */
-let scriptEnv: NodeJS.ProcessEnv;
-let serverDatabase: TestDatabase | undefined;
-let dataDir: string | undefined;
-
-beforeAll(async () => {
-  const base: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "silent" };
-  delete base.DATABASE_URL;
-  const serverUrl = testServerUrl();
-  if (serverUrl) {
-    serverDatabase = await createTestDatabase();
-    const url = new URL(serverUrl);
-    url.pathname = `/${serverDatabase.name}`;
-    scriptEnv = { ...base, DATABASE_URL: url.toString() };
-  } else {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), "admin-role-"));
-    scriptEnv = { ...base, DATA_DIR: dataDir };
-    // Start the folder from the migrated template: an initdb in the child costs seconds.
-    const template = process.env.PGLITE_TEMPLATE;
-    if (template) {
-      const pglite = new PGlite(path.join(dataDir, "pglite"), { loadDataDir: new Blob([readFileSync(template)]) });
-      await pglite.waitReady;
-      await pglite.close();
-    }
-  }
-});
-
-afterAll(async () => {
-  await serverDatabase?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-async function adminRole(...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(path.join(root, "node_modules/.bin/tsx"), ["scripts/admin-role.ts", ...args], {
-      cwd: root,
-      env: scriptEnv,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
-
-/** Opens the script's database for a moment (a PGlite folder cannot be open twice at once). */
-async function withScriptDb<T>(work: (db: TestDatabase["db"]) => Promise<T>): Promise<T> {
-  if (serverDatabase) return work(serverDatabase.db);
-  const handle = connect({ dataDir: path.join(dataDir!, "pglite") });
-  try {
-    await migrateToLatest(handle.db);
-    return await work(handle.db);
-  } finally {
-    await handle.close();
-  }
-}
+/** The real CLI against a database of its own. */
+const script = useScriptDatabase({ prefix: "admin-role" });
+const adminRole = (...args: string[]) => script.run("scripts/admin-role.ts", args);
+const withScriptDb = script.withDb;
 
 const isAdmin = (email: string) =>
   withScriptDb(async (db) => {
