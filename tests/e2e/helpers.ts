@@ -13,6 +13,13 @@ type AxeViolation = { id: string; impact: string | null; help: string; nodes: { 
  * stays as strict as in production.
  */
 export async function expectNoAxeViolations(page: Page, context = "") {
+  // A theme switched just before (a class on <html>) fades colours in over ~150 ms; axe must
+  // see the settled colours, not a frame of the transition.
+  await page
+    .waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"), null, { timeout: 3_000 })
+    .catch(() => {
+      // An endless animation (a spinner) never settles; check the page as it is.
+    });
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     // @ts-expect-error axe is injected above
