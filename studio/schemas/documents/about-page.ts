@@ -1,4 +1,5 @@
 import {defineField, defineType} from 'sanity'
+import {whyChooseField} from '../lib/why-choose-field'
 
 export const aboutPage = defineType({
   name: 'aboutPage',
@@ -18,22 +19,7 @@ export const aboutPage = defineType({
       ],
     }),
     defineField({name: 'promise', title: 'Our promise', type: 'pageSection', validation: (rule) => rule.required()}),
-    defineField({
-      name: 'whyChoose',
-      title: 'Why choose us',
-      type: 'object',
-      validation: (rule) => rule.required(),
-      fields: [
-        defineField({name: 'heading', title: 'Heading', type: 'string', validation: (rule) => rule.required()}),
-        defineField({
-          name: 'items',
-          title: 'Reasons',
-          type: 'array',
-          of: [{type: 'highlight'}],
-          validation: (rule) => rule.required().min(1).max(10),
-        }),
-      ],
-    }),
+    whyChooseField({maxItems: 10}),
     defineField({
       name: 'serviceArea',
       title: 'Service area',

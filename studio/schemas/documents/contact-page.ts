@@ -1,4 +1,5 @@
 import {defineField, defineType} from 'sanity'
+import {whyChooseField} from '../lib/why-choose-field'
 
 export const contactPage = defineType({
   name: 'contactPage',
@@ -52,22 +53,7 @@ export const contactPage = defineType({
       description: 'The questions are their own documents.',
       validation: (rule) => rule.required(),
     }),
-    defineField({
-      name: 'whyChoose',
-      title: 'Why choose us',
-      type: 'object',
-      validation: (rule) => rule.required(),
-      fields: [
-        defineField({name: 'heading', title: 'Heading', type: 'string', validation: (rule) => rule.required()}),
-        defineField({
-          name: 'items',
-          title: 'Reasons',
-          type: 'array',
-          of: [{type: 'highlight'}],
-          validation: (rule) => rule.required().min(1).max(10),
-        }),
-      ],
-    }),
+    whyChooseField({maxItems: 10}),
     defineField({name: 'seo', title: 'Search engine listing', type: 'seo', validation: (rule) => rule.required()}),
   ],
   preview: {prepare: () => ({title: 'Contact page'})},

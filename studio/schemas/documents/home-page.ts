@@ -1,4 +1,5 @@
 import {defineField, defineType} from 'sanity'
+import {whyChooseField} from '../lib/why-choose-field'
 
 export const homePage = defineType({
   name: 'homePage',
@@ -69,22 +70,7 @@ export const homePage = defineType({
       description: 'The link to the full price list on /services.',
       validation: (rule) => rule.required().max(60),
     }),
-    defineField({
-      name: 'whyChoose',
-      title: 'Why choose us',
-      type: 'object',
-      validation: (rule) => rule.required(),
-      fields: [
-        defineField({name: 'heading', title: 'Heading', type: 'string', validation: (rule) => rule.required()}),
-        defineField({
-          name: 'items',
-          title: 'Reasons',
-          type: 'array',
-          of: [{type: 'highlight'}],
-          validation: (rule) => rule.required().min(1).max(8),
-        }),
-      ],
-    }),
+    whyChooseField({maxItems: 8}),
     defineField({
       name: 'promisesSection',
       title: 'Promises section',
