@@ -8,7 +8,7 @@ import { getDb } from "./utils/db.server";
 import { getEnv } from "./utils/env.server";
 import { errorFields, log } from "./utils/logger.server";
 import { NonceProvider } from "./utils/nonce";
-import { ensureQuoteNotificationRetries } from "./utils/quote-notifications.server";
+import { ensureQuoteNotificationRetries } from "./features/quotes/quote-notifications.server";
 import { purgeExpiredSessions } from "./utils/session.server";
 
 // A bad environment stops the server at start, naming the variable.

@@ -9,7 +9,7 @@ import { FlashToast } from "~/components/flash-toast";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { getShellContent } from "~/content/shell.server";
-import { getOptionalUser } from "~/utils/auth.server";
+import { getOptionalUser } from "~/features/accounts/auth.server";
 import { useNonce } from "~/utils/nonce";
 import { getToast } from "~/utils/toast.server";
 import stylesheet from "~/tailwind.css";

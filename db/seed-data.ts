@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { hashPassword } from "../app/utils/password.server";
+import { hashPassword } from "../app/features/accounts/password.server";
 import type { Database } from "./schema";
 
 /** Development accounts; the README prints these. Never seeded in production. */

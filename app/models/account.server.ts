@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { OAuthProvider } from "../../db/schema";
 import { getDb } from "~/utils/db.server";
-import { getDummyHash, hashPassword, verifyPassword } from "~/utils/password.server";
+import { getDummyHash, hashPassword, verifyPassword } from "~/features/accounts/password.server";
 
 /** An error whose message is written for the person signing in and may be shown to them. */
 export class AccountError extends Error {

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { sql } from "kysely";
 import type { QuoteRequest, QuoteStatus } from "../../db/schema";
 import { getDb } from "~/utils/db.server";
-import type { QuoteRequestInput } from "~/utils/quote-schema";
+import type { QuoteRequestInput } from "~/features/quotes/quote-schema";
 
 /** The same request posted again within this window is stored once. */
 export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;

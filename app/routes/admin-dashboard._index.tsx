@@ -5,18 +5,18 @@ import { z } from "zod";
 import { IMAGE_TYPES, SERVICE_TYPES, type ImageType } from "../../db/schema";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import type { loader as rootLoader } from "~/root";
-import { ActionToast, type ActionToastMessage } from "~/components/portal/action-toast";
-import { MediaUploadForm } from "~/components/portal/media-upload-form";
-import { MediaView } from "~/components/portal/media-view";
+import { ActionToast, type ActionToastMessage } from "~/components/action-toast";
+import { MediaUploadForm } from "~/features/media/media-upload-form";
+import { MediaView } from "~/features/media/media-view";
 import {
   listMediaForServices,
   mediaKindOf,
   storeServiceMedia,
   type StoreMediaResult,
 } from "~/models/service-media.server";
-import { formatBusinessDate, formatBusinessDateTime, parseBusinessDateTime } from "~/models/service-schedule.server";
+import { formatBusinessDate, formatBusinessDateTime, parseBusinessDateTime } from "~/utils/business-time";
 import { createService, getServiceWithCustomer, isCustomer, listCustomers } from "~/models/service.server";
-import { requireAdmin } from "~/utils/auth.server";
+import { requireAdmin } from "~/features/accounts/auth.server";
 import { errorFields, log } from "~/utils/logger.server";
 import { drain } from "~/utils/storage.server";
 import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";

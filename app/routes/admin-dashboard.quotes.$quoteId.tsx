@@ -6,12 +6,12 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { z } from "zod";
 import { QUOTE_STATUSES } from "../../db/schema";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { OutsideAreaBadge, QuoteStatusBadge } from "~/components/quote-status-badge";
+import { OutsideAreaBadge, QuoteStatusBadge } from "~/features/quotes/quote-status-badge";
 import { getQuoteServiceOptions } from "~/content/content.server";
 import { getQuoteRequest, updateQuoteRequestStatus } from "~/models/quote-request.server";
-import { requireAdmin } from "~/utils/auth.server";
-import { formatQuoteTime, QUOTE_STATUS_LABELS, telHref } from "~/utils/quote-format";
-import { dogCountLabel, yardSizeLabel } from "~/utils/quote-schema";
+import { requireAdmin } from "~/features/accounts/auth.server";
+import { formatQuoteTime, QUOTE_STATUS_LABELS, telHref } from "~/features/quotes/quote-format";
+import { dogCountLabel, yardSizeLabel } from "~/features/quotes/quote-schema";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

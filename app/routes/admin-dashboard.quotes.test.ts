@@ -3,7 +3,7 @@ import { useAppDatabase } from "../../tests/helpers/app-database";
 import { createUser, sessionCookieFor } from "../../tests/helpers/factories";
 import { goodQuote } from "../../tests/helpers/quote-form";
 import { createQuoteRequest } from "~/models/quote-request.server";
-import { createQuoteSchema } from "~/utils/quote-schema";
+import { createQuoteSchema } from "~/features/quotes/quote-schema";
 import { getToast } from "~/utils/toast.server";
 import { action as detailAction, loader as detailLoader } from "./admin-dashboard.quotes.$quoteId";
 import { loader as listLoader } from "./admin-dashboard.quotes";

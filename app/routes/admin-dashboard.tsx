@@ -3,8 +3,8 @@ import { json } from "@remix-run/node";
 import { NavLink, Outlet } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import type { loader as rootLoader } from "~/root";
-import { DashboardHeader } from "~/components/portal/dashboard-header";
-import { requireAdmin } from "~/utils/auth.server";
+import { DashboardHeader } from "~/components/dashboard-header";
+import { requireAdmin } from "~/features/accounts/auth.server";
 
 // The layout of every admin page: child routes (services, quote requests) render in <Outlet/>.
 export async function loader({ request }: LoaderFunctionArgs) {

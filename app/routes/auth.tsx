@@ -12,14 +12,14 @@ import {
   submitClass,
   WorkInProgressNote,
   type ActionToastMessage,
-} from "~/components/auth-fields";
+} from "~/features/accounts/auth-fields";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import type { loader as rootLoader } from "~/root";
 import { createAccountWithPassword } from "~/models/account.server";
-import { countSignInAttempt, countSignUpAttempt, forgetSignInAttempts, tooManyAttemptsMessage } from "~/models/auth-limits.server";
+import { countSignInAttempt, countSignUpAttempt, forgetSignInAttempts, tooManyAttemptsMessage } from "~/features/accounts/auth-limits.server";
 import { getSessionUserById } from "~/models/user.server";
-import { getOptionalUser, homeFor } from "~/utils/auth.server";
-import { describeAuthFailure, getAuthenticator } from "~/utils/authenticator.server";
+import { getOptionalUser, homeFor } from "~/features/accounts/auth.server";
+import { describeAuthFailure, getAuthenticator } from "~/features/accounts/authenticator.server";
 import { getClientIp } from "~/utils/client-ip.server";
 import { log } from "~/utils/logger.server";
 import { createUserSessionHeaders } from "~/utils/session.server";

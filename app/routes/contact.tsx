@@ -5,14 +5,14 @@ import { FaqAccordion } from "~/components/faq-accordion";
 import { HighlightList } from "~/components/highlight-list";
 import { JsonLd } from "~/components/json-ld";
 import { PageHero, PageSection } from "~/components/page-hero";
-import { QuoteForm } from "~/components/quote-form";
+import { QuoteForm } from "~/features/quotes/quote-form";
 import { BusinessHours, ServiceAreaList } from "~/components/service-area";
 import { getAddOns, getContactPage, getFaqs, getQuoteServiceOptions, getSiteSettings } from "~/content/content.server";
 import { getSiteUrl, pageSeo } from "~/content/page.server";
 import { faqPage, localBusiness, webPage } from "~/content/structured-data";
 import { PRIVATE_CACHE_CONTROL, publicCacheHeaders, publicPageHeaders } from "~/utils/cache-headers";
-import { withQuoteActionHeaders } from "~/utils/quote-headers";
-import { getQuoteConfirmation, submitQuoteRequest } from "~/utils/quote-submission.server";
+import { withQuoteActionHeaders } from "~/features/quotes/quote-headers";
+import { getQuoteConfirmation, submitQuoteRequest } from "~/features/quotes/quote-submission.server";
 import { seoMeta } from "~/utils/seo";
 
 export async function loader({ request }: LoaderFunctionArgs) {

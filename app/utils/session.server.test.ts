@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../tests/helpers/app-database";
 import { createUser, sessionCookieFor } from "../../tests/helpers/factories";
-import { getOptionalUser } from "./auth.server";
+import { getOptionalUser } from "~/features/accounts/auth.server";
 import { createUserSessionHeaders, getSession, getSessionStorage, getUserId } from "./session.server";
 
 const database = useAppDatabase();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { quoteDedupeKey } from "~/models/quote-request.server";
-import { createQuoteSchema } from "~/utils/quote-schema";
+import { createQuoteSchema } from "~/features/quotes/quote-schema";
 import { goodQuote } from "../helpers/quote-form";
 import { useScriptDatabase } from "../helpers/script-database";
 import { startTestSmtpServer, type TestSmtpServer } from "../helpers/smtp-server";

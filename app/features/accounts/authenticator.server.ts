@@ -2,11 +2,11 @@ import { Authenticator, AuthorizationError } from "remix-auth";
 import { FacebookStrategy } from "remix-auth-facebook";
 import { FormStrategy } from "remix-auth-form";
 import { GoogleStrategy } from "remix-auth-google";
-import { OAUTH_PROVIDERS, type OAuthProvider } from "../../db/schema";
+import { OAUTH_PROVIDERS, type OAuthProvider } from "../../../db/schema";
 import { AccountError, findOrCreateOAuthUser, verifyCredentials, type OAuthIdentity } from "~/models/account.server";
-import { getEnv } from "./env.server";
-import { log } from "./logger.server";
-import { getSessionStorage, USER_ID_KEY } from "./session.server";
+import { getEnv } from "~/utils/env.server";
+import { log } from "~/utils/logger.server";
+import { getSessionStorage, USER_ID_KEY } from "~/utils/session.server";
 
 export const PROVIDER_NAMES: Record<OAuthProvider, string> = { google: "Google", facebook: "Facebook" };
 

@@ -1,4 +1,4 @@
-import type { QuoteStatus } from "../../db/schema";
+import type { QuoteStatus } from "../../../db/schema";
 
 // The business runs in Southern Nevada: the inbox and the e-mails show its local time, the same
 // on the server and in the browser (no hydration mismatch, no guessing the reader's zone).

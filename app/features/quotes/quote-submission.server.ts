@@ -4,14 +4,14 @@ import { json } from "@remix-run/node";
 import { getAddOns, getQuoteServiceOptions, getSiteSettings } from "~/content/content.server";
 import { createQuoteRequest, getQuoteRequest } from "~/models/quote-request.server";
 import { hitRateLimit } from "~/models/rate-limit.server";
-import { getEnv } from "./env.server";
-import { errorFields, log } from "./logger.server";
+import { getEnv } from "~/utils/env.server";
+import { errorFields, log } from "~/utils/logger.server";
 import { QUOTE_SENT_TITLE, quoteNextSteps, quoteOutsideArea } from "./quote-copy";
 import { estimateQuote } from "./quote-estimate";
 import { ensureQuoteNotificationRetries, notifyNewQuoteRequest } from "./quote-notifications.server";
 import { createQuoteSchema, dogCountLabel, firstInvalidField, HONEYPOT_FIELD, yardSizeLabel } from "./quote-schema";
 import { createQuoteSentToken, readQuoteSentToken } from "./quote-token.server";
-import { redirectWithSuccess } from "./toast.server";
+import { redirectWithSuccess } from "~/utils/toast.server";
 
 /** Per client: enough for a family sharing a connection, too few for a flood. */
 export const QUOTE_RATE_LIMIT = { limit: 5, windowMs: 10 * 60 * 1000 };

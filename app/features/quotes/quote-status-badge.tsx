@@ -1,5 +1,5 @@
-import type { QuoteStatus } from "../../db/schema";
-import { QUOTE_STATUS_LABELS } from "~/utils/quote-format";
+import type { QuoteStatus } from "../../../db/schema";
+import { QUOTE_STATUS_LABELS } from "~/features/quotes/quote-format";
 
 // Text and background pairs with at least 4.5:1 contrast in light, dark and high-contrast modes.
 const TONES: Record<QuoteStatus, string> = {

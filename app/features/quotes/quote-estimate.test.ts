@@ -2,11 +2,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { useAppDatabase } from "../../tests/helpers/app-database";
-import { goodQuote, quotePost } from "../../tests/helpers/quote-form";
+import { useAppDatabase } from "../../../tests/helpers/app-database";
+import { goodQuote, quotePost } from "../../../tests/helpers/quote-form";
 import { DEFAULT_DATASET_PATH, getAddOns, getQuoteServiceOptions, replaceContentStore } from "~/content/content.server";
 import { action } from "~/routes/contact";
-import { resetEnvCache } from "./env.server";
+import { resetEnvCache } from "~/utils/env.server";
 import { dogCountFrom, estimateQuote } from "./quote-estimate";
 
 describe("the instant estimate, from the bundled content", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { formatBusinessDate, formatBusinessDateTime, parseBusinessDateTime } from "./service-schedule.server";
+import { formatBusinessDate, formatBusinessDateTime, parseBusinessDateTime } from "./business-time";
 
 describe("service dates are read in the business's time zone (Pacific)", () => {
   test.each([

@@ -1,5 +1,5 @@
-import { normalizeEmail } from "./account.server";
-import { hitRateLimit, refundRateLimit, resetRateLimit } from "./rate-limit.server";
+import { normalizeEmail } from "~/models/account.server";
+import { hitRateLimit, refundRateLimit, resetRateLimit } from "~/models/rate-limit.server";
 
 const MINUTE = 60_000;
 

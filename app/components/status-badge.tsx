@@ -1,4 +1,4 @@
-import type { BookingStatus, ServiceStatus } from "../../../db/schema";
+import type { BookingStatus, ServiceStatus } from "../../db/schema";
 
 const GREEN = "bg-green-100 text-green-900 ring-green-700/30 dark:bg-green-900 dark:text-green-50";
 const BLUE = "bg-blue-100 text-blue-900 ring-blue-700/30 dark:bg-blue-900 dark:text-blue-50";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { publicPageHeaders } from "./cache-headers";
+import { publicPageHeaders } from "~/utils/cache-headers";
 import { withQuoteActionHeaders } from "./quote-headers";
 
 const headers = withQuoteActionHeaders(publicPageHeaders);

@@ -1,7 +1,7 @@
-import type { OAuthProvider } from "../../db/schema";
+import type { OAuthProvider } from "../../../db/schema";
 import { describeAuthFailure, PROVIDER_NAMES } from "./authenticator.server";
-import { errorFields, log } from "./logger.server";
-import { redirectWithError } from "./toast.server";
+import { errorFields, log } from "~/utils/logger.server";
+import { redirectWithError } from "~/utils/toast.server";
 
 /** Back to /auth with the spec's "Google sign in failed" / "Facebook sign in failed" toast. */
 export function oauthFailure(provider: OAuthProvider, error: unknown, reason?: string) {

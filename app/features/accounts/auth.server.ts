@@ -1,7 +1,7 @@
 import { redirect } from "@remix-run/node";
-import { redirectWithError } from "./toast.server";
+import { redirectWithError } from "~/utils/toast.server";
 import { getSessionUserById, type SessionUser } from "~/models/user.server";
-import { getUserId, logout } from "./session.server";
+import { getUserId, logout } from "~/utils/session.server";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { getEnv } from "./env.server";
+import { getEnv } from "~/utils/env.server";
 
 /**
  * The `?sent=` token of the quote success screen: the request's id, an expiry and an HMAC with

@@ -1,4 +1,4 @@
-import type { QuoteRequest } from "../../db/schema";
+import type { QuoteRequest } from "../../../db/schema";
 import { getQuoteServiceOptions, getSiteSettings } from "~/content/content.server";
 import {
   claimQuoteNotifications,
@@ -6,9 +6,9 @@ import {
   markQuoteNotificationSent,
   markQuoteNotificationSkipped,
 } from "~/models/quote-request.server";
-import { getEnv } from "./env.server";
-import { errorFields, log } from "./logger.server";
-import { isMailConfigured, sendMail } from "./mailer.server";
+import { getEnv } from "~/utils/env.server";
+import { errorFields, log } from "~/utils/logger.server";
+import { isMailConfigured, sendMail } from "~/utils/mailer.server";
 import { ownerQuoteEmail, visitorQuoteEmail, type QuoteEmailContext } from "./quote-emails.server";
 
 /**

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { useAppDatabase } from "../../tests/helpers/app-database";
-import { goodQuote, quotePost, randomClientIp } from "../../tests/helpers/quote-form";
+import { useAppDatabase } from "../../../tests/helpers/app-database";
+import { goodQuote, quotePost, randomClientIp } from "../../../tests/helpers/quote-form";
 import { action, loader } from "~/routes/contact";
 import { getSiteSettings } from "~/content/content.server";
-import { resetEnvCache } from "./env.server";
-import { getToast } from "./toast.server";
+import { resetEnvCache } from "~/utils/env.server";
+import { getToast } from "~/utils/toast.server";
 import { QUOTE_MESSAGES } from "./quote-schema";
 import { getQuoteConfirmation, QUOTE_RATE_LIMIT } from "./quote-submission.server";
 import { readQuoteSentToken } from "./quote-token.server";

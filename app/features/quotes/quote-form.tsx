@@ -11,9 +11,9 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect, useMemo, useRef, type ReactNode } from "react";
 import type { AddOn, QuoteServiceOption } from "~/content/types";
-import type { QuoteConfirmation } from "~/utils/quote-submission.server";
-import { QUOTE_ESTIMATE_NOTE, QUOTE_SENT_TITLE, quoteEstimateSentence } from "~/utils/quote-copy";
-import { estimateQuote } from "~/utils/quote-estimate";
+import type { QuoteConfirmation } from "~/features/quotes/quote-submission.server";
+import { QUOTE_ESTIMATE_NOTE, QUOTE_SENT_TITLE, quoteEstimateSentence } from "~/features/quotes/quote-copy";
+import { estimateQuote } from "~/features/quotes/quote-estimate";
 import {
   createQuoteSchema,
   DOG_COUNT_OPTIONS,
@@ -21,7 +21,7 @@ import {
   QUOTE_LIMITS,
   YARD_SIZE_OPTIONS,
   type QuoteField,
-} from "~/utils/quote-schema";
+} from "~/features/quotes/quote-schema";
 
 /** What the success screen shows (from the /contact loader's `sent` token). */
 export type QuoteSentDetails = QuoteConfirmation;

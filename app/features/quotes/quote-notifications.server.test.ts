@@ -1,13 +1,13 @@
 import { sql } from "kysely";
 import type { AddressObject } from "mailparser";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { useAppDatabase } from "../../tests/helpers/app-database";
-import { goodQuote, quotePost } from "../../tests/helpers/quote-form";
-import { startTestSmtpServer, type TestSmtpServer } from "../../tests/helpers/smtp-server";
+import { useAppDatabase } from "../../../tests/helpers/app-database";
+import { goodQuote, quotePost } from "../../../tests/helpers/quote-form";
+import { startTestSmtpServer, type TestSmtpServer } from "../../../tests/helpers/smtp-server";
 import { getQuoteServiceOptions, getSiteSettings } from "~/content/content.server";
 import { MAX_AUTOMATIC_ATTEMPTS } from "~/models/quote-request.server";
 import { action } from "~/routes/contact";
-import { resetEnvCache } from "./env.server";
+import { resetEnvCache } from "~/utils/env.server";
 import { retryUnsentQuoteNotifications, startQuoteNotificationRetries } from "./quote-notifications.server";
 
 const database = useAppDatabase();

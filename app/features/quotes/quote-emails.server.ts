@@ -1,6 +1,6 @@
-import type { QuoteRequest } from "../../db/schema";
+import type { QuoteRequest } from "../../../db/schema";
 import type { SiteSettings } from "~/content/types";
-import type { OutgoingMail } from "./mailer.server";
+import type { OutgoingMail } from "~/utils/mailer.server";
 import { QUOTE_ESTIMATE_NOTE, quoteEstimateSentence, quoteNextSteps, quoteOutsideArea } from "./quote-copy";
 import { formatQuoteTime } from "./quote-format";
 import { dogCountLabel, yardSizeLabel } from "./quote-schema";
