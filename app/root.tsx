@@ -26,10 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     getOptionalUser(request),
     getToast(request),
   ]);
-  return json(
-    { shell, user: user ? { email: user.email, isAdmin: user.isAdmin } : null, toast },
-    { headers },
-  );
+  return json({ shell, user: user ? { email: user.email, isAdmin: user.isAdmin } : null, toast }, { headers });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

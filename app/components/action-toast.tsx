@@ -2,7 +2,8 @@ import { useEffect, useState } from "react";
 import { toast as showToast } from "sonner";
 import { StaticToast } from "~/components/flash-toast";
 
-export type ActionToastMessage = { type: "error" | "success"; message: string; description: string };
+/** A failure unless `type` says "success". */
+export type ActionToastMessage = { type?: "error" | "success"; message: string; description: string };
 
 /**
  * A toast carried by an action's data instead of the flash cookie: used when the action
@@ -16,10 +17,10 @@ export function ActionToast({ toast }: { toast: ActionToastMessage | undefined }
 
   useEffect(() => {
     if (!toast) return;
-    if (toast.type === "error") showToast.error(toast.message, { description: toast.description });
+    if (toast.type !== "success") showToast.error(toast.message, { description: toast.description });
     else showToast.success(toast.message, { description: toast.description });
   }, [toast]);
 
   if (hydrated || !toast) return null;
-  return <StaticToast toast={toast} />;
+  return <StaticToast toast={{ ...toast, type: toast.type ?? "error" }} />;
 }

@@ -1,4 +1,5 @@
-import type { BookingStatus, ServiceStatus } from "../../db/schema";
+import type { BookingStatus } from "~/features/bookings/booking-constants";
+import type { ServiceStatus } from "~/features/visits/visit-constants";
 
 const GREEN = "bg-green-100 text-green-900 ring-green-700/30 dark:bg-green-900 dark:text-green-50";
 const BLUE = "bg-blue-100 text-blue-900 ring-blue-700/30 dark:bg-blue-900 dark:text-blue-50";

@@ -2,18 +2,15 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, unstable_parseMultipartFormData } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
-import { IMAGE_TYPES, SERVICE_TYPES, type ImageType } from "../../db/schema";
+import { IMAGE_TYPES, type ImageType } from "~/features/media/media-constants";
+import { SERVICE_TYPES } from "~/features/visits/visit-constants";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import type { loader as rootLoader } from "~/root";
 import { ActionToast, type ActionToastMessage } from "~/components/action-toast";
 import { MediaUploadForm } from "~/features/media/media-upload-form";
 import { MediaView } from "~/features/media/media-view";
-import {
-  listMediaForServices,
-  mediaKindOf,
-  storeServiceMedia,
-  type StoreMediaResult,
-} from "~/models/service-media.server";
+import { mediaKindOf, storeServiceMedia, type StoreMediaResult } from "~/features/media/service-media.server";
+import { listMediaForServices } from "~/models/service-media.server";
 import { formatBusinessDate, formatBusinessDateTime, parseBusinessDateTime } from "~/utils/business-time";
 import { createService, getServiceWithCustomer, isCustomer, listCustomers } from "~/models/service.server";
 import { requireAdmin } from "~/features/accounts/auth.server";
@@ -41,7 +38,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   ]);
   const media = service ? await listMediaForServices([service.id]) : [];
   const customerParam = url.searchParams.get("customer");
-  const selectedCustomerId = customers.some((c) => c.id === customerParam) ? customerParam : service?.customer_id ?? "";
+  const selectedCustomerId = customers.some((c) => c.id === customerParam)
+    ? customerParam
+    : (service?.customer_id ?? "");
   return json(
     {
       tab,

@@ -4,13 +4,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
-import { QUOTE_STATUSES } from "../../db/schema";
+import { QUOTE_STATUSES } from "~/features/quotes/quote-constants";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { OutsideAreaBadge, QuoteStatusBadge } from "~/features/quotes/quote-status-badge";
 import { getQuoteServiceOptions } from "~/content/content.server";
 import { getQuoteRequest, updateQuoteRequestStatus } from "~/models/quote-request.server";
 import { requireAdmin } from "~/features/accounts/auth.server";
-import { formatQuoteTime, QUOTE_STATUS_LABELS, telHref } from "~/features/quotes/quote-format";
+import { formatQuoteTime, QUOTE_STATUS_LABELS } from "~/features/quotes/quote-format";
+import { telHref } from "~/utils/tel";
 import { dogCountLabel, yardSizeLabel } from "~/features/quotes/quote-schema";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
@@ -45,7 +46,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         received: formatQuoteTime(quote.created_at),
       },
     },
-    { headers: { "Cache-Control": "private, no-store" } }
+    { headers: { "Cache-Control": "private, no-store" } },
   );
 }
 

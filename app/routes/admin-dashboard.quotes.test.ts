@@ -97,7 +97,7 @@ describe("quote inbox authorization", () => {
       expect(response.headers.get("Location")).toBe("/customer-dashboard");
       const cookie = (response.headers.get("Set-Cookie") ?? "").split(";")[0];
       const { toast } = await getToast(
-        new Request("http://localhost/customer-dashboard", { headers: { Cookie: cookie } })
+        new Request("http://localhost/customer-dashboard", { headers: { Cookie: cookie } }),
       );
       expect(toast).toMatchObject({
         type: "error",
@@ -116,7 +116,7 @@ describe("quote inbox list", () => {
     await storeQuote({ name: "Far Away", zip: "90210", dogs: "4+" }, { outside: true, minutesAgo: 20 });
     await storeQuote({ name: "Newest Owner", service: "dash" }, { minutesAgo: 10 });
     const response = await settle(() =>
-      listLoader({ request: get("/admin-dashboard/quotes", adminCookie), params: {}, context: {} })
+      listLoader({ request: get("/admin-dashboard/quotes", adminCookie), params: {}, context: {} }),
     );
     expect(response.status).toBe(200);
     expect(response.headers.get("Cache-Control")).toBe("private, no-store");
@@ -143,7 +143,7 @@ describe("quote inbox list", () => {
 
     const contacted = await (
       await settle(() =>
-        listLoader({ request: get("/admin-dashboard/quotes?status=contacted", adminCookie), params: {}, context: {} })
+        listLoader({ request: get("/admin-dashboard/quotes?status=contacted", adminCookie), params: {}, context: {} }),
       )
     ).json();
     expect(contacted.quotes.map((q: { name: string }) => q.name)).toEqual(["Alpha"]);
@@ -151,13 +151,13 @@ describe("quote inbox list", () => {
 
     const fresh = await (
       await settle(() =>
-        listLoader({ request: get("/admin-dashboard/quotes?status=new", adminCookie), params: {}, context: {} })
+        listLoader({ request: get("/admin-dashboard/quotes?status=new", adminCookie), params: {}, context: {} }),
       )
     ).json();
     expect(fresh.quotes.map((q: { name: string }) => q.name)).toEqual(["Bravo"]);
 
     const bad = await settle(() =>
-      listLoader({ request: get("/admin-dashboard/quotes?status=maybe", adminCookie), params: {}, context: {} })
+      listLoader({ request: get("/admin-dashboard/quotes?status=maybe", adminCookie), params: {}, context: {} }),
     );
     expect(bad.status).toBe(400);
     const badData = await bad.json();
@@ -169,7 +169,7 @@ describe("quote inbox list", () => {
     for (let i = 0; i < 27; i++) await storeQuote({ name: `Person ${i}` }, { minutesAgo: 100 - i });
     const page2 = await (
       await settle(() =>
-        listLoader({ request: get("/admin-dashboard/quotes?page=2", adminCookie), params: {}, context: {} })
+        listLoader({ request: get("/admin-dashboard/quotes?page=2", adminCookie), params: {}, context: {} }),
       )
     ).json();
     expect(page2).toMatchObject({ page: 2, pageCount: 2, total: 27 });
@@ -185,7 +185,7 @@ describe("quote detail and status changes", () => {
         request: get(`/admin-dashboard/quotes/${quote.id}`, adminCookie),
         params: { quoteId: quote.id },
         context: {},
-      })
+      }),
     );
     const { quote: shown } = await response.json();
     expect(shown).toMatchObject({
@@ -211,7 +211,7 @@ describe("quote detail and status changes", () => {
           request: get(`/admin-dashboard/quotes/${quoteId}`, adminCookie),
           params: { quoteId },
           context: {},
-        })
+        }),
       );
       expect(loaded.status).toBe(404);
       const posted = await settle(() =>
@@ -219,7 +219,7 @@ describe("quote detail and status changes", () => {
           request: post(`/admin-dashboard/quotes/${quoteId}`, { status: "won" }, adminCookie),
           params: { quoteId },
           context: {},
-        })
+        }),
       );
       expect(posted.status).toBe(404);
     }
@@ -232,7 +232,7 @@ describe("quote detail and status changes", () => {
         request: post(`/admin-dashboard/quotes/${quote.id}`, { status: "contacted" }, adminCookie),
         params: { quoteId: quote.id },
         context: {},
-      })
+      }),
     );
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe(`/admin-dashboard/quotes/${quote.id}`);
@@ -255,7 +255,7 @@ describe("quote detail and status changes", () => {
           request: post(`/admin-dashboard/quotes/${quote.id}`, values, adminCookie),
           params: { quoteId: quote.id },
           context: {},
-        })
+        }),
       );
       expect(response.status).toBe(400);
       const data = await response.json();

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData, useOutlet } from "@remix-run/react";
-import { QUOTE_STATUSES, type QuoteStatus } from "../../db/schema";
+import { QUOTE_STATUSES, type QuoteStatus } from "~/features/quotes/quote-constants";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { OutsideAreaBadge, QuoteStatusBadge } from "~/features/quotes/quote-status-badge";
 import { getQuoteServiceOptions } from "~/content/content.server";
@@ -48,7 +48,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         received: formatQuoteTime(quote.created_at),
       })),
     },
-    { status: invalidStatus ? 400 : 200, headers: { "Cache-Control": "private, no-store" } }
+    { status: invalidStatus ? 400 : 200, headers: { "Cache-Control": "private, no-store" } },
   );
 }
 

@@ -18,7 +18,9 @@ const run = (request: Request) => settle(() => action({ request, params: {}, con
 const open = (request: Request) => settle(() => loader({ request, params: {}, context: {} }));
 
 const signIn = (email: string, password: string, options: { ip?: string; cookie?: string } = {}) =>
-  run(formPost("/auth", { intent: "signin", email, password }, { ip: options.ip ?? freshIp(), cookie: options.cookie }));
+  run(
+    formPost("/auth", { intent: "signin", email, password }, { ip: options.ip ?? freshIp(), cookie: options.cookie }),
+  );
 const signUp = (fields: { fullName?: string; email?: string; password?: string }, ip = freshIp()) => {
   const sent: Record<string, string> = { intent: "signup" };
   for (const [key, value] of Object.entries(fields)) if (value !== undefined) sent[key] = value;
@@ -56,9 +58,17 @@ describe("sign-up", () => {
     expect(user.email).toBe("Dana@Example.com");
     expect(user.password_hash).toMatch(/^scrypt\$/);
     expect(user.password_hash).not.toContain("secret-6");
-    const profile = await database.current.db.selectFrom("profiles").selectAll().where("user_id", "=", user.id).executeTakeFirstOrThrow();
+    const profile = await database.current.db
+      .selectFrom("profiles")
+      .selectAll()
+      .where("user_id", "=", user.id)
+      .executeTakeFirstOrThrow();
     expect(profile.full_name).toBe("Dana Doe");
-    const roles = await database.current.db.selectFrom("user_roles").selectAll().where("user_id", "=", user.id).execute();
+    const roles = await database.current.db
+      .selectFrom("user_roles")
+      .selectAll()
+      .where("user_id", "=", user.id)
+      .execute();
     expect(roles).toEqual([]);
 
     // And the new account can sign in.
@@ -80,7 +90,11 @@ describe("sign-up", () => {
     }
     const users = await usersWithEmail("taken@example.com");
     expect(users).toHaveLength(1);
-    const profile = await database.current.db.selectFrom("profiles").select("full_name").where("user_id", "=", users[0].id).executeTakeFirstOrThrow();
+    const profile = await database.current.db
+      .selectFrom("profiles")
+      .select("full_name")
+      .where("user_id", "=", users[0].id)
+      .executeTakeFirstOrThrow();
     expect(profile.full_name).toBe("First");
   });
 
@@ -117,9 +131,15 @@ describe("sign-in", () => {
       description: "You've been logged in successfully.",
     });
     const cookie = withSession(response);
-    expect(response.headers.getSetCookie().find((c) => c.startsWith("__session="))).toMatch(/HttpOnly.*SameSite=Lax|SameSite=Lax.*HttpOnly/);
+    expect(response.headers.getSetCookie().find((c) => c.startsWith("__session="))).toMatch(
+      /HttpOnly.*SameSite=Lax|SameSite=Lax.*HttpOnly/,
+    );
     expect((await getOptionalUser(get("/", { cookie })))?.id).toBe(user.id);
-    const rows = await database.current.db.selectFrom("sessions").select("user_id").where("user_id", "=", user.id).execute();
+    const rows = await database.current.db
+      .selectFrom("sessions")
+      .select("user_id")
+      .where("user_id", "=", user.id)
+      .execute();
     expect(rows).toHaveLength(1);
   });
 
@@ -157,7 +177,10 @@ describe("sign-in", () => {
   });
 
   it("refuses an account that has no password (Google/Facebook only)", async () => {
-    await database.current.db.insertInto("users").values({ email: "oauth-only@example.com", password_hash: null }).execute();
+    await database.current.db
+      .insertInto("users")
+      .values({ email: "oauth-only@example.com", password_hash: null })
+      .execute();
     const response = await signIn("oauth-only@example.com", "anything");
     expect(response.status).toBe(401);
   });
@@ -221,13 +244,20 @@ describe("sessions", () => {
     const user = await createUser(database.current.db);
     const cookie = withSession(await signIn(user.email, user.password));
     const stolen = cookie;
-    const response = await settle(() => logoutAction({ request: formPost("/logout", {}, { cookie }), params: {}, context: {} }));
+    const response = await settle(() =>
+      logoutAction({ request: formPost("/logout", {}, { cookie }), params: {}, context: {} }),
+    );
     expect(response.headers.get("Location")).toBe("/");
-    expect(await toastOf(response)).toMatchObject({ message: "Signed out", description: "You've been logged out successfully." });
+    expect(await toastOf(response)).toMatchObject({
+      message: "Signed out",
+      description: "You've been logged out successfully.",
+    });
     const left = await database.current.db.selectFrom("sessions").select("id").where("user_id", "=", user.id).execute();
     expect(left).toEqual([]);
     expect(await getOptionalUser(get("/", { cookie: stolen }))).toBeNull();
-    expect((await settle(() => requireUser(get("/customer-dashboard", { cookie: stolen })))).headers.get("Location")).toBe("/auth");
+    expect(
+      (await settle(() => requireUser(get("/customer-dashboard", { cookie: stolen })))).headers.get("Location"),
+    ).toBe("/auth");
   });
 });
 
@@ -277,12 +307,17 @@ describe("brute-force limits", () => {
   it("limit sign-ups per client", async () => {
     const ip = freshIp();
     for (let i = 0; i < AUTH_LIMITS.signUpPerClient.limit; i++) {
-      expect((await signUp({ fullName: "Bot", email: `bot-${i}@example.com`, password: "123456" }, ip)).status).toBe(302);
+      expect((await signUp({ fullName: "Bot", email: `bot-${i}@example.com`, password: "123456" }, ip)).status).toBe(
+        302,
+      );
     }
     const limited = await signUp({ fullName: "Bot", email: "bot-last@example.com", password: "123456" }, ip);
     expect(limited.status).toBe(429);
     const body = await limited.json();
-    expect(body.toast).toEqual({ message: "Sign up failed", description: expect.stringMatching(/^Too many attempts\. Please wait \d+ minutes and try again\.$/) });
+    expect(body.toast).toEqual({
+      message: "Sign up failed",
+      description: expect.stringMatching(/^Too many attempts\. Please wait \d+ minutes and try again\.$/),
+    });
     expect(await usersWithEmail("bot-last@example.com")).toHaveLength(0);
   });
 });
@@ -299,7 +334,8 @@ describe("logs", () => {
     resetEnvCache();
     const lines: string[] = [];
     const capture = (...args: unknown[]) => void lines.push(args.map(String).join(" "));
-    for (const method of ["log", "info", "warn", "error", "debug"] as const) vi.spyOn(console, method).mockImplementation(capture);
+    for (const method of ["log", "info", "warn", "error", "debug"] as const)
+      vi.spyOn(console, method).mockImplementation(capture);
 
     const password = "log-check-password-9f8e7d";
     await signUp({ fullName: "Logan", email: "logan@example.com", password });
@@ -308,12 +344,17 @@ describe("logs", () => {
     await signUp({ fullName: "Logan", email: "logan@example.com", password });
     const signedInSessionId = (await getSession(get("/", { cookie: withSession(ok) }))).id;
     expect(signedInSessionId).toBeTruthy();
-    await settle(() => logoutAction({ request: formPost("/logout", {}, { cookie: withSession(ok) }), params: {}, context: {} }));
+    await settle(() =>
+      logoutAction({ request: formPost("/logout", {}, { cookie: withSession(ok) }), params: {}, context: {} }),
+    );
 
     expect(lines.some((l) => l.includes("auth.signin"))).toBe(true);
     expect(lines.some((l) => l.includes("auth.signin.failed"))).toBe(true);
     const [user] = await usersWithEmail("logan@example.com");
-    const sessionIds = [signedInSessionId, ...(await database.current.db.selectFrom("sessions").select("id").execute()).map((s) => s.id)];
+    const sessionIds = [
+      signedInSessionId,
+      ...(await database.current.db.selectFrom("sessions").select("id").execute()).map((s) => s.id),
+    ];
     const cookieValue = withSession(ok).split("=")[1];
     const secrets = [password, user.password_hash!, user.password_hash!.split("$").at(-1)!, cookieValue, ...sessionIds];
     for (const line of lines) {

@@ -14,7 +14,12 @@ const database = useAppDatabase();
 const server = new OAuth2Server();
 let providerOrigin = "";
 
-const PROVIDER_ENV = ["GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET", "FACEBOOK_CLIENT_ID", "FACEBOOK_CLIENT_SECRET"] as const;
+const PROVIDER_ENV = [
+  "GOOGLE_CLIENT_ID",
+  "GOOGLE_CLIENT_SECRET",
+  "FACEBOOK_CLIENT_ID",
+  "FACEBOOK_CLIENT_SECRET",
+] as const;
 
 function configureProviders(on: boolean) {
   for (const name of PROVIDER_ENV) {
@@ -78,7 +83,11 @@ const facebookProfile = (id: string, email: string | undefined) => ({
  */
 async function roundTrip(provider: OAuthProvider, options: { cookie?: string } = {}) {
   const start = await settle(() =>
-    startAction({ request: formPost(`/auth/${provider}`, {}, { cookie: options.cookie }), params: { provider }, context: {} }),
+    startAction({
+      request: formPost(`/auth/${provider}`, {}, { cookie: options.cookie }),
+      params: { provider },
+      context: {},
+    }),
   );
   expect(start.status).toBe(302);
   const authorize = new URL(start.headers.get("Location")!);
@@ -105,7 +114,8 @@ async function signedInUser(response: Response) {
 
 describe.each(["google", "facebook"] as const)("%s sign-in", (provider) => {
   const name = provider === "google" ? "Google" : "Facebook";
-  const profile = (id: string, email?: string) => (provider === "google" ? googleProfile(id, email) : facebookProfile(id, email));
+  const profile = (id: string, email?: string) =>
+    provider === "google" ? googleProfile(id, email) : facebookProfile(id, email);
 
   it("creates the user, profile and link on the first visit, and signs in", async () => {
     const email = `new.${provider}@example.com`;
@@ -113,14 +123,26 @@ describe.each(["google", "facebook"] as const)("%s sign-in", (provider) => {
     const { done, stateCookie } = await roundTrip(provider);
     expect(done.status).toBe(302);
     expect(done.headers.get("Location")).toBe("/customer-dashboard");
-    expect(await toastOf(done)).toMatchObject({ type: "success", message: "Welcome back!", description: "You've been logged in successfully." });
+    expect(await toastOf(done)).toMatchObject({
+      type: "success",
+      message: "Welcome back!",
+      description: "You've been logged in successfully.",
+    });
 
     const user = await signedInUser(done);
     expect(user?.email).toBe(email);
     expect(user?.fullName).toBe(provider === "google" ? "Gina Google" : "Finn Facebook");
-    const row = await database.current.db.selectFrom("users").select("password_hash").where("id", "=", user!.id).executeTakeFirstOrThrow();
+    const row = await database.current.db
+      .selectFrom("users")
+      .select("password_hash")
+      .where("id", "=", user!.id)
+      .executeTakeFirstOrThrow();
     expect(row.password_hash).toBeNull();
-    const links = await database.current.db.selectFrom("oauth_accounts").selectAll().where("user_id", "=", user!.id).execute();
+    const links = await database.current.db
+      .selectFrom("oauth_accounts")
+      .selectAll()
+      .where("user_id", "=", user!.id)
+      .execute();
     expect(links).toMatchObject([{ provider, provider_user_id: `${provider}-new-1` }]);
     // The anonymous session that held the OAuth state is gone; the sign-in got a new id.
     expect(setCookie(done, "__session")).not.toBe(stateCookie);
@@ -138,7 +160,11 @@ describe.each(["google", "facebook"] as const)("%s sign-in", (provider) => {
     const { done } = await roundTrip(provider);
     expect(done.headers.get("Location")).toBe("/admin-dashboard");
     expect((await signedInUser(done))?.id).toBe(existing.id);
-    const links = await database.current.db.selectFrom("oauth_accounts").select("provider_user_id").where("user_id", "=", existing.id).execute();
+    const links = await database.current.db
+      .selectFrom("oauth_accounts")
+      .select("provider_user_id")
+      .where("user_id", "=", existing.id)
+      .execute();
     expect(links).toEqual([{ provider_user_id: `${provider}-existing-1` }]);
     const users = await database.current.db
       .selectFrom("users")
@@ -178,7 +204,9 @@ describe.each(["google", "facebook"] as const)("%s sign-in", (provider) => {
     // The same callback URL again, from a browser without the state session:
     const replay = await settle(() => callbackLoader({ request: get(callback), params: { provider }, context: {} }));
     expect(replay.headers.get("Location")).toBe("/auth");
-    expect((await toastOf(replay))?.description).toBe("The sign-in expired or was started in another browser. Please try again.");
+    expect((await toastOf(replay))?.description).toBe(
+      "The sign-in expired or was started in another browser. Please try again.",
+    );
   });
 
   it("explains a cancelled consent without echoing the provider's text", async () => {
@@ -196,8 +224,14 @@ describe("Google specifics", () => {
     nextProfile(googleProfile("google-attacker", "victim@example.com", { email_verified: false }));
     const { done } = await roundTrip("google");
     expect(done.headers.get("Location")).toBe("/auth");
-    expect((await toastOf(done))?.description).toBe("Your Google e-mail address is not verified. Please use e-mail to sign in.");
-    const links = await database.current.db.selectFrom("oauth_accounts").selectAll().where("user_id", "=", existing.id).execute();
+    expect((await toastOf(done))?.description).toBe(
+      "Your Google e-mail address is not verified. Please use e-mail to sign in.",
+    );
+    const links = await database.current.db
+      .selectFrom("oauth_accounts")
+      .selectAll()
+      .where("user_id", "=", existing.id)
+      .execute();
     expect(links).toEqual([]);
   });
 });
@@ -241,7 +275,11 @@ describe("the provider routes", () => {
           description: `${name} sign-in is not set up yet. Please use e-mail.`,
         });
         const callback = await settle(() =>
-          callbackLoader({ request: get(`/auth/${provider}/callback?code=x&state=y`), params: { provider }, context: {} }),
+          callbackLoader({
+            request: get(`/auth/${provider}/callback?code=x&state=y`),
+            params: { provider },
+            context: {},
+          }),
         );
         expect((await toastOf(callback))?.message).toBe(`${name} sign in failed`);
       }

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { getOptionalUser, homeFor } from "~/features/accounts/auth.server";
-import { getAuthenticator, isOAuthProvider, isProviderConfigured, PROVIDER_NAMES } from "~/features/accounts/authenticator.server";
+import { isOAuthProvider, PROVIDER_NAMES } from "~/features/accounts/account-constants";
+import { getAuthenticator, isProviderConfigured } from "~/features/accounts/authenticator.server";
 import { oauthFailure } from "~/features/accounts/oauth-failure.server";
 
 // Only the buttons' POST starts a provider round trip; a GET (a typed URL) goes back to /auth.

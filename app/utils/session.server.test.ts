@@ -81,7 +81,11 @@ describe("purgeExpiredSessions", () => {
       .where("user_id", "=", expired.id)
       .execute();
     expect(await purgeExpiredSessions()).toBeGreaterThanOrEqual(1);
-    const left = await database.current.db.selectFrom("sessions").select("user_id").where("user_id", "in", [expired.id, live.id]).execute();
+    const left = await database.current.db
+      .selectFrom("sessions")
+      .select("user_id")
+      .where("user_id", "in", [expired.id, live.id])
+      .execute();
     expect(left).toEqual([{ user_id: live.id }]);
     await expect(getUserId(requestWith(liveCookie))).resolves.toBe(live.id);
   });

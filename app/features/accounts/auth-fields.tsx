@@ -1,8 +1,5 @@
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import { Form } from "@remix-run/react";
-import { useEffect, useState } from "react";
-import { toast as showToast } from "sonner";
-import { StaticToast } from "~/components/flash-toast";
 
 const inputClass =
   "mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-base text-slate-900 shadow-sm " +
@@ -84,21 +81,4 @@ export function WorkInProgressNote() {
       Note: this section is still being worked on. Please use your e-mail to sign in or sign up and place an order.
     </p>
   );
-}
-
-export type ActionToastMessage = { message: string; description: string };
-
-/**
- * The failure toast of a form that stays on the page (so its values are kept). A flash cookie
- * would only show on the next page when JavaScript is off, so the toast travels in the action's
- * data: sonner shows it once React runs, a static live region before (or without) that.
- */
-export function ActionToast({ toast }: { toast: ActionToastMessage | undefined }) {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  useEffect(() => {
-    if (hydrated && toast) showToast.error(toast.message, { description: toast.description });
-  }, [toast, hydrated]);
-  if (hydrated || !toast) return null;
-  return <StaticToast toast={{ ...toast, type: "error" }} />;
 }

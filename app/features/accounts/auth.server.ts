@@ -2,13 +2,12 @@ import { redirect } from "@remix-run/node";
 import { redirectWithError } from "~/utils/toast.server";
 import { getSessionUserById, type SessionUser } from "~/models/user.server";
 import { getUserId, logout } from "~/utils/session.server";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from "~/utils/uuid";
 
 /** The signed-in user, or null. A session whose user was deleted counts as signed out. */
 export async function getOptionalUser(request: Request): Promise<SessionUser | null> {
   const userId = await getUserId(request);
-  if (!userId || !UUID.test(userId)) return null;
+  if (!userId || !isUuid(userId)) return null;
   return getSessionUserById(userId);
 }
 
@@ -16,7 +15,7 @@ export async function getOptionalUser(request: Request): Promise<SessionUser | n
 export async function requireUser(request: Request): Promise<SessionUser> {
   const userId = await getUserId(request);
   if (!userId) throw redirect("/auth");
-  const user = UUID.test(userId) ? await getSessionUserById(userId) : null;
+  const user = isUuid(userId) ? await getSessionUserById(userId) : null;
   if (!user) throw await logout(request, "/auth");
   return user;
 }

@@ -2,17 +2,11 @@ import { Authenticator, AuthorizationError } from "remix-auth";
 import { FacebookStrategy } from "remix-auth-facebook";
 import { FormStrategy } from "remix-auth-form";
 import { GoogleStrategy } from "remix-auth-google";
-import { OAUTH_PROVIDERS, type OAuthProvider } from "../../../db/schema";
-import { AccountError, findOrCreateOAuthUser, verifyCredentials, type OAuthIdentity } from "~/models/account.server";
+import { PROVIDER_NAMES, type OAuthProvider } from "./account-constants";
+import { AccountError, findOrCreateOAuthUser, verifyCredentials, type OAuthIdentity } from "./accounts.server";
 import { getEnv } from "~/utils/env.server";
 import { log } from "~/utils/logger.server";
 import { getSessionStorage, USER_ID_KEY } from "~/utils/session.server";
-
-export const PROVIDER_NAMES: Record<OAuthProvider, string> = { google: "Google", facebook: "Facebook" };
-
-export function isOAuthProvider(value: string | undefined): value is OAuthProvider {
-  return OAUTH_PROVIDERS.some((p) => p === value);
-}
 
 /** A provider is active when both its client id and secret are set. */
 export function isProviderConfigured(provider: OAuthProvider) {
@@ -35,7 +29,9 @@ async function verifyForm({ form }: { form: FormData }) {
 
 async function verifyOAuth(identity: OAuthIdentity) {
   if (!identity.providerUserId) {
-    throw new AccountError(`${PROVIDER_NAMES[identity.provider]} did not return your account details. Please try again.`);
+    throw new AccountError(
+      `${PROVIDER_NAMES[identity.provider]} did not return your account details. Please try again.`,
+    );
   }
   const { userId, created } = await findOrCreateOAuthUser(identity);
   log.info(created ? "auth.oauth.account_created" : "auth.oauth.verified", { provider: identity.provider, userId });
@@ -78,7 +74,11 @@ function createAuthenticator() {
   }
   if (env.FACEBOOK_CLIENT_ID && env.FACEBOOK_CLIENT_SECRET) {
     const facebook = new FacebookStrategy(
-      { clientID: env.FACEBOOK_CLIENT_ID, clientSecret: env.FACEBOOK_CLIENT_SECRET, callbackURL: callbackURL("facebook") },
+      {
+        clientID: env.FACEBOOK_CLIENT_ID,
+        clientSecret: env.FACEBOOK_CLIENT_SECRET,
+        callbackURL: callbackURL("facebook"),
+      },
       ({ profile }) =>
         verifyOAuth({
           provider: "facebook",
@@ -132,7 +132,8 @@ export function providerErrorCode(body: string): string | null {
     const parsed: unknown = JSON.parse(body);
     if (parsed && typeof parsed === "object" && "error" in parsed) {
       const value = parsed.error;
-      const code = typeof value === "string" ? value : value && typeof value === "object" && "type" in value ? value.type : null;
+      const code =
+        typeof value === "string" ? value : value && typeof value === "object" && "type" in value ? value.type : null;
       return typeof code === "string" ? sanitizeCode(code) : null;
     }
   } catch {

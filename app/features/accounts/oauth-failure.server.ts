@@ -1,5 +1,6 @@
 import type { OAuthProvider } from "../../../db/schema";
-import { describeAuthFailure, PROVIDER_NAMES } from "./authenticator.server";
+import { PROVIDER_NAMES } from "./account-constants";
+import { describeAuthFailure } from "./authenticator.server";
 import { errorFields, log } from "~/utils/logger.server";
 import { redirectWithError } from "~/utils/toast.server";
 

@@ -1,8 +1,8 @@
 import { useNavigate } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
+import { MAX_UPLOAD_BYTES } from "~/utils/upload-limit";
 
-export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 export const UPLOAD_HINT = "Supports images and videos (max 50MB)";
 
 type Preview = { url: string; kind: "image" | "video"; name: string };

@@ -33,7 +33,7 @@ export function estimateQuote(
   options: readonly Pick<QuoteServiceOption, "value" | "plan">[],
   addOns: readonly Pick<AddOn, "name" | "tiers">[],
   service: string | null | undefined,
-  dogs: string | null | undefined
+  dogs: string | null | undefined,
 ): QuoteEstimate | null {
   const plan = options.find((option) => option.value === service)?.plan;
   if (!plan) return null;

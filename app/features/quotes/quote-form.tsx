@@ -22,6 +22,7 @@ import {
   YARD_SIZE_OPTIONS,
   type QuoteField,
 } from "~/features/quotes/quote-schema";
+import { HoneypotInputs, HoneypotProvider } from "remix-utils/honeypot/react";
 
 /** What the success screen shows (from the /contact loader's `sent` token). */
 export type QuoteSentDetails = QuoteConfirmation;
@@ -119,10 +120,9 @@ export function QuoteForm({ serviceOptions, addOns, submitLabel, lastResult, foc
       ) : null}
 
       {/* Only bots see and fill this; people and screen readers never meet it. */}
-      <div className="absolute -left-[9999px] h-px w-px overflow-hidden" aria-hidden="true">
-        <label htmlFor="quote-website">Leave this field empty</label>
-        <input id="quote-website" name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
-      </div>
+      <HoneypotProvider nameFieldName={HONEYPOT_FIELD} validFromFieldName={null}>
+        <HoneypotInputs label="Leave this field empty" />
+      </HoneypotProvider>
 
       <div className="grid gap-5 sm:grid-cols-2">
         <Field field={fields.name} label="Full name">

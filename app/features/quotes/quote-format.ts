@@ -1,4 +1,4 @@
-import type { QuoteStatus } from "../../../db/schema";
+import type { QuoteStatus } from "./quote-constants";
 
 // The business runs in Southern Nevada: the inbox and the e-mails show its local time, the same
 // on the server and in the browser (no hydration mismatch, no guessing the reader's zone).
@@ -21,9 +21,3 @@ export const QUOTE_STATUS_LABELS: Record<QuoteStatus, string> = {
   won: "Won",
   lost: "Lost",
 };
-
-/** "tel:+17025550123" from a stored "(702) 555-0123". */
-export function telHref(phone: string): string {
-  const digits = phone.replace(/\D/g, "");
-  return `tel:+1${digits.slice(-10)}`;
-}

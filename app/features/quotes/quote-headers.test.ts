@@ -19,7 +19,7 @@ describe("the /contact page headers", () => {
 
   it("make a rejected post private and keep a 429's Retry-After", () => {
     const result = new Headers(
-      headers(args(new Headers({ "Content-Type": "application/json; charset=utf-8", "Retry-After": "420" })))
+      headers(args(new Headers({ "Content-Type": "application/json; charset=utf-8", "Retry-After": "420" }))),
     );
     expect(result.get("Cache-Control")).toBe("private, no-store");
     expect(result.get("Retry-After")).toBe("420");

@@ -75,7 +75,7 @@ export async function notifyNewQuoteRequest(quoteId: string): Promise<"sent" | "
   if (sent) {
     // The server takes mail again: flush what failed before, a few at a time, without backoff.
     await retryUnsentQuoteNotifications({ due: false, limit: 5 }).catch((error) =>
-      log.error("quote.retry_failed", errorFields(error))
+      log.error("quote.retry_failed", errorFields(error)),
     );
   }
   return sent ? "sent" : "failed";
@@ -88,7 +88,7 @@ export type RetryResult = { sent: number; failed: number };
  * periodic retry); `due: false` sends every unsent one now (the script, or after a success).
  */
 export async function retryUnsentQuoteNotifications(
-  options: { due?: boolean; limit?: number } = {}
+  options: { due?: boolean; limit?: number } = {},
 ): Promise<RetryResult> {
   const result: RetryResult = { sent: 0, failed: 0 };
   if (!isMailConfigured()) return result;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DOG_COUNTS, YARD_SIZES } from "./quote-constants";
 
 /**
  * The quote request form's one schema, used by the /contact action and, through Conform, by the
@@ -6,11 +7,7 @@ import { z } from "zod";
  * the model maps them onto quote_requests' columns.
  */
 
-// Mirrors db/schema.ts (DOG_COUNTS, YARD_SIZES), whose CHECK constraints hold the same lists.
-export const DOG_COUNT_VALUES = ["1", "2", "3", "4+"] as const;
-export const YARD_SIZE_VALUES = ["small", "medium", "large"] as const;
-
-export const DOG_COUNT_OPTIONS: readonly { value: (typeof DOG_COUNT_VALUES)[number]; label: string }[] = [
+export const DOG_COUNT_OPTIONS: readonly { value: (typeof DOG_COUNTS)[number]; label: string }[] = [
   { value: "1", label: "1 dog" },
   { value: "2", label: "2 dogs" },
   { value: "3", label: "3 dogs" },
@@ -18,7 +15,7 @@ export const DOG_COUNT_OPTIONS: readonly { value: (typeof DOG_COUNT_VALUES)[numb
 ];
 
 // SPEC section 5: the yard size bands.
-export const YARD_SIZE_OPTIONS: readonly { value: (typeof YARD_SIZE_VALUES)[number]; label: string }[] = [
+export const YARD_SIZE_OPTIONS: readonly { value: (typeof YARD_SIZES)[number]; label: string }[] = [
   { value: "small", label: "Small (under 2,000 sq ft)" },
   { value: "medium", label: "Medium (2,000–5,000 sq ft)" },
   { value: "large", label: "Large (over 5,000 sq ft)" },
@@ -134,8 +131,8 @@ export function createQuoteSchema(serviceValues?: readonly string[]) {
       .trim()
       .regex(/^\d{5}(?:-\d{4})?$/, QUOTE_MESSAGES.zipInvalid)
       .transform((value) => value.slice(0, 5)),
-    dogs: z.enum(DOG_COUNT_VALUES, { errorMap: () => ({ message: QUOTE_MESSAGES.dogs }) }),
-    yardSize: z.enum(YARD_SIZE_VALUES, { errorMap: () => ({ message: QUOTE_MESSAGES.yardSize }) }),
+    dogs: z.enum(DOG_COUNTS, { errorMap: () => ({ message: QUOTE_MESSAGES.dogs }) }),
+    yardSize: z.enum(YARD_SIZES, { errorMap: () => ({ message: QUOTE_MESSAGES.yardSize }) }),
     service,
     message: z
       .string()

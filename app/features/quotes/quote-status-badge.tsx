@@ -1,4 +1,4 @@
-import type { QuoteStatus } from "../../../db/schema";
+import type { QuoteStatus } from "./quote-constants";
 import { QUOTE_STATUS_LABELS } from "~/features/quotes/quote-format";
 
 // Text and background pairs with at least 4.5:1 contrast in light, dark and high-contrast modes.

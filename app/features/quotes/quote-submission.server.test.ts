@@ -129,7 +129,7 @@ describe("the quote action's defences", () => {
     expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThan(0);
     const data = await errorsOf(limited);
     expect(data.lastResult.error?.[""]?.[0]).toMatch(
-      /several requests in a short time.*call us at \(\d{3}\) \d{3}-\d{4}/
+      /several requests in a short time.*call us at \(\d{3}\) \d{3}-\d{4}/,
     );
     expect(data.lastResult.initialValue?.name).toBe("One Too Many");
     expect(await storedQuotes()).toHaveLength(QUOTE_RATE_LIMIT.limit);

@@ -4,25 +4,19 @@ import { json } from "@remix-run/node";
 import { getAddOns, getQuoteServiceOptions, getSiteSettings } from "~/content/content.server";
 import { createQuoteRequest, getQuoteRequest } from "~/models/quote-request.server";
 import { hitRateLimit } from "~/models/rate-limit.server";
+import { getClientIp } from "~/utils/client-ip.server";
 import { getEnv } from "~/utils/env.server";
 import { errorFields, log } from "~/utils/logger.server";
 import { QUOTE_SENT_TITLE, quoteNextSteps, quoteOutsideArea } from "./quote-copy";
 import { estimateQuote } from "./quote-estimate";
 import { ensureQuoteNotificationRetries, notifyNewQuoteRequest } from "./quote-notifications.server";
-import { createQuoteSchema, dogCountLabel, firstInvalidField, HONEYPOT_FIELD, yardSizeLabel } from "./quote-schema";
+import { isHoneypotSpam } from "./quote-honeypot.server";
+import { createQuoteSchema, dogCountLabel, firstInvalidField, yardSizeLabel } from "./quote-schema";
 import { createQuoteSentToken, readQuoteSentToken } from "./quote-token.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
 /** Per client: enough for a family sharing a connection, too few for a flood. */
 export const QUOTE_RATE_LIMIT = { limit: 5, windowMs: 10 * 60 * 1000 };
-
-/** Fly's proxy sets Fly-Client-IP; elsewhere the first X-Forwarded-For hop is the client. */
-export function clientAddress(request: Request): string {
-  const fly = request.headers.get("Fly-Client-IP")?.trim();
-  if (fly) return fly;
-  const forwarded = request.headers.get("X-Forwarded-For")?.split(",")[0]?.trim();
-  return forwarded || "unknown";
-}
 
 /** Stored and used as the rate-limit key instead of the address itself. */
 function clientKey(address: string): string {
@@ -55,14 +49,13 @@ export async function submitQuoteRequest(request: Request) {
         lastResult: { status: "error" as const, error: { "": ["We could not read the form. Please try again."] } },
         focus: null,
       },
-      { status: 400 }
+      { status: 400 },
     );
   }
   ensureQuoteNotificationRetries();
 
   // Bots fill the field people never see: they get the same success screen, nothing is stored.
-  const honeypot = formData.get(HONEYPOT_FIELD);
-  if (typeof honeypot === "string" && honeypot.trim() !== "") {
+  if (isHoneypotSpam(formData)) {
     log.info("quote.honeypot", {});
     return redirectToSent(randomUUID(), null);
   }
@@ -74,7 +67,7 @@ export async function submitQuoteRequest(request: Request) {
     return json({ lastResult, focus: firstInvalidField(lastResult.error) ?? null }, { status: 400 });
   }
 
-  const address = clientAddress(request);
+  const address = getClientIp(request);
   const key = clientKey(address);
   const limit = await hitRateLimit(`quote:${key}`, QUOTE_RATE_LIMIT);
   if (!limit.allowed) {
@@ -85,7 +78,7 @@ export async function submitQuoteRequest(request: Request) {
     }, or call us at ${settings.phone}.`;
     return json(
       { lastResult: submission.reply({ formErrors: [message] }), focus: null },
-      { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } }
+      { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } },
     );
   }
 
@@ -105,7 +98,7 @@ export async function submitQuoteRequest(request: Request) {
   if (!duplicate) {
     // The request is stored: whatever happens to the e-mail, the visitor sees success.
     await notifyNewQuoteRequest(quote.id).catch((error) =>
-      log.error("quote.notify_crashed", { quoteId: quote.id, ...errorFields(error) })
+      log.error("quote.notify_crashed", { quoteId: quote.id, ...errorFields(error) }),
     );
   }
   return redirectToSent(quote.id, quote.outside_service_area ? quote.zip : null);
