@@ -1,14 +1,14 @@
 import { OAuth2Server } from "oauth2-mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { useAppDatabase } from "../../tests/helpers/app-database";
-import { formPost, get, ORIGIN, settle, setCookie, toastOf } from "../../tests/helpers/auth-requests";
-import { createUser, sessionCookieFor } from "../../tests/helpers/factories";
+import { useAppDatabase } from "../helpers/app-database";
+import { formPost, get, ORIGIN, settle, setCookie, toastOf } from "../helpers/auth-requests";
+import { createUser, sessionCookieFor } from "../helpers/factories";
 import type { OAuthProvider } from "../../db/schema";
 import { getOptionalUser } from "~/features/accounts/auth.server";
 import { resetAuthenticatorForTests } from "~/features/accounts/authenticator.server";
 import { resetEnvCache } from "~/utils/env.server";
-import { action as startAction, loader as startLoader } from "./auth_.$provider";
-import { loader as callbackLoader } from "./auth_.$provider_.callback";
+import { action as startAction, loader as startLoader } from "~/routes/auth_.$provider";
+import { loader as callbackLoader } from "~/routes/auth_.$provider_.callback";
 
 const database = useAppDatabase();
 const server = new OAuth2Server();

@@ -1,12 +1,12 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { useAppDatabase } from "../../tests/helpers/app-database";
-import { createUser, sessionCookieFor } from "../../tests/helpers/factories";
-import { goodQuote } from "../../tests/helpers/quote-form";
+import { useAppDatabase } from "../helpers/app-database";
+import { createUser, sessionCookieFor } from "../helpers/factories";
+import { goodQuote } from "../helpers/quote-form";
 import { createQuoteRequest } from "~/models/quote-request.server";
 import { createQuoteSchema } from "~/features/quotes/quote-schema";
 import { getToast } from "~/utils/toast.server";
-import { action as detailAction, loader as detailLoader } from "./admin-dashboard.quotes.$quoteId";
-import { loader as listLoader } from "./admin-dashboard.quotes";
+import { action as detailAction, loader as detailLoader } from "~/routes/admin-dashboard.quotes.$quoteId";
+import { loader as listLoader } from "~/routes/admin-dashboard.quotes";
 
 const database = useAppDatabase();
 let adminCookie: string;

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { useAppDatabase } from "../../tests/helpers/app-database";
-import { formPost, get, settle, setCookie, toastOf } from "../../tests/helpers/auth-requests";
-import { createUser } from "../../tests/helpers/factories";
+import { useAppDatabase } from "../helpers/app-database";
+import { formPost, get, settle, setCookie, toastOf } from "../helpers/auth-requests";
+import { createUser } from "../helpers/factories";
 import { AUTH_LIMITS } from "~/features/accounts/auth-limits.server";
 import { action as logoutAction } from "~/routes/logout";
 import { getOptionalUser, requireUser } from "~/features/accounts/auth.server";
 import { resetEnvCache } from "~/utils/env.server";
 import { getSession } from "~/utils/session.server";
-import { action, loader } from "./auth";
+import { action, loader } from "~/routes/auth";
 
 const database = useAppDatabase();
 let ipCounter = 0;
