@@ -72,6 +72,24 @@ describe("Sanity webhook", () => {
     expect((await post({ [SIGNATURE_HEADER_NAME]: signature })).status).toBe(401);
   });
 
+  test("a correctly signed call older than 5 minutes (a replay) is refused before its body is read", async () => {
+    const dayOld = Date.now() - 24 * 60 * 60 * 1000;
+    const signature = await encodeSignatureHeader(body, dayOld, SECRET);
+    const request = new Request(URL, {
+      method: "POST",
+      headers: { "content-type": "application/json", [SIGNATURE_HEADER_NAME]: signature },
+      body,
+    });
+    const { response, cleared } = await cacheWasCleared(async () => action({ request, params: {}, context: {} }));
+    expect(response.status).toBe(401);
+    expect(cleared).toBe(false);
+    expect(request.bodyUsed).toBe(false);
+    const sixMinutes = await encodeSignatureHeader(body, Date.now() - 6 * 60 * 1000, SECRET);
+    expect((await post({ [SIGNATURE_HEADER_NAME]: sixMinutes })).status).toBe(401);
+    const fourMinutes = await encodeSignatureHeader(body, Date.now() - 4 * 60 * 1000, SECRET);
+    expect((await post({ [SIGNATURE_HEADER_NAME]: fourMinutes })).status).toBe(200);
+  });
+
   test("GET answers 405 Method Not Allowed", async () => {
     const response = await loader();
     expect(response.status).toBe(405);

@@ -39,6 +39,21 @@ const withSession = (response: Response) => {
   return cookie;
 };
 
+describe("bodies that are not a form", () => {
+  it("answers 400 to JSON and stores nothing", async () => {
+    const users = await database.current.db.selectFrom("users").select("id").execute();
+    const request = new Request("http://localhost/auth", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ intent: "signin", email: "a@example.com", password: "x" }),
+    });
+    const response = await run(request);
+    expect(response.status).toBe(400);
+    expect(await database.current.db.selectFrom("users").select("id").execute()).toHaveLength(users.length);
+    expect(await database.current.db.selectFrom("rate_limits").select("key").execute()).toHaveLength(0);
+  });
+});
+
 describe("sign-up", () => {
   it("creates the user and profile, stores a hash, and sends them to Sign In with the spec's toast", async () => {
     const response = await signUp({ fullName: " Dana Doe ", email: "  Dana@Example.com ", password: "secret-6" });
