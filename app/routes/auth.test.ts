@@ -281,6 +281,19 @@ describe("brute-force limits", () => {
     expect((await signIn("spray-last@example.com", "password", { ip: freshIp() })).status).toBe(401);
   });
 
+  it("add no rows for the addresses a refused client goes on trying", async () => {
+    const ip = freshIp();
+    for (let i = 0; i < AUTH_LIMITS.signInPerClient.limit; i++) {
+      expect((await signIn(`flood-${i}@example.com`, "password", { ip })).status).toBe(401);
+    }
+    const rows = async () => (await database.current.db.selectFrom("rate_limits").select("key").execute()).length;
+    const before = await rows();
+    for (let i = 0; i < 30; i++) {
+      expect((await signIn(`flood-more-${i}@example.com`, "password", { ip })).status).toBe(429);
+    }
+    expect(await rows()).toBe(before);
+  });
+
   it("do not count a client's successful sign-ins", async () => {
     const user = await createUser(database.current.db);
     const ip = freshIp();

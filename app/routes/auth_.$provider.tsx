@@ -2,6 +2,8 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { getOptionalUser, homeFor } from "~/utils/auth.server";
 import { getAuthenticator, isOAuthProvider, isProviderConfigured, PROVIDER_NAMES } from "~/utils/authenticator.server";
+import { countOAuthStart, tooManyAttemptsMessage } from "~/models/auth-limits.server";
+import { getClientIp } from "~/utils/client-ip.server";
 import { oauthFailure } from "~/utils/oauth-failure.server";
 
 // Only the buttons' POST starts a provider round trip; a GET (a typed URL) goes back to /auth.
@@ -21,6 +23,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   const user = await getOptionalUser(request);
   if (user) return redirect(homeFor(user));
+  // Each start stores a session (the OAuth state): limited per client, refused before storing.
+  const limit = await countOAuthStart(getClientIp(request));
+  if (!limit.allowed) return oauthFailure(provider, null, tooManyAttemptsMessage(limit.retryAfterSeconds));
   try {
     await getAuthenticator().authenticate(provider, request);
   } catch (error) {
