@@ -39,7 +39,7 @@ async function main() {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-pages-"));
   const server = spawn(process.execPath, ["server.js"], {
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, SESSION_SECRET: "bench-secret-bench-secret-bench-secret-1234", LOG_LEVEL: "error", DATABASE_URL: process.env.BENCH_DATABASE_URL ?? "" },
+    env: { ...process.env, NODE_ENV: "production", ALLOW_EMBEDDED_IN_PRODUCTION: "true", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, SESSION_SECRET: "bench-secret-bench-secret-bench-secret-1234", LOG_LEVEL: "error", DATABASE_URL: process.env.BENCH_DATABASE_URL ?? "" },
     stdio: ["ignore", "ignore", "inherit"],
   });
   const base = `http://127.0.0.1:${port}`;
