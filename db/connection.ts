@@ -42,6 +42,15 @@ export function connect(options: ConnectionOptions): DatabaseHandle {
     pool.on("error", (error) => {
       console.error(JSON.stringify({ time: new Date().toISOString(), level: "warn", event: "database.idle_client_error", error: error.message }));
     });
+    // pg-pool removes its listener while a client is checked out (Kysely holds one between
+    // acquiring it and running the query): a connection lost at that moment emitted 'error'
+    // with no listener and killed the process. The query itself still fails, and the pool
+    // drops the broken client when it is released.
+    pool.on("connect", (client) => {
+      client.on("error", (error) => {
+        console.error(JSON.stringify({ time: new Date().toISOString(), level: "warn", event: "database.client_error", error: error.message }));
+      });
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: "postgres", close: () => db.destroy() };
   }

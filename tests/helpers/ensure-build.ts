@@ -21,7 +21,9 @@ function isFresh() {
   } catch {
     return false;
   }
-  return built > Math.max(newestMtime(path.join(ROOT, "app")), statSync(path.join(ROOT, "remix.config.js")).mtimeMs);
+  // The build bundles app/ and the db/ modules it imports.
+  const sources = [newestMtime(path.join(ROOT, "app")), newestMtime(path.join(ROOT, "db")), statSync(path.join(ROOT, "remix.config.js")).mtimeMs];
+  return built > Math.max(...sources);
 }
 
 const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
