@@ -72,7 +72,7 @@ function startServer(env: Record<string, string>): Promise<{ outcome: "exited" |
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["server.js"], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env } as NodeJS.ProcessEnv,
+      env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env } as unknown as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
