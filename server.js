@@ -121,7 +121,7 @@ function remixRequestHandler() {
       await pipeline(Readable.fromWeb(response.body), res);
     } catch (error) {
       // A client that goes away mid-response is not an error of ours.
-      if (res.headersSent || req.destroyed || res.destroyed) return void res.destroy();
+      if (res.headersSent || res.destroyed) return void res.destroy();
       next(error);
     }
   };
