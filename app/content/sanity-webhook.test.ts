@@ -1,7 +1,8 @@
+import path from "node:path";
 import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from "@sanity/webhook";
 import { afterEach, beforeEach, describe, expect, test, vi, type Mock } from "vitest";
 import { action, loader } from "~/routes/resources.sanity-webhook";
-import { createContentStore, getPlan, replaceContentStore, type ContentSource } from "./content.server";
+import { createContentStore, createDatasetSource, DEFAULT_DATASET_PATH, getPlan, replaceContentStore, type ContentSource } from "./content.server";
 
 const SECRET = "test-webhook-secret";
 const URL = "http://localhost/resources/sanity-webhook";
@@ -11,7 +12,10 @@ let fetch: Mock<ContentSource["fetch"]>;
 
 beforeEach(() => {
   vi.stubEnv("SANITY_WEBHOOK_SECRET", SECRET);
-  fetch = vi.fn<ContentSource["fetch"]>(async () => null);
+  // The real bundled dataset, counted: an unknown document (null) is never cached, so the probe
+  // below needs a plan that exists.
+  const dataset = createDatasetSource(path.resolve(DEFAULT_DATASET_PATH));
+  fetch = vi.fn<ContentSource["fetch"]>((query, params) => dataset.fetch(query, params));
   const source: ContentSource = { kind: "dataset", fetch };
   replaceContentStore(createContentStore({ source }));
 });
