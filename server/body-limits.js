@@ -67,6 +67,7 @@ export function refuseUnread(res, status, message, { json = false, headers = {} 
 }
 
 export const TOO_LARGE_MESSAGE = "Request body too large";
+export const UPLOAD_TOO_LARGE_MESSAGE = "File Too Large: the maximum file size is 50MB. Go back to choose a smaller file.";
 
 export function boundedBodies() {
   return async function boundedBodiesMiddleware(req, res, next) {
@@ -75,7 +76,9 @@ export function boundedBodies() {
     const limit = limitFor(kind);
     const declared = req.headers["content-length"];
     if (declared !== undefined && Number(declared) > limit) {
-      return refuseUnread(res, 413, TOO_LARGE_MESSAGE);
+      // Without JavaScript the browser sends a too-large file anyway (the page's script stops it
+      // before sending): the admin reads this short message, with the limit.
+      return refuseUnread(res, 413, kind === "upload" ? UPLOAD_TOO_LARGE_MESSAGE : TOO_LARGE_MESSAGE);
     }
     if (kind === "upload") {
       // The route checks the session; a visitor with no session at all cannot be an admin.

@@ -158,6 +158,7 @@ describe("bounded bodies", () => {
       chunks: [kb(64)],
     });
     expect(huge.status).toBe(413);
+    expect(huge.body).toMatch(/^File Too Large: the maximum file size is 50MB/);
     expect(reached.length).toBe(before);
   });
 
