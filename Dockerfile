@@ -29,6 +29,11 @@ COPY db ./db
 COPY app ./app
 COPY scripts ./scripts
 COPY studio/data ./studio/data
+# The app runs as the unprivileged `node` user. The only paths it writes: DATA_DIR (PGlite in
+# development builds, and the default uploads folder) and UPLOADS_DIR when a Fly volume is
+# mounted there instead of S3. Both belong to `node`; the code itself stays read-only.
+RUN mkdir -p /data/uploads && chown -R node:node /data
+ENV DATA_DIR=/data
 USER node
 EXPOSE 3000
 CMD ["node", "server.js"]

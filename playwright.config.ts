@@ -61,6 +61,8 @@ export default defineConfig({
       DATA_DIR: dataDir,
       SESSION_SECRET: "e2e-session-secret-that-is-long-enough-0123456789",
       SEED_DEV_DATA: "true",
+      // The production build on PGlite, folder storage and seeded accounts: test-only (decision 050).
+      ALLOW_EMBEDDED_IN_PRODUCTION: "true",
       ENABLE_TEST_ROUTES: "1",
       LOG_LEVEL: process.env.E2E_LOG_LEVEL || "warn",
       ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),

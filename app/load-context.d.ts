@@ -4,5 +4,7 @@ declare module "@remix-run/server-runtime" {
   interface AppLoadContext {
     /** The Content-Security-Policy nonce that server.js generated for this request. */
     cspNonce?: string;
+    /** Set by entry.server's handleError when the database could not be reached. */
+    databaseUnavailable?: boolean;
   }
 }

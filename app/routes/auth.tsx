@@ -75,8 +75,13 @@ function refuse(
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  // remix-auth reads the body itself, so the action reads a copy.
-  const formData = await request.clone().formData();
+  // remix-auth reads the body itself, so the action reads a copy. A body that is not a form
+  // (JSON, say) is the client's mistake: 400, not 500.
+  const formData = await request
+    .clone()
+    .formData()
+    .catch(() => null);
+  if (!formData) throw new Response("Send the sign-in form", { status: 400 });
   return formData.get("intent") === "signup" ? signUp(request, formData) : signIn(request, formData);
 }
 

@@ -11,6 +11,9 @@ import { action as startAction, loader as startLoader } from "~/routes/auth_.$pr
 import { loader as callbackLoader } from "~/routes/auth_.$provider_.callback";
 
 const database = useAppDatabase();
+let ipCounter = 0;
+/** Each round trip from its own address, so the per-client start limit never meets. */
+const freshIp = () => `198.51.100.${++ipCounter}`;
 const server = new OAuth2Server();
 let providerOrigin = "";
 
@@ -84,7 +87,7 @@ const facebookProfile = (id: string, email: string | undefined) => ({
 async function roundTrip(provider: OAuthProvider, options: { cookie?: string } = {}) {
   const start = await settle(() =>
     startAction({
-      request: formPost(`/auth/${provider}`, {}, { cookie: options.cookie }),
+      request: formPost(`/auth/${provider}`, {}, { cookie: options.cookie, ip: freshIp() }),
       params: { provider },
       context: {},
     }),
@@ -286,5 +289,48 @@ describe("the provider routes", () => {
     } finally {
       configureProviders(true);
     }
+  });
+});
+
+describe("OAuth starts are bounded", () => {
+  it("stores the state in a session that lives 10 minutes", async () => {
+    const start = await settle(() =>
+      startAction({
+        request: formPost("/auth/google", {}, { ip: "192.0.2.10" }),
+        params: { provider: "google" },
+        context: {},
+      }),
+    );
+    expect(start.status).toBe(302);
+    const rows = await database.current.db
+      .selectFrom("sessions")
+      .select(["expires_at", "user_id"])
+      .where("user_id", "is", null)
+      .execute();
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(new Date(row.expires_at).getTime() - Date.now()).toBeLessThanOrEqual(10 * 60 * 1000 + 1000);
+    }
+  });
+
+  it("refuses a client's 11th start in 10 minutes, storing no session for it", async () => {
+    const ip = "192.0.2.77";
+    const start = () =>
+      settle(() =>
+        startAction({ request: formPost("/auth/facebook", {}, { ip }), params: { provider: "facebook" }, context: {} }),
+      );
+    for (let i = 0; i < 10; i++) expect((await start()).headers.get("Location")).toMatch(/^http/);
+    const sessionsBefore = await database.current.db.selectFrom("sessions").select("id").execute();
+    const limitsBefore = await database.current.db.selectFrom("rate_limits").select("key").execute();
+    const refused = await start();
+    expect(refused.headers.get("Location")).toBe("/auth");
+    expect(await toastOf(refused)).toMatchObject({
+      message: "Facebook sign in failed",
+      description: expect.stringMatching(/^Too many attempts/),
+    });
+    expect(await database.current.db.selectFrom("sessions").select("id").execute()).toHaveLength(sessionsBefore.length);
+    expect(await database.current.db.selectFrom("rate_limits").select("key").execute()).toHaveLength(
+      limitsBefore.length,
+    );
   });
 });

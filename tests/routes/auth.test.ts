@@ -41,6 +41,21 @@ const withSession = (response: Response) => {
   return cookie;
 };
 
+describe("bodies that are not a form", () => {
+  it("answers 400 to JSON and stores nothing", async () => {
+    const users = await database.current.db.selectFrom("users").select("id").execute();
+    const request = new Request("http://localhost/auth", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ intent: "signin", email: "a@example.com", password: "x" }),
+    });
+    const response = await run(request);
+    expect(response.status).toBe(400);
+    expect(await database.current.db.selectFrom("users").select("id").execute()).toHaveLength(users.length);
+    expect(await database.current.db.selectFrom("rate_limits").select("key").execute()).toHaveLength(0);
+  });
+});
+
 describe("sign-up", () => {
   it("creates the user and profile, stores a hash, and sends them to Sign In with the spec's toast", async () => {
     const response = await signUp({ fullName: " Dana Doe ", email: "  Dana@Example.com ", password: "secret-6" });
@@ -294,6 +309,19 @@ describe("brute-force limits", () => {
     }
     expect((await signIn("spray-last@example.com", "password", { ip })).status).toBe(429);
     expect((await signIn("spray-last@example.com", "password", { ip: freshIp() })).status).toBe(401);
+  });
+
+  it("add no rows for the addresses a refused client goes on trying", async () => {
+    const ip = freshIp();
+    for (let i = 0; i < AUTH_LIMITS.signInPerClient.limit; i++) {
+      expect((await signIn(`flood-${i}@example.com`, "password", { ip })).status).toBe(401);
+    }
+    const rows = async () => (await database.current.db.selectFrom("rate_limits").select("key").execute()).length;
+    const before = await rows();
+    for (let i = 0; i < 30; i++) {
+      expect((await signIn(`flood-more-${i}@example.com`, "password", { ip })).status).toBe(429);
+    }
+    expect(await rows()).toBe(before);
   });
 
   it("do not count a client's successful sign-ins", async () => {

@@ -24,12 +24,25 @@ async function check(hits: Promise<{ allowed: boolean; retryAfterSeconds: number
   return { allowed: false, retryAfterSeconds: Math.max(...refused.map((r) => r.retryAfterSeconds)) };
 }
 
+/**
+ * The client's limit first: a client already refused adds no row for the address it tries,
+ * so trying a million addresses cannot grow the table by a million rows.
+ */
+async function clientThenEmail(
+  client: { key: string; limit: { limit: number; windowMs: number } },
+  email: { key: string; limit: { limit: number; windowMs: number } },
+): Promise<LimitCheck> {
+  const clientHit = await hitRateLimit(client.key, client.limit);
+  if (!clientHit.allowed) return { allowed: false, retryAfterSeconds: clientHit.retryAfterSeconds };
+  return check([Promise.resolve(clientHit), hitRateLimit(email.key, email.limit)]);
+}
+
 /** Counts a sign-in attempt before the password is checked (so parallel guesses count too). */
 export function countSignInAttempt(email: string, ip: string) {
-  return check([
-    hitRateLimit(emailKey("signin", email), AUTH_LIMITS.signInPerEmail),
-    hitRateLimit(clientKey("signin", ip), AUTH_LIMITS.signInPerClient),
-  ]);
+  return clientThenEmail(
+    { key: clientKey("signin", ip), limit: AUTH_LIMITS.signInPerClient },
+    { key: emailKey("signin", email), limit: AUTH_LIMITS.signInPerEmail },
+  );
 }
 
 /**
@@ -41,10 +54,17 @@ export async function forgetSignInAttempts(email: string, ip: string) {
 }
 
 export function countSignUpAttempt(email: string, ip: string) {
-  return check([
-    hitRateLimit(emailKey("signup", email), AUTH_LIMITS.signUpPerEmail),
-    hitRateLimit(clientKey("signup", ip), AUTH_LIMITS.signUpPerClient),
-  ]);
+  return clientThenEmail(
+    { key: clientKey("signup", ip), limit: AUTH_LIMITS.signUpPerClient },
+    { key: emailKey("signup", email), limit: AUTH_LIMITS.signUpPerEmail },
+  );
+}
+
+/** Starting a sign-in with Google or Facebook: each start stores a (10-minute) session. */
+export const OAUTH_START_LIMIT = { limit: 10, windowMs: 10 * MINUTE };
+
+export function countOAuthStart(ip: string) {
+  return hitRateLimit(`oauth:ip:${ip}`, OAUTH_START_LIMIT);
 }
 
 export function tooManyAttemptsMessage(retryAfterSeconds: number) {
