@@ -86,11 +86,11 @@ export async function receiveBookingWebhook(request: Request, provider: BookingP
 
   const parsed = receiver.parse(body);
   if (parsed.kind === "invalid") {
-    record(400, "invalid_payload", { event: parsed.event });
+    record(400, "invalid_payload", { trigger: parsed.event });
     return json({ message: "Bad Request" }, { status: 400, headers: noStore });
   }
   if (parsed.kind === "ignored") {
-    record(200, "ignored", { event: parsed.event, externalId: parsed.externalId });
+    record(200, "ignored", { trigger: parsed.event, externalId: parsed.externalId });
     return json({ received: true, outcome: "ignored" }, { headers: noStore });
   }
 
@@ -98,7 +98,7 @@ export async function receiveBookingWebhook(request: Request, provider: BookingP
   try {
     const result = await ingestBookingDelivery(delivery);
     record(200, result.outcome, {
-      event: delivery.event,
+      trigger: delivery.event,
       externalId: delivery.externalId,
       bookingStatus: delivery.status,
       linkedBy: result.linkedBy,
@@ -106,7 +106,7 @@ export async function receiveBookingWebhook(request: Request, provider: BookingP
     });
     return json({ received: true, outcome: result.outcome }, { headers: noStore });
   } catch (error) {
-    record(500, "failed", { event: delivery.event, externalId: delivery.externalId, ...errorFields(error) });
+    record(500, "failed", { trigger: delivery.event, externalId: delivery.externalId, ...errorFields(error) });
     return json({ message: "Internal Server Error" }, { status: 500, headers: noStore });
   }
 }
