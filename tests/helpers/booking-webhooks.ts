@@ -35,7 +35,7 @@ export function calComRequest(body: Json | string | Uint8Array, signature: strin
   const headers: Record<string, string> = { "Content-Type": "application/json" };
   if (signature === "sign") headers["X-Cal-Signature-256"] = signCalCom(raw, CAL_COM_SECRET);
   else if (signature !== null) headers["X-Cal-Signature-256"] = signature;
-  return { body: raw, headers };
+  return { body: raw as BodyInit, headers };
 }
 
 export function calendlyRequest(body: Json | string | Uint8Array, signature: string | null = "sign", now = Date.now()) {
@@ -43,7 +43,7 @@ export function calendlyRequest(body: Json | string | Uint8Array, signature: str
   const headers: Record<string, string> = { "Content-Type": "application/json" };
   if (signature === "sign") headers["Calendly-Webhook-Signature"] = signCalendly(raw, CALENDLY_KEY, now);
   else if (signature !== null) headers["Calendly-Webhook-Signature"] = signature;
-  return { body: raw, headers };
+  return { body: raw as BodyInit, headers };
 }
 
 /** A random provider id, so that each test's bookings are its own. */
