@@ -62,6 +62,8 @@ export default defineConfig({
       SESSION_SECRET: "e2e-session-secret-that-is-long-enough-0123456789",
       SEED_DEV_DATA: "true",
       ENABLE_TEST_ROUTES: "1",
+      // The bookings journey signs its Cal.com deliveries with this (tests/e2e/bookings.spec.ts).
+      CAL_COM_WEBHOOK_SECRET: "e2e-cal-com-webhook-secret-0123456789",
       LOG_LEVEL: process.env.E2E_LOG_LEVEL || "warn",
       ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
     },

@@ -5,12 +5,8 @@ import { ActionToast } from "~/components/action-toast";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { requireAdmin } from "~/features/accounts/auth.server";
 import { AdminBookingList, MoreLink } from "~/features/bookings/admin-booking-list";
-import {
-  bookingsHref,
-  handleAdminBookingAction,
-  loadAdminBookings,
-  type BookingFilter,
-} from "~/features/bookings/admin-bookings.server";
+import { bookingsHref, type BookingFilter } from "~/features/bookings/admin-bookings-url";
+import { handleAdminBookingAction, loadAdminBookings } from "~/features/bookings/admin-bookings.server";
 import { BOOKING_STATUS_LABELS, BOOKING_STATUSES } from "~/features/bookings/booking-constants";
 
 export async function loader({ request }: LoaderFunctionArgs) {

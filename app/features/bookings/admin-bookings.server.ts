@@ -1,6 +1,7 @@
 import { json } from "@remix-run/node";
 import { z } from "zod";
 import { BOOKING_STATUSES, type BookingStatus } from "./booking-constants";
+import type { BookingFilter } from "./admin-bookings-url";
 import type { ActionToastMessage } from "~/components/action-toast";
 import { SERVICE_TYPES, type ServiceType } from "~/features/visits/visit-constants";
 import {
@@ -17,15 +18,12 @@ import { errorFields, log } from "~/utils/logger.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { isUuid } from "~/utils/uuid";
 
-export const BOOKINGS_PATH = "/admin-dashboard/bookings";
 export const BOOKINGS_PAGE_SIZE = 25;
 
 /** The statuses a booking can still be confirmed from, cancelled from, or visited from. */
 const CONFIRMABLE: readonly BookingStatus[] = ["pending"];
 const CANCELLABLE: readonly BookingStatus[] = ["pending", "confirmed", "reschedule_requested"];
 const VISITABLE: readonly BookingStatus[] = ["pending", "confirmed"];
-
-export type BookingFilter = { status: BookingStatus | null; unmatched: boolean };
 
 /** `after` cursors are `<ISO time>_<uuid>`: the last row a section showed. */
 function readCursor(value: string | null) {
@@ -45,16 +43,6 @@ export function readBookingFilter(url: URL): { filter: BookingFilter; invalid: s
     filter: { status, unmatched },
     invalid: requested && !status ? `There is no status "${requested}". Showing all bookings.` : null,
   };
-}
-
-export function bookingsHref(filter: BookingFilter, cursors: { upcoming?: string; past?: string } = {}) {
-  const params = new URLSearchParams();
-  if (filter.status) params.set("status", filter.status);
-  if (filter.unmatched) params.set("unmatched", "1");
-  if (cursors.upcoming) params.set("upcoming_after", cursors.upcoming);
-  if (cursors.past) params.set("past_after", cursors.past);
-  const query = params.toString();
-  return query ? `${BOOKINGS_PATH}?${query}` : BOOKINGS_PATH;
 }
 
 function present(row: AdminBooking) {
