@@ -139,3 +139,52 @@ test("a booking made through the dashboard's calendar link reaches the customer 
   await page.reload();
   await expect(page.getByRole("region", { name: "Recent Services" }).getByText("Weekly Service")).toBeVisible();
 });
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the admin confirms a pending calendar booking and assigns an unmatched one", async ({ page, request }) => {
+    const fixture = JSON.parse(readFileSync(FIXTURE, "utf8"));
+    const start = new Date(Date.now() + 9 * 24 * 3600 * 1000);
+    start.setUTCHours(18, 0, 0, 0);
+    const attendee = `${unique("walk-in")}@example.com`;
+    const body = JSON.stringify({
+      ...fixture,
+      triggerEvent: "BOOKING_REQUESTED",
+      createdAt: new Date().toISOString(),
+      payload: {
+        ...fixture.payload,
+        uid: unique("nojs"),
+        status: "PENDING",
+        startTime: start.toISOString(),
+        endTime: new Date(start.getTime() + 30 * 60 * 1000).toISOString(),
+        attendees: [{ ...fixture.payload.attendees[0], email: attendee }],
+        metadata: {},
+      },
+    });
+    const delivered = await request.post("/resources/webhooks/cal-com", {
+      data: body,
+      headers: {
+        "Content-Type": "application/json",
+        "X-Cal-Signature-256": createHmac("sha256", CAL_COM_SECRET).update(body).digest("hex"),
+      },
+    });
+    expect(delivered.status()).toBe(200);
+
+    await signIn(page, DEV_ADMIN.email, DEV_ADMIN.password);
+    await page.goto("/admin-dashboard/bookings?unmatched=1");
+    const card = page.getByTestId("booking").filter({ hasText: attendee });
+    await expect(card.getByText("Unmatched")).toBeVisible();
+    await expect(card.getByText("pending", { exact: true })).toBeVisible();
+
+    await card.getByRole("button", { name: "Confirm" }).click();
+    await expect(page.getByTestId("flash-toast").filter({ hasText: "Booking confirmed" })).toBeVisible();
+    await expect(card.getByText("confirmed", { exact: true })).toBeVisible();
+
+    await card.getByLabel("Customer e-mail").fill("customer@example.com");
+    await card.getByRole("button", { name: "Assign Customer" }).click();
+    await expect(page.getByTestId("flash-toast").filter({ hasText: "Customer assigned" })).toBeVisible();
+    // Assigned, it leaves the Unmatched filter.
+    await expect(page.getByTestId("booking").filter({ hasText: attendee })).toHaveCount(0);
+  });
+});
