@@ -8,7 +8,6 @@ import { z } from "zod";
 import { ActionToast, type ActionToastMessage } from "~/components/action-toast";
 import { Field, ProviderButtons, submitClass, WorkInProgressNote } from "~/features/accounts/auth-fields";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import type { loader as rootLoader } from "~/root";
 import { createAccountWithPassword } from "~/features/accounts/accounts.server";
 import {
   countSignInAttempt,
@@ -23,6 +22,7 @@ import { getClientIp } from "~/utils/client-ip.server";
 import { log } from "~/utils/logger.server";
 import { createUserSessionHeaders } from "~/utils/session.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
+import { privatePageMeta } from "~/utils/seo";
 
 type Tab = "signin" | "signup";
 
@@ -263,14 +263,12 @@ function FormError({ id, errors }: { id: string; errors: string[] | undefined })
   );
 }
 
-export const meta: MetaFunction<typeof loader, { root: typeof rootLoader }> = ({ matches }) => {
-  const site = matches.find((m) => m.id === "root")?.data?.shell.businessName;
-  return [
-    { title: site ? `Customer Portal | ${site}` : "Customer Portal" },
-    { name: "description", content: "Sign in or create an account to see your services, photos and bookings." },
-    { name: "robots", content: "noindex" },
-  ];
-};
+export const meta: MetaFunction<typeof loader> = ({ matches }) =>
+  privatePageMeta(
+    matches,
+    "Customer Portal",
+    "Sign in or create an account to see your services, photos and bookings.",
+  );
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -2,7 +2,6 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import type { loader as rootLoader } from "~/root";
 import { BookingCard } from "~/features/bookings/booking-card";
 import { DashboardHeader } from "~/components/dashboard-header";
 import { MediaView, type MediaViewItem } from "~/features/media/media-view";
@@ -15,6 +14,7 @@ import { formatBusinessDate, formatBusinessDateTime } from "~/utils/business-tim
 import { listRecentServicesForCustomer } from "~/models/service.server";
 import { requireUser } from "~/features/accounts/auth.server";
 import { redirectWithError } from "~/utils/toast.server";
+import { privatePageMeta } from "~/utils/seo";
 
 /** SPEC 9: at most this many media items on the dashboard. */
 const MEDIA_SHOWN = 4;
@@ -190,14 +190,8 @@ export default function CustomerDashboard() {
   );
 }
 
-export const meta: MetaFunction<typeof loader, { root: typeof rootLoader }> = ({ matches }) => {
-  const site = matches.find((m) => m.id === "root")?.data?.shell.businessName;
-  return [
-    { title: site ? `Customer Dashboard | ${site}` : "Customer Dashboard" },
-    { name: "description", content: "Your services, before and after photos, and bookings." },
-    { name: "robots", content: "noindex" },
-  ];
-};
+export const meta: MetaFunction<typeof loader> = ({ matches }) =>
+  privatePageMeta(matches, "Customer Dashboard", "Your services, before and after photos, and bookings.");
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;
