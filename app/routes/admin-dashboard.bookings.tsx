@@ -8,6 +8,7 @@ import { AdminBookingList, MoreLink } from "~/features/bookings/admin-booking-li
 import { bookingsHref, type BookingFilter } from "~/features/bookings/admin-bookings-url";
 import { handleAdminBookingAction, loadAdminBookings } from "~/features/bookings/admin-bookings.server";
 import { BOOKING_STATUS_LABELS, BOOKING_STATUSES } from "~/features/bookings/booking-constants";
+import { privatePageMeta } from "~/utils/seo";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
@@ -98,10 +99,12 @@ export default function Bookings() {
   );
 }
 
-export const meta: MetaFunction = () => [
-  { title: "Bookings | Admin Dashboard" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: MetaFunction = ({ matches }) =>
+  privatePageMeta(
+    matches,
+    "Bookings | Admin Dashboard",
+    "Calendar bookings: confirm, cancel, assign and turn into visits.",
+  );
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;
