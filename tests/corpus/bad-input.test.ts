@@ -264,12 +264,10 @@ const bodyArb: fc.Arbitrary<{ type?: string; body: Buffer }> = fc.oneof(
     type: "application/x-www-form-urlencoded",
     body: Buffer.from(new URLSearchParams(f).toString()),
   })),
-  fc
-    .constant(null)
-    .map(() => ({
-      type: "application/x-www-form-urlencoded",
-      body: Buffer.from(new URLSearchParams(goodQuote()).toString()),
-    })),
+  fc.constant(null).map(() => ({
+    type: "application/x-www-form-urlencoded",
+    body: Buffer.from(new URLSearchParams(goodQuote()).toString()),
+  })),
   formFields.map((f) => {
     const boundary = "corpusBoundary";
     const parts = Object.entries(f).map(
