@@ -62,6 +62,8 @@ export default defineConfig({
       SESSION_SECRET: "e2e-session-secret-that-is-long-enough-0123456789",
       SEED_DEV_DATA: "true",
       ENABLE_TEST_ROUTES: "1",
+      // Each test picks its own client with X-Forwarded-For, as behind one trusted proxy.
+      TRUST_PROXY: "1",
       LOG_LEVEL: process.env.E2E_LOG_LEVEL || "warn",
       ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
     },

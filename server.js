@@ -10,6 +10,7 @@ import remixExpress from "@remix-run/express/dist/server.js";
 import { broadcastDevReady, createRequestHandler as createRemixHandler, installGlobals } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
+import { refuseCrossSiteWrites } from "./server/cross-site.js";
 
 installGlobals({ nativeFetch: true });
 
@@ -71,12 +72,13 @@ app.disable("x-powered-by");
 app.set("trust proxy", true); // Fly's proxy sets X-Forwarded-For; rate limits key on the client.
 app.use(compression());
 app.use(securityHeaders);
+app.use(refuseCrossSiteWrites({ siteUrl: SITE_URL }));
 
 // Fingerprinted build assets never change under one name.
 app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
 app.use(express.static("public", { maxAge: "1h" }));
 
-const getLoadContext = (req, res) => ({ cspNonce: res.locals.cspNonce });
+const getLoadContext = (req, res) => ({ cspNonce: res.locals.cspNonce, clientAddress: req.socket.remoteAddress });
 
 let build = await importBuild();
 if (MODE === "development") {

@@ -6,7 +6,7 @@ export const ORIGIN = "http://localhost:3000";
 export function formPost(path: string, fields: Record<string, string>, options: { cookie?: string; ip?: string } = {}) {
   const headers = new Headers({ "Content-Type": "application/x-www-form-urlencoded" });
   if (options.cookie) headers.set("Cookie", options.cookie);
-  if (options.ip) headers.set("X-Forwarded-For", `${options.ip}, 10.0.0.1`);
+  if (options.ip) headers.set("X-Forwarded-For", options.ip);
   return new Request(`${ORIGIN}${path}`, { method: "POST", headers, body: new URLSearchParams(fields) });
 }
 

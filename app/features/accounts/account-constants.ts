@@ -10,3 +10,10 @@ export const PROVIDER_NAMES: Record<OAuthProvider, string> = { google: "Google",
 
 export const isOAuthProvider = (value: string | undefined): value is OAuthProvider =>
   OAUTH_PROVIDERS.some((p) => p === value);
+
+/** What a single-use e-mailed link is for (account_tokens.purpose). */
+export const TOKEN_PURPOSES = ["verify-email", "reset-password"] as const;
+export type TokenPurpose = (typeof TOKEN_PURPOSES)[number];
+
+/** The password rule of sign-up and reset. */
+export const MIN_PASSWORD_LENGTH = 6;
