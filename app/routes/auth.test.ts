@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { useAppDatabase } from "../../tests/helpers/app-database";
-import { formPost, get, settle, setCookie, toastOf } from "../../tests/helpers/auth-requests";
+import { completeSecondStep, formPost, get, settle, setCookie, toastOf } from "../../tests/helpers/auth-requests";
 import { createUser } from "../../tests/helpers/factories";
-import { AUTH_LIMITS } from "~/features/accounts/auth-limits.server";
+import { AUTH_LIMITS, setSleepForTests } from "~/features/accounts/auth-limits.server";
 import { action as logoutAction } from "~/routes/logout";
 import { getOptionalUser, requireUser } from "~/features/accounts/auth.server";
 import { resetEnvCache } from "~/utils/env.server";
@@ -143,9 +143,12 @@ describe("sign-in", () => {
     expect(rows).toHaveLength(1);
   });
 
-  it("sends admins to the admin dashboard", async () => {
+  it("sends admins to the admin dashboard, through the second step", async () => {
     const admin = await createUser(database.current.db, { admin: true });
-    const response = await signIn(admin.email, admin.password);
+    const firstStep = await signIn(admin.email, admin.password);
+    expect(firstStep.headers.get("Location")).toBe("/auth/verify");
+    expect(setCookie(firstStep, "__session") ?? "__session=").toBe("__session=");
+    const response = await completeSecondStep(firstStep, admin.totpSecret!);
     expect(response.headers.get("Location")).toBe("/admin-dashboard");
   });
 
@@ -217,7 +220,9 @@ describe("opening /auth", () => {
       [admin, "/admin-dashboard"],
       [customer, "/customer-dashboard"],
     ] as const) {
-      const cookie = withSession(await signIn(user.email, user.password));
+      let signedIn = await signIn(user.email, user.password);
+      if (user.totpSecret) signedIn = await completeSecondStep(signedIn, user.totpSecret);
+      const cookie = withSession(signedIn);
       const response = await open(get("/auth?tab=signup", { cookie }));
       expect(response.status).toBe(302);
       expect(response.headers.get("Location")).toBe(home);
@@ -262,13 +267,15 @@ describe("sessions", () => {
 });
 
 describe("brute-force limits", () => {
-  it(`refuse the ${AUTH_LIMITS.signInPerEmail.limit + 1}th attempt on one address with 429, even with the right password`, async () => {
+  afterEach(() => setSleepForTests(undefined));
+
+  it(`refuse the ${AUTH_LIMITS.signInPerPair.limit + 1}th attempt of one client on one address with 429, even with the right password`, async () => {
     const user = await createUser(database.current.db);
-    for (let i = 0; i < AUTH_LIMITS.signInPerEmail.limit; i++) {
-      // Spread over addresses: the per-address limit holds whoever asks.
-      expect((await signIn(user.email, `wrong-${i}`)).status).toBe(401);
+    const ip = freshIp();
+    for (let i = 0; i < AUTH_LIMITS.signInPerPair.limit; i++) {
+      expect((await signIn(user.email, `wrong-${i}`, { ip })).status).toBe(401);
     }
-    const limited = await signIn(user.email, user.password);
+    const limited = await signIn(user.email, user.password, { ip });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThan(0);
     const body = await limited.json();
@@ -277,13 +284,41 @@ describe("brute-force limits", () => {
     expect(setCookie(limited, "__session")).toBeUndefined();
   });
 
-  it("start afresh for an address after a successful sign-in", async () => {
+  it("100 wrong guesses from one client do not stop the owner signing in from another", async () => {
     const user = await createUser(database.current.db);
+    const attacker = freshIp();
+    const answers = new Set<number>();
+    for (let i = 0; i < 100; i++) answers.add((await signIn(user.email, `guess-${i}`, { ip: attacker })).status);
+    expect([...answers].sort()).toEqual([401, 429]);
+    const owner = await signIn(user.email, user.password, { ip: freshIp() });
+    expect(owner.status).toBe(302);
+    expect(owner.headers.get("Location")).toBe("/customer-dashboard");
+    expect(setCookie(owner, "__session")).toBeDefined();
+  });
+
+  it("guesses at one address from many clients only slow it down, never refuse the owner", async () => {
+    const delays: number[] = [];
+    setSleepForTests(async (ms) => void delays.push(ms));
+    const user = await createUser(database.current.db);
+    const { after, stepMs, maxMs } = AUTH_LIMITS.signInSlowdown;
+    const guesses = after + 20;
+    for (let i = 0; i < guesses; i++) expect((await signIn(user.email, `spread-${i}`)).status).toBe(401);
+    // The first `after` failures cost nothing; then each answer waits a little longer, up to the cap.
+    expect(delays[0]).toBe(stepMs);
+    expect(Math.max(...delays)).toBe(maxMs);
+    const owner = await signIn(user.email, user.password);
+    expect(owner.status).toBe(302);
+    expect(delays.at(-1)).toBe(maxMs);
+  });
+
+  it("start afresh for a client on an address after its successful sign-in", async () => {
+    const user = await createUser(database.current.db);
+    const ip = freshIp();
     for (let round = 0; round < 2; round++) {
-      for (let i = 0; i < AUTH_LIMITS.signInPerEmail.limit - 1; i++) {
-        expect((await signIn(user.email, "wrong")).status).toBe(401);
+      for (let i = 0; i < AUTH_LIMITS.signInPerPair.limit - 1; i++) {
+        expect((await signIn(user.email, "wrong", { ip })).status).toBe(401);
       }
-      expect((await signIn(user.email, user.password)).status).toBe(302);
+      expect((await signIn(user.email, user.password, { ip })).status).toBe(302);
     }
   });
 

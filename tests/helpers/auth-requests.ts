@@ -43,3 +43,20 @@ export async function toastOf(response: Response) {
   const { toast } = await getToast(new Request(ORIGIN, { headers: { Cookie: cookie } }));
   return toast;
 }
+
+/**
+ * The second step of a sign-in, as a person with the authenticator app would do it: the
+ * challenge cookie the first step set, and the code for `secret` now (or `code`).
+ */
+export async function completeSecondStep(
+  firstStep: Response,
+  secret: string,
+  options: { code?: string } = {},
+): Promise<Response> {
+  const { action } = await import("~/routes/auth_.verify");
+  const { totpCode } = await import("./totp");
+  const challenge = setCookie(firstStep, "__two_step");
+  if (!challenge) throw new Error(`The first step set no challenge (status ${firstStep.status})`);
+  const request = formPost("/auth/verify", { code: options.code ?? totpCode(secret) }, { cookie: challenge });
+  return settle(() => action({ request, params: {}, context: {} }));
+}
