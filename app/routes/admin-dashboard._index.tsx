@@ -342,6 +342,7 @@ export default function AdminServicesAndUploads() {
                 {customers.map((c) => (
                   <option key={c.id} value={c.id}>
                     {c.fullName ? `${c.fullName} (${c.email})` : c.email}
+                    {c.emailVerified ? "" : " (unverified)"}
                   </option>
                 ))}
               </select>

@@ -14,6 +14,7 @@ import { listMediaForServices } from "~/models/service-media.server";
 import { formatBusinessDate, formatBusinessDateTime } from "~/utils/business-time";
 import { listRecentServicesForCustomer } from "~/models/service.server";
 import { requireUser } from "~/features/accounts/auth.server";
+import { VerifyEmailNotice } from "~/features/accounts/verify-email-notice";
 import { redirectWithError } from "~/utils/toast.server";
 
 /** SPEC 9: at most this many media items on the dashboard. */
@@ -58,6 +59,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json(
     {
       email: user.email,
+      emailVerified: user.emailVerified,
       calendarUrl: calendarUrl ? prefilledCalendarUrl(calendarUrl, { name: user.fullName, email: user.email }) : null,
       services: services.map((s) => ({
         id: s.id,
@@ -103,10 +105,11 @@ const cardHeading = "text-2xl font-bold text-slate-900 dark:text-white";
 const empty = "mt-4 text-slate-700 dark:text-slate-300";
 
 export default function CustomerDashboard() {
-  const { email, calendarUrl, services, visits, bookings } = useLoaderData<typeof loader>();
+  const { email, emailVerified, calendarUrl, services, visits, bookings } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
       <DashboardHeader title="Welcome back" subtitle={email} loadingText="Loading your dashboard..." />
+      {emailVerified ? null : <VerifyEmailNotice />}
 
       <div className="mt-8 grid gap-6 lg:grid-cols-2">
         <BookingCard calendarUrl={calendarUrl} />
