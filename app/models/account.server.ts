@@ -82,7 +82,13 @@ export async function linkOAuthIdentity(input: {
           .set({ password_hash: null, email_verified_at: sql<Date>`now()` })
           .where("id", "=", existing.id)
           .execute();
-        for (const table of ["sessions", "sign_in_challenges", "user_totp", "recovery_codes", "account_tokens"] as const) {
+        for (const table of [
+          "sessions",
+          "sign_in_challenges",
+          "user_totp",
+          "recovery_codes",
+          "account_tokens",
+        ] as const) {
           await trx.deleteFrom(table).where("user_id", "=", existing.id).execute();
         }
       }

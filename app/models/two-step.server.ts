@@ -18,7 +18,9 @@ export async function upsertPendingTotp(userId: string, secret: string) {
   await db
     .insertInto("user_totp")
     .values({ user_id: userId, secret })
-    .onConflict((oc) => oc.column("user_id").doUpdateSet({ secret, last_used_step: null }).where("user_totp.enabled_at", "is", null))
+    .onConflict((oc) =>
+      oc.column("user_id").doUpdateSet({ secret, last_used_step: null }).where("user_totp.enabled_at", "is", null),
+    )
     .execute();
 }
 
@@ -42,7 +44,11 @@ export async function claimTotpStep(userId: string, step: number): Promise<boole
 export async function enableTotp(userId: string, recoveryCodeHashes: string[]) {
   const db = await getDb();
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable("user_totp").set({ enabled_at: sql<Date>`now()` }).where("user_id", "=", userId).execute();
+    await trx
+      .updateTable("user_totp")
+      .set({ enabled_at: sql<Date>`now()` })
+      .where("user_id", "=", userId)
+      .execute();
     await trx.deleteFrom("recovery_codes").where("user_id", "=", userId).execute();
     await trx
       .insertInto("recovery_codes")

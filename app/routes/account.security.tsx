@@ -146,7 +146,8 @@ export default function SecurityPage() {
             className="mx-auto mt-4 rounded bg-white"
           />
           <p className="mt-4 text-slate-800 dark:text-slate-200">
-            Setup key <code className="break-all rounded bg-slate-100 px-1 font-mono dark:bg-slate-800">{setup.secret}</code>
+            Setup key{" "}
+            <code className="break-all rounded bg-slate-100 px-1 font-mono dark:bg-slate-800">{setup.secret}</code>
           </p>
           <Form method="post" className="mt-4 grid gap-4">
             <input type="hidden" name="intent" value="enable" />

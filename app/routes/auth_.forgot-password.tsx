@@ -18,7 +18,10 @@ type ActionData = { sent: true } | { sent: false; error: string };
 export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = ForgotSchema.safeParse(Object.fromEntries(await readFormData(request)));
   if (!parsed.success) {
-    return json<ActionData>({ sent: false, error: parsed.error.issues[0]?.message ?? "Enter a valid email address" }, 400);
+    return json<ActionData>(
+      { sent: false, error: parsed.error.issues[0]?.message ?? "Enter a valid email address" },
+      400,
+    );
   }
   const limit = await countResetRequest(getClientIp(request, context));
   if (!limit.allowed) {

@@ -34,7 +34,11 @@ async function verifyOAuth(identity: OAuthIdentity) {
     );
   }
   const { userId, created, takenOver } = await findOrCreateOAuthUser(identity);
-  const event = created ? "auth.oauth.account_created" : takenOver ? "auth.oauth.unverified_account_claimed" : "auth.oauth.verified";
+  const event = created
+    ? "auth.oauth.account_created"
+    : takenOver
+      ? "auth.oauth.unverified_account_claimed"
+      : "auth.oauth.verified";
   log.info(event, { provider: identity.provider, userId });
   return userId;
 }

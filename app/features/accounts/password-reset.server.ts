@@ -7,7 +7,8 @@ import { getEnv } from "~/utils/env.server";
 
 export const RESET_PASSWORD_TTL_MS = 60 * 60 * 1000;
 
-export const RESET_REQUESTED_MESSAGE = "If an account exists for that address, we've sent a link to reset the password.";
+export const RESET_REQUESTED_MESSAGE =
+  "If an account exists for that address, we've sent a link to reset the password.";
 export const RESET_LINK_EXPIRED_MESSAGE = "This link has expired. Request a new one.";
 
 /**
@@ -29,7 +30,11 @@ export async function requestPasswordReset(email: string): Promise<void> {
     expiresAt: new Date(Date.now() + RESET_PASSWORD_TTL_MS),
   });
   const link = new URL(`/auth/reset-password?token=${encodeURIComponent(token)}`, getEnv().SITE_URL).toString();
-  void sendAccountEmail({ kind: "reset-password", to: account.email, payload: { name: account.full_name ?? "", link } });
+  void sendAccountEmail({
+    kind: "reset-password",
+    to: account.email,
+    payload: { name: account.full_name ?? "", link },
+  });
 }
 
 /** Whether a reset link can still be used (the page shows the form or says it expired). */

@@ -71,7 +71,10 @@ export async function completeEnrolment(userId: string, code: string): Promise<s
     const raw = randomBytes(5).toString("hex"); // 40 bits each, single use
     return `${raw.slice(0, 5)}-${raw.slice(5)}`;
   });
-  await enableTotp(userId, codes.map((c) => hashToken(normalizeCode(c))));
+  await enableTotp(
+    userId,
+    codes.map((c) => hashToken(normalizeCode(c))),
+  );
   return codes;
 }
 
@@ -131,9 +134,7 @@ export async function readSignInChallenge(request: Request) {
 }
 
 export type ChallengeResult =
-  | { status: "verified"; userId: string }
-  | { status: "wrong"; remaining: number }
-  | { status: "start-over" };
+  { status: "verified"; userId: string } | { status: "wrong"; remaining: number } | { status: "start-over" };
 
 /**
  * Checks the code of this browser's challenge. Right: the challenge ends (once: two racing
@@ -144,7 +145,9 @@ export async function answerSignInChallenge(request: Request, code: string): Pro
   const challenge = idHash ? await findSignInChallenge(idHash) : null;
   if (!idHash || !challenge || challenge.failedAttempts >= MAX_WRONG_CODES) return { status: "start-over" };
   if (await verifySecondStep(challenge.userId, code)) {
-    return (await deleteSignInChallenge(idHash)) ? { status: "verified", userId: challenge.userId } : { status: "start-over" };
+    return (await deleteSignInChallenge(idHash))
+      ? { status: "verified", userId: challenge.userId }
+      : { status: "start-over" };
   }
   const failures = await countChallengeFailure(idHash);
   if (failures >= MAX_WRONG_CODES) {
