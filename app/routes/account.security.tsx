@@ -4,12 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { submitClass } from "~/features/accounts/auth-fields";
 import { AccountPage, linkClass, PlainField } from "~/features/accounts/account-form";
 import { homeFor, requireUser } from "~/features/accounts/auth.server";
-import {
-  completeEnrolment,
-  disableTwoStep,
-  RECOVERY_CODE_COUNT,
-  startEnrolment,
-} from "~/features/accounts/two-step.server";
+import { completeEnrolment, disableTwoStep, startEnrolment } from "~/features/accounts/two-step.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { deleteSessionsOfUser } from "~/models/account.server";
 import { countUnusedRecoveryCodes } from "~/models/two-step.server";
@@ -84,8 +79,8 @@ export default function SecurityPage() {
       <AccountPage title="Two-step verification">
         <h2 className="text-xl font-bold text-slate-900 dark:text-white">Two-step verification is on</h2>
         <p className="mt-2 text-slate-800 dark:text-slate-200">
-          Save these {RECOVERY_CODE_COUNT} recovery codes somewhere safe. Each works once, in place of a code from your
-          app, if you lose your phone. They are shown only now.
+          Save these {data.recoveryCodes.length} recovery codes somewhere safe. Each works once, in place of a code from
+          your app, if you lose your phone. They are shown only now.
         </p>
         <ul aria-label="Recovery codes" className="mt-4 grid grid-cols-2 gap-2 font-mono text-lg">
           {data.recoveryCodes.map((c) => (

@@ -4,7 +4,7 @@ import { formPost, get, settle, setCookie, toastOf } from "../../tests/helpers/a
 import { createUser, sessionCookieFor } from "../../tests/helpers/factories";
 import { startTestSmtpServer, type TestSmtpServer } from "../../tests/helpers/smtp-server";
 import { getOptionalUser } from "~/features/accounts/auth.server";
-import { RESET_REQUESTED_MESSAGE } from "~/features/accounts/password-reset.server";
+import { RESET_REQUESTED_MESSAGE } from "~/features/accounts/account-constants";
 import { resetEnvCache } from "~/utils/env.server";
 import { action as signInAction } from "./auth";
 import { action as forgotAction } from "./auth_.forgot-password";

@@ -3,12 +3,8 @@ import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { submitClass } from "~/features/accounts/auth-fields";
 import { AccountPage, linkClass, PlainField } from "~/features/accounts/account-form";
-import { MIN_PASSWORD_LENGTH } from "~/features/accounts/account-constants";
-import {
-  isResetTokenLive,
-  RESET_LINK_EXPIRED_MESSAGE,
-  resetPasswordWithToken,
-} from "~/features/accounts/password-reset.server";
+import { MIN_PASSWORD_LENGTH, RESET_LINK_EXPIRED_MESSAGE } from "~/features/accounts/account-constants";
+import { isResetTokenLive, resetPasswordWithToken } from "~/features/accounts/password-reset.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { readFormData } from "~/utils/form-data.server";
 import { log } from "~/utils/logger.server";

@@ -17,3 +17,8 @@ export type TokenPurpose = (typeof TOKEN_PURPOSES)[number];
 
 /** The password rule of sign-up and reset. */
 export const MIN_PASSWORD_LENGTH = 6;
+
+// The password-reset texts (SPEC); client-safe, the pages render them.
+export const RESET_REQUESTED_MESSAGE =
+  "If an account exists for that address, we've sent a link to reset the password.";
+export const RESET_LINK_EXPIRED_MESSAGE = "This link has expired. Request a new one.";
