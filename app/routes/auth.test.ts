@@ -271,6 +271,23 @@ describe("sessions", () => {
   });
 });
 
+describe("a body that is not a form", () => {
+  it("answers 400, not 500", async () => {
+    for (const [type, body] of [
+      ["application/json", '{"email":"a@b.c"}'],
+      ["multipart/form-data; boundary=xyz", "--nonsense"],
+    ]) {
+      const request = new Request("http://localhost:3000/auth", {
+        method: "POST",
+        headers: { "Content-Type": type },
+        body,
+      });
+      const response = await run(request);
+      expect(response.status, type).toBe(400);
+    }
+  });
+});
+
 describe("brute-force limits", () => {
   afterEach(() => setSleepForTests(undefined));
 
@@ -337,7 +354,7 @@ describe("brute-force limits", () => {
     }
     expect((await signIn("spray-last@example.com", "password", { ip })).status).toBe(429);
     expect((await signIn("spray-last@example.com", "password", { ip: freshIp() })).status).toBe(401);
-  });
+  }, 120_000); // ~20 scrypt hashes: slow on a shared 2-core machine
 
   it("do not count a client's successful sign-ins", async () => {
     const user = await createUser(database.current.db);
@@ -345,7 +362,7 @@ describe("brute-force limits", () => {
     for (let i = 0; i < AUTH_LIMITS.signInPerClient.limit + 2; i++) {
       expect((await signIn(user.email, user.password, { ip })).status).toBe(302);
     }
-  });
+  }, 120_000); // ~20 scrypt hashes: slow on a shared 2-core machine
 
   it("limit sign-ups per client", async () => {
     const ip = freshIp();

@@ -55,7 +55,6 @@ export default function VerifyPage() {
           inputMode="text"
           autoComplete="one-time-code"
           maxLength={40}
-          autoFocus
           error={data?.error}
         />
         <button type="submit" className={submitClass} disabled={busy}>

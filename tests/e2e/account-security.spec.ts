@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { startTestSmtpServer, type TestSmtpServer } from "../helpers/smtp-server";
 import { totpCode } from "../helpers/totp";
-import { DEV_ADMIN, DEV_CUSTOMER, enterTotpCode, expectNoAxeViolations, signIn, waitForHydration } from "./helpers";
+import { DEV_ADMIN, DEV_CUSTOMER, enterTotpCode, expectNoAxeViolations, signIn } from "./helpers";
 
 // The account journeys people take alone: a forgotten password, and two-step sign-in.
 // One file, one worker: the SMTP server below listens on the port the test server mails to.

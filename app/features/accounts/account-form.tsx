@@ -32,7 +32,6 @@ export function PlainField({
   inputMode,
   minLength,
   maxLength,
-  autoFocus,
 }: {
   id: string;
   label: string;
@@ -44,7 +43,6 @@ export function PlainField({
   inputMode?: "numeric" | "text";
   minLength?: number;
   maxLength?: number;
-  autoFocus?: boolean;
 }) {
   const described = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ");
   return (
@@ -61,9 +59,6 @@ export function PlainField({
         inputMode={inputMode}
         minLength={minLength}
         maxLength={maxLength}
-        // The page exists for this one field.
-        // eslint-disable-next-line jsx-a11y/no-autofocus
-        autoFocus={autoFocus}
         aria-invalid={error ? true : undefined}
         aria-describedby={described || undefined}
         className={inputClass}

@@ -50,7 +50,7 @@ export async function startEnrolment(user: { id: string; email: string }): Promi
 }
 
 /** Checks a TOTP code against a secret and claims its step, so that it works once. */
-async function useTotpCode(userId: string, secret: string, code: string): Promise<boolean> {
+async function redeemTotpCode(userId: string, secret: string, code: string): Promise<boolean> {
   if (!/^\d{6}$/.test(code)) return false;
   const result = await verifyTOTP({ ...TOTP, otp: code, secret, window: DRIFT_STEPS });
   if (!result) return false;
@@ -66,7 +66,7 @@ const normalizeCode = (code: string) => code.replace(/[\s-]/g, "").toLowerCase()
 export async function completeEnrolment(userId: string, code: string): Promise<string[] | null> {
   const row = await findTotp(userId);
   if (!row || row.enabledAt) return null;
-  if (!(await useTotpCode(userId, row.secret, normalizeCode(code)))) return null;
+  if (!(await redeemTotpCode(userId, row.secret, normalizeCode(code)))) return null;
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => {
     const raw = randomBytes(5).toString("hex"); // 40 bits each, single use
     return `${raw.slice(0, 5)}-${raw.slice(5)}`;
@@ -83,7 +83,7 @@ export async function verifySecondStep(userId: string, input: string): Promise<b
   const row = await findTotp(userId);
   if (!row?.enabledAt) return false;
   const code = normalizeCode(input);
-  if (/^\d{6}$/.test(code)) return useTotpCode(userId, row.secret, code);
+  if (/^\d{6}$/.test(code)) return redeemTotpCode(userId, row.secret, code);
   if (/^[0-9a-f]{10}$/.test(code)) return claimRecoveryCode(userId, hashToken(code));
   return false;
 }
