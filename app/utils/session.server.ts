@@ -107,13 +107,21 @@ export async function logout(request: Request, redirectTo = "/") {
   throw redirect(redirectTo, { headers: await destroySessionHeaders(session) });
 }
 
-/** Deletes expired sessions (abandoned OAuth attempts included) and stale rate-limit windows. */
+/**
+ * Deletes expired sessions (abandoned OAuth attempts included), stale rate-limit windows,
+ * abandoned second steps and account links a day past their expiry.
+ */
 export async function purgeExpiredSessions(): Promise<number> {
   const db = await getDb();
   const result = await db.deleteFrom("sessions").where("expires_at", "<=", new Date()).executeTakeFirst();
   await db
     .deleteFrom("rate_limits")
     .where("window_started_at", "<", new Date(Date.now() - 24 * 60 * 60 * 1000))
+    .execute();
+  await db.deleteFrom("sign_in_challenges").where("expires_at", "<=", new Date()).execute();
+  await db
+    .deleteFrom("account_tokens")
+    .where("expires_at", "<", new Date(Date.now() - 24 * 60 * 60 * 1000))
     .execute();
   return Number(result.numDeletedRows);
 }
