@@ -24,6 +24,7 @@ COPY --from=deps /app/node_modules /app/node_modules
 COPY --from=build /app/build /app/build
 COPY --from=build /app/public /app/public
 COPY package.json server.js tsconfig.json ./
+COPY server ./server
 # Sources for the tsx scripts: migrations, admin:grant, quotes:retry.
 COPY db ./db
 COPY app ./app

@@ -12,6 +12,7 @@ import express from "express";
 import { boundedBodies } from "./server/body-limits.js";
 import { createRemixRequest } from "./server/remix-request.js";
 import { requestGuards } from "./server/request-guards.js";
+import { refuseCrossSiteWrites } from "./server/cross-site.js";
 
 installGlobals({ nativeFetch: true });
 
@@ -82,16 +83,18 @@ function securityHeaders(req, res, next) {
 
 const app = express();
 app.disable("x-powered-by");
-app.set("trust proxy", true); // Fly's proxy sets X-Forwarded-For; rate limits key on the client.
+// Fly's proxy terminates TLS: request URLs take their protocol from X-Forwarded-Proto. Rate
+// limits never read req.ip; they use app/utils/client-ip.server.ts (Fly-Client-IP, TRUST_PROXY).
+app.set("trust proxy", true);
 app.use(compression());
 app.use(securityHeaders);
-app.use(requestGuards(), boundedBodies());
+app.use(requestGuards(), refuseCrossSiteWrites({ siteUrl: SITE_URL }), boundedBodies());
 
 // Fingerprinted build assets never change under one name.
 app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
 app.use(express.static("public", { maxAge: "1h" }));
 
-const getLoadContext = (req, res) => ({ cspNonce: res.locals.cspNonce });
+const getLoadContext = (req, res) => ({ cspNonce: res.locals.cspNonce, clientAddress: req.socket.remoteAddress });
 
 let build = await importBuild();
 if (MODE === "development") {

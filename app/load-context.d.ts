@@ -6,5 +6,7 @@ declare module "@remix-run/server-runtime" {
     cspNonce?: string;
     /** Set by entry.server's handleError when the database could not be reached. */
     databaseUnavailable?: boolean;
+    /** The TCP peer address of the connection (server.js); see app/utils/client-ip.server.ts. */
+    clientAddress?: string;
   }
 }

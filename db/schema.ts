@@ -6,12 +6,12 @@ type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 
 // The value lists have one home each, in a client-safe feature module. Only their types come
 // here (type imports vanish at build time, so db/ never pulls app/ code into a bundle).
-export type { OAuthProvider, Role } from "../app/features/accounts/account-constants";
+export type { OAuthProvider, Role, TokenPurpose } from "../app/features/accounts/account-constants";
 export type { BookingProvider, BookingSource, BookingStatus } from "../app/features/bookings/booking-constants";
 export type { ImageType } from "../app/features/media/media-constants";
 export type { DogCount, NotificationStatus, QuoteStatus, YardSize } from "../app/features/quotes/quote-constants";
 export type { ServiceStatus, ServiceType } from "../app/features/visits/visit-constants";
-import type { OAuthProvider, Role } from "../app/features/accounts/account-constants";
+import type { OAuthProvider, Role, TokenPurpose } from "../app/features/accounts/account-constants";
 import type { BookingProvider, BookingSource, BookingStatus } from "../app/features/bookings/booking-constants";
 import type { ImageType } from "../app/features/media/media-constants";
 import type { DogCount, NotificationStatus, QuoteStatus, YardSize } from "../app/features/quotes/quote-constants";
@@ -21,6 +21,8 @@ export interface UsersTable {
   id: Generated<string>;
   email: string;
   password_hash: string | null;
+  /** Set when the person proved they read this address (a link, a reset, or Google/Facebook). */
+  email_verified_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: CreatedAt;
 }
 
@@ -133,6 +135,38 @@ export interface RateLimitsTable {
   window_started_at: Timestamp;
 }
 
+export interface AccountTokensTable {
+  token_hash: string;
+  user_id: string;
+  purpose: TokenPurpose;
+  expires_at: Timestamp;
+  used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: CreatedAt;
+}
+
+export interface UserTotpTable {
+  user_id: string;
+  secret: string;
+  enabled_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  last_used_step: ColumnType<number | null, number | null | undefined, number | null>;
+  created_at: CreatedAt;
+}
+
+export interface RecoveryCodesTable {
+  user_id: string;
+  code_hash: string;
+  used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: CreatedAt;
+}
+
+export interface SignInChallengesTable {
+  id_hash: string;
+  user_id: string;
+  failed_attempts: ColumnType<number, number | undefined, number>;
+  expires_at: Timestamp;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -144,6 +178,10 @@ export interface Database {
   bookings: BookingsTable;
   quote_requests: QuoteRequestsTable;
   rate_limits: RateLimitsTable;
+  account_tokens: AccountTokensTable;
+  user_totp: UserTotpTable;
+  recovery_codes: RecoveryCodesTable;
+  sign_in_challenges: SignInChallengesTable;
 }
 
 export type User = Selectable<UsersTable>;

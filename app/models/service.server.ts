@@ -34,7 +34,7 @@ export async function getServiceWithCustomer(serviceId: string): Promise<Service
   return row ?? null;
 }
 
-export type CustomerOption = { id: string; email: string; fullName: string | null };
+export type CustomerOption = { id: string; email: string; fullName: string | null; emailVerified: boolean };
 
 /** Every customer (any user without the admin role), for the admin's customer select. */
 export async function listCustomers(): Promise<CustomerOption[]> {
@@ -42,7 +42,7 @@ export async function listCustomers(): Promise<CustomerOption[]> {
   const rows = await db
     .selectFrom("users")
     .leftJoin("profiles", "profiles.user_id", "users.id")
-    .select(["users.id", "users.email", "profiles.full_name"])
+    .select(["users.id", "users.email", "users.email_verified_at", "profiles.full_name"])
     .where((eb) =>
       eb.not(
         eb.exists(
@@ -57,7 +57,12 @@ export async function listCustomers(): Promise<CustomerOption[]> {
     .orderBy((eb) => eb.fn.coalesce("profiles.full_name", "users.email"))
     .orderBy("users.email")
     .execute();
-  return rows.map((r) => ({ id: r.id, email: r.email, fullName: r.full_name }));
+  return rows.map((r) => ({
+    id: r.id,
+    email: r.email,
+    fullName: r.full_name,
+    emailVerified: r.email_verified_at !== null,
+  }));
 }
 
 export async function isCustomer(userId: string): Promise<boolean> {

@@ -13,6 +13,7 @@ import { listMediaForServices } from "~/models/service-media.server";
 import { formatBusinessDate, formatBusinessDateTime } from "~/utils/business-time";
 import { listRecentServicesForCustomer } from "~/models/service.server";
 import { requireUser } from "~/features/accounts/auth.server";
+import { VerifyEmailNotice } from "~/features/accounts/verify-email-notice";
 import { redirectWithError } from "~/utils/toast.server";
 import { privatePageMeta } from "~/utils/seo";
 
@@ -58,6 +59,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json(
     {
       email: user.email,
+      emailVerified: user.emailVerified,
       calendarUrl: calendarUrl
         ? bookingCalendarLink(calendarUrl, { id: user.id, name: user.fullName, email: user.email })
         : null,
@@ -105,10 +107,11 @@ const cardHeading = "text-2xl font-bold text-slate-900 dark:text-white";
 const empty = "mt-4 text-slate-700 dark:text-slate-300";
 
 export default function CustomerDashboard() {
-  const { email, calendarUrl, services, visits, bookings } = useLoaderData<typeof loader>();
+  const { email, emailVerified, calendarUrl, services, visits, bookings } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
       <DashboardHeader title="Welcome back" subtitle={email} loadingText="Loading your dashboard..." />
+      {emailVerified ? null : <VerifyEmailNotice />}
 
       <div className="mt-8 grid gap-6 lg:grid-cols-2">
         <BookingCard calendarUrl={calendarUrl} />

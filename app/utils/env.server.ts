@@ -72,6 +72,11 @@ const schema = z
     FACEBOOK_CLIENT_ID: optional(z.string().min(1)),
     FACEBOOK_CLIENT_SECRET: optional(z.string().min(1)),
 
+    // The client address for limits (app/utils/client-ip.server.ts): Fly-Client-IP when running
+    // on Fly (Fly sets FLY_APP_NAME), X-Forwarded-For only behind this many trusted proxies.
+    FLY_APP_NAME: optional(z.string().min(1)),
+    TRUST_PROXY: withDefault(z.coerce.number().int().min(0).max(10), 0),
+
     // E-mail: quote notifications are sent when SMTP_URL is set.
     SMTP_URL: optional(z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")),
     MAIL_FROM: optional(z.string().min(3)),

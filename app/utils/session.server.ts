@@ -122,7 +122,8 @@ export async function logout(request: Request, redirectTo = "/") {
 
 /**
  * Deletes expired sessions, anonymous ones older than their 10 minutes (also those made
- * before that limit existed), and stale rate-limit windows.
+ * before that limit existed), stale rate-limit windows, abandoned second steps and account
+ * links a day past their expiry.
  */
 export async function purgeExpiredSessions(): Promise<number> {
   const db = await getDb();
@@ -139,6 +140,11 @@ export async function purgeExpiredSessions(): Promise<number> {
   await db
     .deleteFrom("rate_limits")
     .where("window_started_at", "<", new Date(Date.now() - 24 * 60 * 60 * 1000))
+    .execute();
+  await db.deleteFrom("sign_in_challenges").where("expires_at", "<=", new Date()).execute();
+  await db
+    .deleteFrom("account_tokens")
+    .where("expires_at", "<", new Date(Date.now() - 24 * 60 * 60 * 1000))
     .execute();
   return Number(result.numDeletedRows);
 }

@@ -1,5 +1,6 @@
 import type { Migration } from "kysely";
 import * as initial from "./0001-initial";
+import * as accounts from "./0002-accounts";
 import * as bookings from "./0004-bookings";
 
 /**
@@ -8,5 +9,6 @@ import * as bookings from "./0004-bookings";
  */
 export const migrations: Record<string, Migration> = {
   "0001-initial": initial,
+  "0002-accounts": accounts,
   "0004-bookings": bookings,
 };
