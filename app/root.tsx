@@ -9,7 +9,7 @@ import { FlashToast } from "~/components/flash-toast";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { getShellContent } from "~/content/shell.server";
-import { getOptionalUser } from "~/utils/auth.server";
+import { getOptionalUser } from "~/features/accounts/auth.server";
 import { useNonce } from "~/utils/nonce";
 import { getToast } from "~/utils/toast.server";
 import stylesheet from "~/tailwind.css";
@@ -26,10 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     getOptionalUser(request),
     getToast(request),
   ]);
-  return json(
-    { shell, user: user ? { email: user.email, isAdmin: user.isAdmin } : null, toast },
-    { headers },
-  );
+  return json({ shell, user: user ? { email: user.email, isAdmin: user.isAdmin } : null, toast }, { headers });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

@@ -70,7 +70,7 @@ async function prepareMedia(base: string, adminCookie: string, customerCookie: s
   const video = Buffer.concat([Buffer.from("00000018667479706d7034320000000069736f6d6d703432", "hex"), Buffer.alloc(2 * 1024 * 1024, 0x2a)]);
   const body = new FormData();
   body.append("after", new Blob([video], { type: "video/mp4" }), "yard.mp4");
-  const uploaded = await fetch(`${base}/admin-dashboard?index&tab=upload&service=${serviceId}&customer=${customerId}`, {
+  const uploaded = await fetch(`${base}/resources/media-upload?service=${serviceId}&customer=${customerId}`, {
     method: "POST",
     redirect: "manual",
     headers: { Cookie: adminCookie },

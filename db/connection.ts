@@ -40,7 +40,14 @@ export function connect(options: ConnectionOptions): DatabaseHandle {
     // database) emits 'error' on the pool; unhandled, that would crash the process. The pool
     // replaces the client on the next query, so a log line is enough.
     pool.on("error", (error) => {
-      console.error(JSON.stringify({ time: new Date().toISOString(), level: "warn", event: "database.idle_client_error", error: error.message }));
+      console.error(
+        JSON.stringify({
+          time: new Date().toISOString(),
+          level: "warn",
+          event: "database.idle_client_error",
+          error: error.message,
+        }),
+      );
     });
     // pg-pool removes its listener while a client is checked out (Kysely holds one between
     // acquiring it and running the query): a connection lost at that moment emitted 'error'

@@ -24,7 +24,7 @@ const WEBHOOK_PREFIX = "/resources/webhooks/";
 const ALL_SIGNATURE_HEADERS = [...new Set(Object.values(WEBHOOK_SIGNATURE_HEADERS).flat())];
 
 /** Routes whose multipart posts are file uploads (streamed, never buffered here). */
-export const UPLOAD_PATHS = ["/admin-dashboard"];
+export const UPLOAD_PATHS = ["/resources/media-upload"];
 const SESSION_COOKIE = "__session";
 
 // What an HTML form can send. Anything else to a page is refused with 400.

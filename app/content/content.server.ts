@@ -17,7 +17,7 @@ import {
   SITE_SETTINGS_QUERY,
   SITEMAP_QUERY,
 } from "./queries";
-import { getEnv } from "~/utils/env.server";
+import { getEnv, SANITY_API_VERSION } from "~/utils/env.server";
 import { createSwrCache } from "./swr-cache";
 import {
   aboutPageSchema,
@@ -35,8 +35,8 @@ import {
   type SitemapEntry,
 } from "./types";
 
-/** Pinned (SANITY_API_VERSION) so that a change of Sanity's defaults never changes what the site shows. */
-export const SANITY_API_VERSION = "2025-02-19";
+// The pinned API version is env.server.ts's default for SANITY_API_VERSION; tests read it here.
+export { SANITY_API_VERSION };
 
 export const DEFAULT_DATASET_PATH = "studio/data/production.ndjson";
 
@@ -200,7 +200,7 @@ export function createContentStore({ source, freshMs = DEFAULT_FRESH_MS, now }: 
   const quoteServiceOptions = cachedQuery(
     "quoteServiceOptions",
     QUOTE_SERVICE_OPTIONS_QUERY,
-    quoteServiceOptionsSchema
+    quoteServiceOptionsSchema,
   );
   const sitemap = cachedQuery("sitemap", SITEMAP_QUERY, sitemapSchema);
 

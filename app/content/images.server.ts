@@ -17,7 +17,7 @@ function imageBuilder() {
  */
 export function resolveImage(
   image: SanityImage,
-  { maxWidth, aspectRatio }: { maxWidth: number; aspectRatio: number }
+  { maxWidth, aspectRatio }: { maxWidth: number; aspectRatio: number },
 ): ResolvedImage | null {
   const builder = imageBuilder();
   if (!builder || !image?.asset || !image.alt) return null;

@@ -152,7 +152,7 @@ export function faqPage(faqs: Faq[]): JsonLd {
 export function webPage(
   page: { type?: "WebPage" | "AboutPage" | "ContactPage"; name: string; description: string; path: string },
   siteUrl: string,
-  extra: JsonLd = {}
+  extra: JsonLd = {},
 ): JsonLd {
   return {
     "@context": "https://schema.org",

@@ -59,7 +59,7 @@ export function createSwrCache<T>({
       (error: unknown) => {
         entry.refreshing = false;
         onRefreshError?.(key, error);
-      }
+      },
     );
   }
 

@@ -16,6 +16,7 @@ import { localBusiness, webPage } from "~/content/structured-data";
 import type { SiteSettings } from "~/content/types";
 import { publicCacheHeaders, publicPageHeaders } from "~/utils/cache-headers";
 import { seoMeta } from "~/utils/seo";
+import { telHref } from "~/utils/tel";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [home, settings, catalogue, servicesPage] = await Promise.all([
@@ -38,13 +39,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
         webPage({ name: home.seo.title, description: home.seo.description, path: "/" }, siteUrl),
       ],
     },
-    { headers: publicCacheHeaders(request) }
+    { headers: publicCacheHeaders(request) },
   );
 }
 
 export const headers = publicPageHeaders;
-
-const telHref = (phone: string) => `tel:${phone.replace(/[^\d+]/g, "")}`;
 
 /** Beside the hero when there is no photo: how to reach us, when, and where we work. */
 function QuickFacts({ settings }: { settings: SiteSettings }) {

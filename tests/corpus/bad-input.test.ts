@@ -119,13 +119,13 @@ const idLike = fc.oneof(segment, realIds);
 const queryString = fc
   .array(fc.tuple(fc.oneof(fc.constantFrom("tab", "service", "customer", "status", "page", "sent", "_data", "index", "code", "state", "error", "q"), text), fc.oneof(text, realIds)), { maxLength: 4 })
   .map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&")}` : ""));
-const dataParam = fc.constantFrom("", "", "", "", "", "", "root", "routes/_index", "routes/contact", "routes/auth", "routes/admin-dashboard._index", "routes/$", "nope");
+const dataParam = fc.constantFrom("", "", "", "", "", "", "root", "routes/_index", "routes/contact", "routes/auth", "routes/admin-dashboard._index", "routes/resources.media-upload", "routes/$", "nope");
 
 const pathArb = fc.oneof(
   fc.constantFrom(
     "/", "/about", "/accessibility", "/services", "/contact", "/auth", "/auth/google", "/auth/facebook", "/logout",
     "/admin-dashboard", "/admin-dashboard/quotes", "/customer-dashboard", "/disclaimer", "/privacy-policy",
-    "/terms-of-service", "/resources/healthcheck", "/resources/sanity-webhook", "/resources/webhooks/cal",
+    "/terms-of-service", "/resources/healthcheck", "/resources/sanity-webhook", "/resources/webhooks/cal", "/resources/media-upload",
     "/robots.txt", "/sitemap.xml", "/test-only/error",
   ),
   segment.map((s) => `/services/${s}`),

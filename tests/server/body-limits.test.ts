@@ -149,10 +149,10 @@ describe("bounded bodies", () => {
   test("an anonymous upload is refused before its body; a declared 2 GB upload too", async () => {
     const multipart = { "Content-Type": "multipart/form-data; boundary=x" };
     const before = reached.length;
-    const anonymous = await send({ path: "/admin-dashboard?index", headers: multipart, declaredLength: 10_000_000, chunks: [kb(64)] });
+    const anonymous = await send({ path: "/resources/media-upload?index", headers: multipart, declaredLength: 10_000_000, chunks: [kb(64)] });
     expect(anonymous.status).toBe(401);
     const huge = await send({
-      path: "/admin-dashboard?index",
+      path: "/resources/media-upload?index",
       headers: { ...multipart, Cookie: "__session=abc" },
       declaredLength: 2_000_000_000,
       chunks: [kb(64)],
@@ -164,7 +164,7 @@ describe("bounded bodies", () => {
 
   test("a signed-in upload streams on to the route (not buffered here)", async () => {
     const res = await send({
-      path: "/admin-dashboard?index",
+      path: "/resources/media-upload?index",
       headers: { "Content-Type": "multipart/form-data; boundary=x", Cookie: "__session=abc" },
       declaredLength: 1024 * 1024,
       chunks: [kb(1024)],
