@@ -46,7 +46,11 @@ export function handleError(error: unknown, { request, context }: LoaderFunction
 export const handleDataRequest: HandleDataRequestFunction = (response, { context }) => {
   // A client-side navigation while the database is away: the route's error boundary gets a
   // 503 with the message (X-Remix-Catch makes it a route error response, not a crash).
-  if (context.databaseUnavailable) return databaseUnavailableResponse({ "X-Remix-Catch": "yes", "Content-Type": "text/plain; charset=utf-8" }, UNAVAILABLE_MESSAGE);
+  if (context.databaseUnavailable)
+    return databaseUnavailableResponse(
+      { "X-Remix-Catch": "yes", "Content-Type": "text/plain; charset=utf-8" },
+      UNAVAILABLE_MESSAGE,
+    );
   // Loader data is per-user unless the route says otherwise.
   if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "private, no-store");
   return response;

@@ -67,7 +67,10 @@ async function prepareMedia(base: string, adminCookie: string, customerCookie: s
   const location = created.headers.get("Location") ?? "";
   const serviceId = /service=([0-9a-f-]{36})/.exec(location)?.[1];
   if (!serviceId) throw new Error(`service not created: ${created.status} ${location}`);
-  const video = Buffer.concat([Buffer.from("00000018667479706d7034320000000069736f6d6d703432", "hex"), Buffer.alloc(2 * 1024 * 1024, 0x2a)]);
+  const video = Buffer.concat([
+    Buffer.from("00000018667479706d7034320000000069736f6d6d703432", "hex"),
+    Buffer.alloc(2 * 1024 * 1024, 0x2a),
+  ]);
   const body = new FormData();
   body.append("after", new Blob([video], { type: "video/mp4" }), "yard.mp4");
   const uploaded = await fetch(`${base}/resources/media-upload?service=${serviceId}&customer=${customerId}`, {
@@ -105,14 +108,20 @@ async function main() {
   const base = `http://127.0.0.1:${port}`;
   try {
     for (let i = 0; ; i++) {
-      const ok = await fetch(`${base}/resources/healthcheck`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${base}/resources/healthcheck`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
       if (i > 600) throw new Error("server did not become healthy");
       await new Promise((r) => setTimeout(r, 100));
     }
     // Several customers sign in, as in life: one address signed into 50 times at once would
     // (rightly) meet the per-address limit.
-    const signInUsers = Array.from({ length: 10 }, (_, i) => ({ email: `load-user-${i}@example.com`, password: "load-password" }));
+    const signInUsers = Array.from({ length: 10 }, (_, i) => ({
+      email: `load-user-${i}@example.com`,
+      password: "load-password",
+    }));
     for (const [i, user] of signInUsers.entries()) {
       await fetch(`${base}/auth?tab=signup`, {
         method: "POST",
@@ -176,27 +185,45 @@ async function main() {
     const rssStart = rssMiB(server.pid!);
     let rssPeak = rssStart;
     const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMiB(server.pid!))), 250);
-    console.log(`load: ${CONNECTIONS} users for ${SECONDS} s on ${DATABASE_URL ? "PostgreSQL" : "PGlite"}; server RSS at start ${rssStart.toFixed(0)} MiB`);
+    console.log(
+      `load: ${CONNECTIONS} users for ${SECONDS} s on ${DATABASE_URL ? "PostgreSQL" : "PGlite"}; server RSS at start ${rssStart.toFixed(0)} MiB`,
+    );
     const latencies: number[] = [];
     const result = await new Promise<autocannon.Result>((resolve, reject) => {
-      const instance = autocannon({ url: base, connections: CONNECTIONS, duration: SECONDS, requests, timeout: 20 }, (error: Error | null, done: autocannon.Result) =>
-        error ? reject(error) : resolve(done),
+      const instance = autocannon(
+        { url: base, connections: CONNECTIONS, duration: SECONDS, requests, timeout: 20 },
+        (error: Error | null, done: autocannon.Result) => (error ? reject(error) : resolve(done)),
       );
-      instance.on("response", (_client: unknown, _status: number, _bytes: number, responseTime: number) => latencies.push(responseTime));
+      instance.on("response", (_client: unknown, _status: number, _bytes: number, responseTime: number) =>
+        latencies.push(responseTime),
+      );
     });
     latencies.sort((a, b) => a - b);
-    const pct = (p: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(1) : "n/a");
+    const pct = (p: number) =>
+      latencies.length
+        ? latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(1)
+        : "n/a";
     clearInterval(sampler);
     const rssEnd = rssMiB(server.pid!);
 
-    const codes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, (s as { count: number }).count]));
-    const fiveXX = Object.entries(codes).filter(([code]) => Number(code) >= 500).reduce((sum, [, c]) => sum + c, 0);
-    const unexpected = Object.entries(codes).filter(([code]) => !["200", "206", "302"].includes(code)).reduce((sum, [, c]) => sum + c, 0);
+    const codes = Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, (s as { count: number }).count]),
+    );
+    const fiveXX = Object.entries(codes)
+      .filter(([code]) => Number(code) >= 500)
+      .reduce((sum, [, c]) => sum + c, 0);
+    const unexpected = Object.entries(codes)
+      .filter(([code]) => !["200", "206", "302"].includes(code))
+      .reduce((sum, [, c]) => sum + c, 0);
     console.log(`requests      ${result.requests.total} (${result.requests.average.toFixed(0)}/s)`);
     console.log(`latency ms    p50 ${pct(50)}  p95 ${pct(95)}  p99 ${pct(99)}  max ${result.latency.max}`);
     console.log(`status codes  ${JSON.stringify(codes)}`);
-    console.log(`errors        ${result.errors} (timeouts ${result.timeouts}); 5xx ${fiveXX}; other unexpected statuses ${unexpected}   goal: 0, 0`);
-    console.log(`server RSS    start ${rssStart.toFixed(0)} MiB, peak ${rssPeak.toFixed(0)} MiB, end ${rssEnd.toFixed(0)} MiB`);
+    console.log(
+      `errors        ${result.errors} (timeouts ${result.timeouts}); 5xx ${fiveXX}; other unexpected statuses ${unexpected}   goal: 0, 0`,
+    );
+    console.log(
+      `server RSS    start ${rssStart.toFixed(0)} MiB, peak ${rssPeak.toFixed(0)} MiB, end ${rssEnd.toFixed(0)} MiB`,
+    );
     process.exitCode = result.errors === 0 && fiveXX === 0 ? 0 : 1;
   } finally {
     server.kill("SIGTERM");

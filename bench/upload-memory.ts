@@ -122,7 +122,8 @@ async function overHttp(backend: "folder" | "s3") {
       stdio: ["ignore", "ignore", "inherit"],
       env: {
         PATH: process.env.PATH,
-        NODE_ENV: "production", ALLOW_EMBEDDED_IN_PRODUCTION: "true",
+        NODE_ENV: "production",
+        ALLOW_EMBEDDED_IN_PRODUCTION: "true",
         PORT: String(port),
         HOST: "127.0.0.1",
         SITE_URL: base,

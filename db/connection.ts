@@ -55,7 +55,14 @@ export function connect(options: ConnectionOptions): DatabaseHandle {
     // drops the broken client when it is released.
     pool.on("connect", (client) => {
       client.on("error", (error) => {
-        console.error(JSON.stringify({ time: new Date().toISOString(), level: "warn", event: "database.client_error", error: error.message }));
+        console.error(
+          JSON.stringify({
+            time: new Date().toISOString(),
+            level: "warn",
+            event: "database.client_error",
+            error: error.message,
+          }),
+        );
       });
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

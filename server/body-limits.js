@@ -67,7 +67,8 @@ export function refuseUnread(res, status, message, { json = false, headers = {} 
 }
 
 export const TOO_LARGE_MESSAGE = "Request body too large";
-export const UPLOAD_TOO_LARGE_MESSAGE = "File Too Large: the maximum file size is 50MB. Go back to choose a smaller file.";
+export const UPLOAD_TOO_LARGE_MESSAGE =
+  "File Too Large: the maximum file size is 50MB. Go back to choose a smaller file.";
 
 export function boundedBodies() {
   return async function boundedBodiesMiddleware(req, res, next) {

@@ -2,7 +2,14 @@ import path from "node:path";
 import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from "@sanity/webhook";
 import { afterEach, beforeEach, describe, expect, test, vi, type Mock } from "vitest";
 import { action, loader } from "~/routes/resources.sanity-webhook";
-import { createContentStore, createDatasetSource, DEFAULT_DATASET_PATH, getPlan, replaceContentStore, type ContentSource } from "./content.server";
+import {
+  createContentStore,
+  createDatasetSource,
+  DEFAULT_DATASET_PATH,
+  getPlan,
+  replaceContentStore,
+  type ContentSource,
+} from "./content.server";
 
 const SECRET = "test-webhook-secret";
 const URL = "http://localhost/resources/sanity-webhook";

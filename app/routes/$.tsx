@@ -15,7 +15,10 @@ export async function action(args: LoaderFunctionArgs) {
 
 export const meta: MetaFunction = () => [
   { title: "Page not found" },
-  { name: "description", content: "The page you asked for does not exist. Return to the home page to find our services." },
+  {
+    name: "description",
+    content: "The page you asked for does not exist. Return to the home page to find our services.",
+  },
   { name: "robots", content: "noindex" },
 ];
 

@@ -55,7 +55,12 @@ describe("parseEnv", () => {
   });
 
   it("the test-only escape lets the browser tests run production embedded", () => {
-    const env = parseEnv({ NODE_ENV: "production", SESSION_SECRET: "x".repeat(40), SEED_DEV_DATA: "true", ALLOW_EMBEDDED_IN_PRODUCTION: "true" });
+    const env = parseEnv({
+      NODE_ENV: "production",
+      SESSION_SECRET: "x".repeat(40),
+      SEED_DEV_DATA: "true",
+      ALLOW_EMBEDDED_IN_PRODUCTION: "true",
+    });
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.SEED_DEV_DATA).toBe(true);
   });

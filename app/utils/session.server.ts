@@ -130,7 +130,10 @@ export async function purgeExpiredSessions(): Promise<number> {
   const result = await db
     .deleteFrom("sessions")
     .where((eb) =>
-      eb.or([eb("expires_at", "<=", new Date()), eb.and([eb("user_id", "is", null), eb("created_at", "<", anonymousCutoff)])]),
+      eb.or([
+        eb("expires_at", "<=", new Date()),
+        eb.and([eb("user_id", "is", null), eb("created_at", "<", anonymousCutoff)]),
+      ]),
     )
     .executeTakeFirst();
   await db

@@ -32,7 +32,12 @@ const database = useAppDatabase();
 let server: http.Server;
 let port: number;
 let dataDir: string;
-const cookies: Record<"none" | "customer" | "admin" | "forged", string> = { none: "", customer: "", admin: "", forged: "__session=s%3Aforged.bad; toast-session=junk" };
+const cookies: Record<"none" | "customer" | "admin" | "forged", string> = {
+  none: "",
+  customer: "",
+  admin: "",
+  forged: "__session=s%3Aforged.bad; toast-session=junk",
+};
 const ids: { quote: string; service: string; customer: string } = { quote: "", service: "", customer: "" };
 
 beforeAll(async () => {
@@ -61,7 +66,10 @@ beforeAll(async () => {
     }
   });
   app.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    res.status(500).type("text/plain").send(`Unexpected Application Error! ${String(error)}`);
+    res
+      .status(500)
+      .type("text/plain")
+      .send(`Unexpected Application Error! ${String(error)}`);
   });
   server = app.listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
@@ -105,9 +113,34 @@ afterAll(async () => {
 // Arbitraries
 
 const nasty = fc.constantFrom(
-  "", " ", "%", "%zz", "%ED%A0%80", "%00", "..", "../../etc/passwd", "<script>alert(1)</script>", "' or 1=1--",
-  "\u0000", "\uFFFF", "😀", "a".repeat(3000), "null", "undefined", "[]", "{}", "-1", "0", "1e309", "NaN",
-  "00000000-0000-0000-0000-000000000000", "9999999999999999999999", "true", "admin", "__proto__", "constructor",
+  "",
+  " ",
+  "%",
+  "%zz",
+  "%ED%A0%80",
+  "%00",
+  "..",
+  "../../etc/passwd",
+  "<script>alert(1)</script>",
+  "' or 1=1--",
+  "\u0000",
+  "\uFFFF",
+  "😀",
+  "a".repeat(3000),
+  "null",
+  "undefined",
+  "[]",
+  "{}",
+  "-1",
+  "0",
+  "1e309",
+  "NaN",
+  "00000000-0000-0000-0000-000000000000",
+  "9999999999999999999999",
+  "true",
+  "admin",
+  "__proto__",
+  "constructor",
 );
 const text = fc.oneof(nasty, fc.string({ maxLength: 40 }), fc.string({ unit: "binary", maxLength: 40 }), fc.uuid());
 const segment = fc.oneof(
@@ -117,16 +150,73 @@ const segment = fc.oneof(
 const realIds = fc.constantFrom("quote", "service", "customer").map((k) => ids[k as keyof typeof ids]);
 const idLike = fc.oneof(segment, realIds);
 const queryString = fc
-  .array(fc.tuple(fc.oneof(fc.constantFrom("tab", "service", "customer", "status", "page", "sent", "_data", "index", "code", "state", "error", "q"), text), fc.oneof(text, realIds)), { maxLength: 4 })
-  .map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&")}` : ""));
-const dataParam = fc.constantFrom("", "", "", "", "", "", "root", "routes/_index", "routes/contact", "routes/auth", "routes/admin-dashboard._index", "routes/resources.media-upload", "routes/$", "nope");
+  .array(
+    fc.tuple(
+      fc.oneof(
+        fc.constantFrom(
+          "tab",
+          "service",
+          "customer",
+          "status",
+          "page",
+          "sent",
+          "_data",
+          "index",
+          "code",
+          "state",
+          "error",
+          "q",
+        ),
+        text,
+      ),
+      fc.oneof(text, realIds),
+    ),
+    { maxLength: 4 },
+  )
+  .map((pairs) =>
+    pairs.length ? `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&")}` : "",
+  );
+const dataParam = fc.constantFrom(
+  "",
+  "",
+  "",
+  "",
+  "",
+  "",
+  "root",
+  "routes/_index",
+  "routes/contact",
+  "routes/auth",
+  "routes/admin-dashboard._index",
+  "routes/resources.media-upload",
+  "routes/$",
+  "nope",
+);
 
 const pathArb = fc.oneof(
   fc.constantFrom(
-    "/", "/about", "/accessibility", "/services", "/contact", "/auth", "/auth/google", "/auth/facebook", "/logout",
-    "/admin-dashboard", "/admin-dashboard/quotes", "/customer-dashboard", "/disclaimer", "/privacy-policy",
-    "/terms-of-service", "/resources/healthcheck", "/resources/sanity-webhook", "/resources/webhooks/cal", "/resources/media-upload",
-    "/robots.txt", "/sitemap.xml", "/test-only/error",
+    "/",
+    "/about",
+    "/accessibility",
+    "/services",
+    "/contact",
+    "/auth",
+    "/auth/google",
+    "/auth/facebook",
+    "/logout",
+    "/admin-dashboard",
+    "/admin-dashboard/quotes",
+    "/customer-dashboard",
+    "/disclaimer",
+    "/privacy-policy",
+    "/terms-of-service",
+    "/resources/healthcheck",
+    "/resources/sanity-webhook",
+    "/resources/webhooks/cal",
+    "/resources/media-upload",
+    "/robots.txt",
+    "/sitemap.xml",
+    "/test-only/error",
   ),
   segment.map((s) => `/services/${s}`),
   segment.map((s) => `/auth/${s}`),
@@ -138,33 +228,94 @@ const pathArb = fc.oneof(
 
 const formFields = fc.dictionary(
   fc.oneof(
-    fc.constantFrom("intent", "email", "password", "fullName", "name", "phone", "address", "zip", "dogs", "yardSize", "service", "message", "website", "customerId", "serviceType", "serviceDate", "notes", "status", "agree"),
+    fc.constantFrom(
+      "intent",
+      "email",
+      "password",
+      "fullName",
+      "name",
+      "phone",
+      "address",
+      "zip",
+      "dogs",
+      "yardSize",
+      "service",
+      "message",
+      "website",
+      "customerId",
+      "serviceType",
+      "serviceDate",
+      "notes",
+      "status",
+      "agree",
+    ),
     text,
   ),
-  fc.oneof(text, realIds, fc.constantFrom("signin", "signup", "weekly", "Desert Dash", "2025-05-01T09:00", "contacted", "5")),
+  fc.oneof(
+    text,
+    realIds,
+    fc.constantFrom("signin", "signup", "weekly", "Desert Dash", "2025-05-01T09:00", "contacted", "5"),
+  ),
   { maxKeys: 8 },
 );
 
 type Spec = { method: string; path: string; headers: Record<string, string>; body?: Buffer; who: keyof typeof cookies };
 
 const bodyArb: fc.Arbitrary<{ type?: string; body: Buffer }> = fc.oneof(
-  formFields.map((f) => ({ type: "application/x-www-form-urlencoded", body: Buffer.from(new URLSearchParams(f).toString()) })),
-  fc.constant(null).map(() => ({ type: "application/x-www-form-urlencoded", body: Buffer.from(new URLSearchParams(goodQuote()).toString()) })),
+  formFields.map((f) => ({
+    type: "application/x-www-form-urlencoded",
+    body: Buffer.from(new URLSearchParams(f).toString()),
+  })),
+  fc.constant(null).map(() => ({
+    type: "application/x-www-form-urlencoded",
+    body: Buffer.from(new URLSearchParams(goodQuote()).toString()),
+  })),
   formFields.map((f) => {
     const boundary = "corpusBoundary";
-    const parts = Object.entries(f).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k.replace(/["\r\n]/g, "")}"\r\n\r\n${v}\r\n`);
+    const parts = Object.entries(f).map(
+      ([k, v]) =>
+        `--${boundary}\r\nContent-Disposition: form-data; name="${k.replace(/["\r\n]/g, "")}"\r\n\r\n${v}\r\n`,
+    );
     const file = `--${boundary}\r\nContent-Disposition: form-data; name="before"; filename="x.png"\r\nContent-Type: image/png\r\n\r\n\x89PNG\r\n\x1a\n garbage\r\n`;
-    return { type: `multipart/form-data; boundary=${boundary}`, body: Buffer.from(parts.join("") + file + `--${boundary}--\r\n`) };
+    return {
+      type: `multipart/form-data; boundary=${boundary}`,
+      body: Buffer.from(parts.join("") + file + `--${boundary}--\r\n`),
+    };
   }),
   fc.string({ maxLength: 200 }).map((s) => ({ type: "multipart/form-data; boundary=zz", body: Buffer.from(s) })),
   fc.jsonValue().map((v) => ({ type: "application/json", body: Buffer.from(JSON.stringify(v) ?? "null") })),
-  fc.tuple(fc.constantFrom("text/plain", "application/xml", "", "multipart/form-data", "application/x-www-form-urlencoded; charset=utf-16"), fc.uint8Array({ maxLength: 300 })).map(([type, bytes]) => ({ type: type || undefined, body: Buffer.from(bytes) })),
+  fc
+    .tuple(
+      fc.constantFrom(
+        "text/plain",
+        "application/xml",
+        "",
+        "multipart/form-data",
+        "application/x-www-form-urlencoded; charset=utf-16",
+      ),
+      fc.uint8Array({ maxLength: 300 }),
+    )
+    .map(([type, bytes]) => ({ type: type || undefined, body: Buffer.from(bytes) })),
 );
 
 const headerArb = fc.record(
   {
-    "sanity-webhook-signature": fc.oneof(fc.constantFrom("t=1,v1=abc", "garbage", `t=${Date.now()},v1=xyz`), fc.string({ maxLength: 30 })),
-    range: fc.oneof(fc.constantFrom("bytes=0-", "bytes=-5", "bytes=5-1", "bytes=0-99999999999", "bytes=a-b", "bytes=0-1,3-4", "items=0-1"), fc.string({ maxLength: 20 })),
+    "sanity-webhook-signature": fc.oneof(
+      fc.constantFrom("t=1,v1=abc", "garbage", `t=${Date.now()},v1=xyz`),
+      fc.string({ maxLength: 30 }),
+    ),
+    range: fc.oneof(
+      fc.constantFrom(
+        "bytes=0-",
+        "bytes=-5",
+        "bytes=5-1",
+        "bytes=0-99999999999",
+        "bytes=a-b",
+        "bytes=0-1,3-4",
+        "items=0-1",
+      ),
+      fc.string({ maxLength: 20 }),
+    ),
     "x-forwarded-for": fc.oneof(fc.ipV4(), fc.constantFrom("unknown", "::1", "1.2.3.4, 5.6.7.8", "nonsense")),
     "x-requested-with": fc.constant("XMLHttpRequest"),
     accept: fc.constantFrom("*/*", "application/json", "text/html", "image/webp"),
@@ -179,7 +330,10 @@ const printable = (value: string) => value.replace(/[^\x20-\x7e]/g, "");
 
 const requestArb: fc.Arbitrary<Spec> = fc
   .record({
-    method: fc.oneof({ weight: 6, arbitrary: fc.constantFrom("GET", "POST") }, { weight: 1, arbitrary: fc.constantFrom("HEAD", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE") }),
+    method: fc.oneof(
+      { weight: 6, arbitrary: fc.constantFrom("GET", "POST") },
+      { weight: 1, arbitrary: fc.constantFrom("HEAD", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE") },
+    ),
     path: pathArb,
     query: queryString,
     data: dataParam,
@@ -215,12 +369,17 @@ function send(spec: Spec): Promise<{ status: number; body: string }> {
   });
 }
 
-const TABLES_QUERY = sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`;
+const TABLES_QUERY = sql<{
+  table_name: string;
+}>`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`;
 
 async function rowCounts(): Promise<Record<string, number>> {
   const db = database.current.db;
   const tables = (await TABLES_QUERY.execute(db)).rows.map((r) => r.table_name).filter((t) => !t.startsWith("kysely_"));
-  const union = sql.join(tables.map((t) => sql`select ${t} as t, count(*)::int as n from ${sql.table(t)}`), sql` union all `);
+  const union = sql.join(
+    tables.map((t) => sql`select ${t} as t, count(*)::int as n from ${sql.table(t)}`),
+    sql` union all `,
+  );
   const rows = (await sql<{ t: string; n: number }>`${union}`.execute(db)).rows;
   return Object.fromEntries(rows.map((r) => [r.t, Number(r.n)]));
 }
@@ -243,7 +402,9 @@ test(`${RUNS} bad requests: no 5xx, no stack trace, no row written by a refused 
       expect(STACK.test(body), `stack trace in ${spec.method} ${spec.path}: ${body.slice(0, 300)}`).toBe(false);
       if (status >= 400) {
         // A failed sign-in (401) is counted on purpose: the only row a refusal may add.
-        const grown = Object.keys(after).filter((t) => after[t] > (before[t] ?? 0) && !(status === 401 && t === "rate_limits"));
+        const grown = Object.keys(after).filter(
+          (t) => after[t] > (before[t] ?? 0) && !(status === 401 && t === "rate_limits"),
+        );
         if (grown.length) refusedWrites += 1;
         expect(grown, `${status} ${spec.method} ${spec.path} wrote rows`).toEqual([]);
       }
@@ -252,7 +413,9 @@ test(`${RUNS} bad requests: no 5xx, no stack trace, no row written by a refused 
   );
   console.log(
     `bad-input corpus (${database.current.kind}): ${tried} requests, status histogram ${JSON.stringify(histogram)}, ` +
-      `5xx ${Object.entries(histogram).filter(([s]) => Number(s) >= 500).reduce((n, [, c]) => n + c, 0)}, rows written by refused requests ${refusedWrites}`,
+      `5xx ${Object.entries(histogram)
+        .filter(([s]) => Number(s) >= 500)
+        .reduce((n, [, c]) => n + c, 0)}, rows written by refused requests ${refusedWrites}`,
   );
   expect(tried).toBeGreaterThanOrEqual(1000);
 }, 180_000);

@@ -102,10 +102,19 @@ describe.skipIf(!available)("the database goes away", () => {
         const response = await fetch(`${app.url}/contact?index`, {
           method: "POST",
           redirect: "manual",
-          headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": `10.9.${client >> 8}.${client & 255}` },
+          headers: {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "X-Forwarded-For": `10.9.${client >> 8}.${client & 255}`,
+          },
           body: new URLSearchParams(values),
         });
-        outcomes.push({ phase: current, kind, status: response.status, body: await response.text(), email: values.email });
+        outcomes.push({
+          phase: current,
+          kind,
+          status: response.status,
+          body: await response.text(),
+          email: values.email,
+        });
         return;
       }
       const path = kind === "health" ? "/resources/healthcheck" : kind === "page" ? "/services" : "/contact";
@@ -114,7 +123,10 @@ describe.skipIf(!available)("the database goes away", () => {
     }
     const kinds = ["page", "quote", "form-page", "health"];
     const workers = Array.from({ length: 6 }, async (_, w) => {
-      for (let i = w; !stop; i++) await one(kinds[i % kinds.length]).catch((error) => outcomes.push({ phase, kind: "network", status: 0, body: String(error) }));
+      for (let i = w; !stop; i++)
+        await one(kinds[i % kinds.length]).catch((error) =>
+          outcomes.push({ phase, kind: "network", status: 0, body: String(error) }),
+        );
     });
 
     await sleep(1500);
@@ -126,7 +138,10 @@ describe.skipIf(!available)("the database goes away", () => {
     const restored = Date.now();
     let recoveredMs = -1;
     while (Date.now() - restored < 10_000) {
-      const [health, quotePage] = await Promise.all([fetch(`${app.url}/resources/healthcheck`), fetch(`${app.url}/contact`)]);
+      const [health, quotePage] = await Promise.all([
+        fetch(`${app.url}/resources/healthcheck`),
+        fetch(`${app.url}/contact`),
+      ]);
       if (health.status === 200 && quotePage.status === 200) {
         recoveredMs = Date.now() - restored;
         break;
@@ -138,8 +153,12 @@ describe.skipIf(!available)("the database goes away", () => {
     await Promise.all(workers);
 
     const histogram: Record<string, number> = {};
-    for (const o of outcomes) histogram[`${o.phase} ${o.kind} ${o.status}`] = (histogram[`${o.phase} ${o.kind} ${o.status}`] ?? 0) + 1;
-    console.log(`database-faults: recovered ${recoveredMs} ms after the database came back; ${outcomes.length} requests`, histogram);
+    for (const o of outcomes)
+      histogram[`${o.phase} ${o.kind} ${o.status}`] = (histogram[`${o.phase} ${o.kind} ${o.status}`] ?? 0) + 1;
+    console.log(
+      `database-faults: recovered ${recoveredMs} ms after the database came back; ${outcomes.length} requests`,
+      histogram,
+    );
 
     expect(recoveredMs).toBeGreaterThanOrEqual(0);
     expect(recoveredMs).toBeLessThanOrEqual(5000);
@@ -148,12 +167,16 @@ describe.skipIf(!available)("the database goes away", () => {
     const unavailable = outcomes.filter((o) => o.status === 503 && o.kind !== "health");
     expect(unavailable.length).toBeGreaterThan(0);
     for (const o of unavailable) expect(o.body).toContain(MESSAGE);
-    expect(outcomes.filter((o) => o.phase === "cut" && o.kind === "quote" && o.status === 503).length).toBeGreaterThan(0);
+    expect(outcomes.filter((o) => o.phase === "cut" && o.kind === "quote" && o.status === 503).length).toBeGreaterThan(
+      0,
+    );
 
     // Every quote the app accepted (the redirect to the success screen) is stored.
     const accepted = outcomes.filter((o) => o.kind === "quote" && o.status === 302).map((o) => o.email!);
     expect(accepted.length).toBeGreaterThan(0);
-    const db = new pg.Client({ connectionString: Object.assign(new URL(SERVER_URL), { pathname: `/${name}` }).toString() });
+    const db = new pg.Client({
+      connectionString: Object.assign(new URL(SERVER_URL), { pathname: `/${name}` }).toString(),
+    });
     await db.connect();
     const { rows } = await db.query<{ email: string }>("select email from quote_requests");
     await db.end();

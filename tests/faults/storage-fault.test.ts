@@ -52,7 +52,11 @@ test("the storage connection breaks mid-upload: Upload Failed, no row, no object
   });
   expect(cutAt).toBeGreaterThan(0);
   expect(response.status).toBe(302);
-  expect(await toastOf(response)).toMatchObject({ type: "error", message: "Upload Failed", description: "Failed to upload file" });
+  expect(await toastOf(response)).toMatchObject({
+    type: "error",
+    message: "Upload Failed",
+    description: "Failed to upload file",
+  });
   expect(await db.selectFrom("service_images").select("id").where("service_id", "=", service.id).execute()).toEqual([]);
   // Asked directly, not through the cut proxy: the bucket holds no object.
   const listed = await s3.client.send(new ListObjectsV2Command({ Bucket: s3.options.bucket }));

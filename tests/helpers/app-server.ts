@@ -16,7 +16,13 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export type AppServer = { url: string; child: ChildProcess; output: () => string; rss: () => number; stop(): Promise<void> };
+export type AppServer = {
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+  rss: () => number;
+  stop(): Promise<void>;
+};
 
 /**
  * `node server.js` (the production build, built first if stale) on a free loopback port, with

@@ -22,7 +22,11 @@ function isFresh() {
     return false;
   }
   // The build bundles app/ and the db/ modules it imports.
-  const sources = [newestMtime(path.join(ROOT, "app")), newestMtime(path.join(ROOT, "db")), statSync(path.join(ROOT, "remix.config.js")).mtimeMs];
+  const sources = [
+    newestMtime(path.join(ROOT, "app")),
+    newestMtime(path.join(ROOT, "db")),
+    statSync(path.join(ROOT, "remix.config.js")).mtimeMs,
+  ];
   return built > Math.max(...sources);
 }
 

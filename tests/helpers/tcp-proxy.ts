@@ -17,7 +17,10 @@ export type TcpProxy = {
  * A loopback TCP proxy between the app and a real server (PostgreSQL, s3rver): the test cuts
  * and restores it to play a network fault. The real server is never stopped.
  */
-export async function startTcpProxy(targetPort: number, options: { listening?: boolean; port?: number } = {}): Promise<TcpProxy> {
+export async function startTcpProxy(
+  targetPort: number,
+  options: { listening?: boolean; port?: number } = {},
+): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
   let bytesUp = 0;
   let hook: ((total: number) => void) | undefined;
@@ -55,7 +58,9 @@ export async function startTcpProxy(targetPort: number, options: { listening?: b
   if (options.listening === false) {
     // Reserve a free port now, so the app can be given its address before the proxy opens.
     const probe = net.createServer();
-    port = await new Promise<number>((resolve) => probe.listen(0, "127.0.0.1", () => resolve((probe.address() as net.AddressInfo).port)));
+    port = await new Promise<number>((resolve) =>
+      probe.listen(0, "127.0.0.1", () => resolve((probe.address() as net.AddressInfo).port)),
+    );
     await new Promise((resolve) => probe.close(resolve));
   } else {
     port = await listen(port);

@@ -295,10 +295,18 @@ describe("the provider routes", () => {
 describe("OAuth starts are bounded", () => {
   it("stores the state in a session that lives 10 minutes", async () => {
     const start = await settle(() =>
-      startAction({ request: formPost("/auth/google", {}, { ip: "192.0.2.10" }), params: { provider: "google" }, context: {} }),
+      startAction({
+        request: formPost("/auth/google", {}, { ip: "192.0.2.10" }),
+        params: { provider: "google" },
+        context: {},
+      }),
     );
     expect(start.status).toBe(302);
-    const rows = await database.current.db.selectFrom("sessions").select(["expires_at", "user_id"]).where("user_id", "is", null).execute();
+    const rows = await database.current.db
+      .selectFrom("sessions")
+      .select(["expires_at", "user_id"])
+      .where("user_id", "is", null)
+      .execute();
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) {
       expect(new Date(row.expires_at).getTime() - Date.now()).toBeLessThanOrEqual(10 * 60 * 1000 + 1000);
@@ -308,14 +316,21 @@ describe("OAuth starts are bounded", () => {
   it("refuses a client's 11th start in 10 minutes, storing no session for it", async () => {
     const ip = "192.0.2.77";
     const start = () =>
-      settle(() => startAction({ request: formPost("/auth/facebook", {}, { ip }), params: { provider: "facebook" }, context: {} }));
+      settle(() =>
+        startAction({ request: formPost("/auth/facebook", {}, { ip }), params: { provider: "facebook" }, context: {} }),
+      );
     for (let i = 0; i < 10; i++) expect((await start()).headers.get("Location")).toMatch(/^http/);
     const sessionsBefore = await database.current.db.selectFrom("sessions").select("id").execute();
     const limitsBefore = await database.current.db.selectFrom("rate_limits").select("key").execute();
     const refused = await start();
     expect(refused.headers.get("Location")).toBe("/auth");
-    expect(await toastOf(refused)).toMatchObject({ message: "Facebook sign in failed", description: expect.stringMatching(/^Too many attempts/) });
+    expect(await toastOf(refused)).toMatchObject({
+      message: "Facebook sign in failed",
+      description: expect.stringMatching(/^Too many attempts/),
+    });
     expect(await database.current.db.selectFrom("sessions").select("id").execute()).toHaveLength(sessionsBefore.length);
-    expect(await database.current.db.selectFrom("rate_limits").select("key").execute()).toHaveLength(limitsBefore.length);
+    expect(await database.current.db.selectFrom("rate_limits").select("key").execute()).toHaveLength(
+      limitsBefore.length,
+    );
   });
 });

@@ -44,7 +44,13 @@ function send(options: {
     let answered = false;
     const headers: Record<string, string | number> = { ...options.headers };
     if (options.declaredLength !== undefined) headers["Content-Length"] = options.declaredLength;
-    const req = http.request({ host: "127.0.0.1", port, method: options.method ?? "POST", path: options.path, headers });
+    const req = http.request({
+      host: "127.0.0.1",
+      port,
+      method: options.method ?? "POST",
+      path: options.path,
+      headers,
+    });
     req.on("response", (res) => {
       answered = true;
       let body = "";
@@ -114,7 +120,12 @@ describe("bounded bodies", () => {
   });
 
   test("JSON to a page answers 400", async () => {
-    const res = await send({ path: "/auth", headers: { "Content-Type": "application/json" }, chunks: [Buffer.from("{}")], declaredLength: 2 });
+    const res = await send({
+      path: "/auth",
+      headers: { "Content-Type": "application/json" },
+      chunks: [Buffer.from("{}")],
+      declaredLength: 2,
+    });
     expect(res.status).toBe(400);
   });
 
@@ -139,7 +150,11 @@ describe("bounded bodies", () => {
     expect(JSON.parse(ok.body).bytes).toBe(200 * 1024);
     const tooBig = await send({
       path: "/resources/webhooks/someone-new",
-      headers: { "Content-Type": "application/json", "Calendly-Webhook-Signature": "sig", "Transfer-Encoding": "chunked" },
+      headers: {
+        "Content-Type": "application/json",
+        "Calendly-Webhook-Signature": "sig",
+        "Transfer-Encoding": "chunked",
+      },
       chunks: Array.from({ length: 40 }, () => kb(16)),
     });
     expect(tooBig.status).toBe(413);
@@ -149,7 +164,12 @@ describe("bounded bodies", () => {
   test("an anonymous upload is refused before its body; a declared 2 GB upload too", async () => {
     const multipart = { "Content-Type": "multipart/form-data; boundary=x" };
     const before = reached.length;
-    const anonymous = await send({ path: "/resources/media-upload?index", headers: multipart, declaredLength: 10_000_000, chunks: [kb(64)] });
+    const anonymous = await send({
+      path: "/resources/media-upload?index",
+      headers: multipart,
+      declaredLength: 10_000_000,
+      chunks: [kb(64)],
+    });
     expect(anonymous.status).toBe(401);
     const huge = await send({
       path: "/resources/media-upload?index",

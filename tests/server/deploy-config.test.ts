@@ -8,7 +8,10 @@ import { ensureBuild } from "../helpers/ensure-build";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
-const pkg = JSON.parse(read("package.json")) as { scripts: Record<string, string>; dependencies: Record<string, string> };
+const pkg = JSON.parse(read("package.json")) as {
+  scripts: Record<string, string>;
+  dependencies: Record<string, string>;
+};
 
 type FlyConfig = {
   deploy: { release_command: string };
@@ -20,8 +23,18 @@ const fly = parseToml(read("fly.toml")) as unknown as FlyConfig;
 /** The Dockerfile's instructions of the final stage, joined over line continuations. */
 function finalStage() {
   const lines = read("Dockerfile").replace(/\\\n/g, " ").split("\n");
-  const last = lines.map((l) => l.trim()).lastIndexOf(lines.map((l) => l.trim()).filter((l) => /^FROM\b/i.test(l)).at(-1)!);
-  return lines.slice(last).map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+  const last = lines
+    .map((l) => l.trim())
+    .lastIndexOf(
+      lines
+        .map((l) => l.trim())
+        .filter((l) => /^FROM\b/i.test(l))
+        .at(-1)!,
+    );
+  return lines
+    .slice(last)
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith("#"));
 }
 
 describe("fly.toml and the Dockerfile agree with the code", () => {
@@ -34,7 +47,9 @@ describe("fly.toml and the Dockerfile agree with the code", () => {
     const [runner, file] = script.split(/\s+/);
     expect(pkg.dependencies[runner], `${runner} is a production dependency`).toBeDefined();
     expect(() => read(file)).not.toThrow();
-    const copied = finalStage().filter((l) => /^COPY\b/i.test(l)).map((l) => l.split(/\s+/).at(-1)!.replace(/^\.\//, ""));
+    const copied = finalStage()
+      .filter((l) => /^COPY\b/i.test(l))
+      .map((l) => l.split(/\s+/).at(-1)!.replace(/^\.\//, ""));
     expect(copied.some((dest) => file.replace(/^\.\//, "").startsWith(dest === "." ? "" : dest))).toBe(true);
   });
 
@@ -68,11 +83,19 @@ describe("fly.toml and the Dockerfile agree with the code", () => {
 });
 
 /** Starts `node server.js` and resolves with how it ended (or "listening"). */
-function startServer(env: Record<string, string>): Promise<{ outcome: "exited" | "listening"; code: number | null; output: string }> {
+function startServer(
+  env: Record<string, string>,
+): Promise<{ outcome: "exited" | "listening"; code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["server.js"], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env } as unknown as NodeJS.ProcessEnv,
+      env: {
+        PATH: process.env.PATH ?? "",
+        PORT: "0",
+        HOST: "127.0.0.1",
+        LOG_LEVEL: "info",
+        ...env,
+      } as unknown as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
@@ -107,7 +130,11 @@ describe("production guard-rails at start", () => {
   });
 
   it("refuses to start without S3_BUCKET or UPLOADS_DIR, and with SEED_DEV_DATA", async () => {
-    const result = await startServer({ ...production(), DATABASE_URL: "postgres://127.0.0.1:1/none", SEED_DEV_DATA: "true" });
+    const result = await startServer({
+      ...production(),
+      DATABASE_URL: "postgres://127.0.0.1:1/none",
+      SEED_DEV_DATA: "true",
+    });
     expect(result.outcome).toBe("exited");
     expect(result.output).toContain("S3_BUCKET: is required in production");
     expect(result.output).toContain("SEED_DEV_DATA: must not be set in production");

@@ -9,7 +9,11 @@ describe("security headers of server.js", () => {
   beforeAll(async () => {
     [plain, preload] = await Promise.all([
       startAppServer({ SITE_URL: "https://www.example.com" }),
-      startAppServer({ SITE_URL: "https://www.example.com", HSTS_PRELOAD: "true", FORM_ACTION_ORIGINS: "https://book.example.org" }),
+      startAppServer({
+        SITE_URL: "https://www.example.com",
+        HSTS_PRELOAD: "true",
+        FORM_ACTION_ORIGINS: "https://book.example.org",
+      }),
     ]);
   }, 120_000);
   afterAll(async () => {
@@ -25,7 +29,12 @@ describe("security headers of server.js", () => {
 
   test("CSP form-action names its origins instead of every https site", async () => {
     const csp = (await fetch(`${plain.url}/robots.txt`)).headers.get("content-security-policy") ?? "";
-    const formAction = csp.split(";").map((d) => d.trim()).find((d) => d.startsWith("form-action"))!.split(/\s+/).slice(1);
+    const formAction = csp
+      .split(";")
+      .map((d) => d.trim())
+      .find((d) => d.startsWith("form-action"))!
+      .split(/\s+/)
+      .slice(1);
     expect(formAction).toContain("'self'");
     expect(formAction).toContain("https://accounts.google.com");
     expect(formAction).toContain("https://calendly.com");

@@ -39,7 +39,10 @@ export const CONFIRMATION_LIMIT = { limit: 1, windowMs: 24 * 60 * 60 * 1000 };
 
 async function mayConfirmTo(email: string) {
   // Keyed by a keyed hash: the table holds no visitor's address in clear.
-  const key = createHmac("sha256", getEnv().SESSION_SECRET).update(`quote-confirmation:${email.trim().toLowerCase()}`).digest("hex").slice(0, 32);
+  const key = createHmac("sha256", getEnv().SESSION_SECRET)
+    .update(`quote-confirmation:${email.trim().toLowerCase()}`)
+    .digest("hex")
+    .slice(0, 32);
   return (await hitRateLimit(`quote-confirmation:${key}`, CONFIRMATION_LIMIT)).allowed;
 }
 
