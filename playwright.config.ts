@@ -64,6 +64,8 @@ export default defineConfig({
       // The production build on PGlite, folder storage and seeded accounts: test-only (decision 050).
       ALLOW_EMBEDDED_IN_PRODUCTION: "true",
       ENABLE_TEST_ROUTES: "1",
+      // The bookings journey signs its Cal.com deliveries with this (tests/e2e/bookings.spec.ts).
+      CAL_COM_WEBHOOK_SECRET: "e2e-cal-com-webhook-secret-0123456789",
       LOG_LEVEL: process.env.E2E_LOG_LEVEL || "warn",
       ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
     },

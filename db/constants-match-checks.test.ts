@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../tests/helpers/test-database";
 import { OAUTH_PROVIDERS, ROLES } from "../app/features/accounts/account-constants";
-import { BOOKING_SOURCES, BOOKING_STATUSES } from "../app/features/bookings/booking-constants";
+import { BOOKING_PROVIDERS, BOOKING_SOURCES, BOOKING_STATUSES } from "../app/features/bookings/booking-constants";
 import { IMAGE_TYPES } from "../app/features/media/media-constants";
 import { DOG_COUNTS, NOTIFICATION_STATUSES, QUOTE_STATUSES, YARD_SIZES } from "../app/features/quotes/quote-constants";
 import { SERVICE_STATUSES, SERVICE_TYPES } from "../app/features/visits/visit-constants";
@@ -15,6 +15,7 @@ const LIVE_LISTS: { table: string; column: string; values: readonly string[] }[]
   { table: "services", column: "status", values: SERVICE_STATUSES },
   { table: "bookings", column: "status", values: BOOKING_STATUSES },
   { table: "bookings", column: "source", values: BOOKING_SOURCES },
+  { table: "bookings", column: "provider", values: BOOKING_PROVIDERS },
   { table: "service_images", column: "image_type", values: IMAGE_TYPES },
   { table: "user_roles", column: "role", values: ROLES },
   { table: "oauth_accounts", column: "provider", values: OAUTH_PROVIDERS },

@@ -7,12 +7,12 @@ type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 // The value lists have one home each, in a client-safe feature module. Only their types come
 // here (type imports vanish at build time, so db/ never pulls app/ code into a bundle).
 export type { OAuthProvider, Role } from "../app/features/accounts/account-constants";
-export type { BookingSource, BookingStatus } from "../app/features/bookings/booking-constants";
+export type { BookingProvider, BookingSource, BookingStatus } from "../app/features/bookings/booking-constants";
 export type { ImageType } from "../app/features/media/media-constants";
 export type { DogCount, NotificationStatus, QuoteStatus, YardSize } from "../app/features/quotes/quote-constants";
 export type { ServiceStatus, ServiceType } from "../app/features/visits/visit-constants";
 import type { OAuthProvider, Role } from "../app/features/accounts/account-constants";
-import type { BookingSource, BookingStatus } from "../app/features/bookings/booking-constants";
+import type { BookingProvider, BookingSource, BookingStatus } from "../app/features/bookings/booking-constants";
 import type { ImageType } from "../app/features/media/media-constants";
 import type { DogCount, NotificationStatus, QuoteStatus, YardSize } from "../app/features/quotes/quote-constants";
 import type { ServiceStatus, ServiceType } from "../app/features/visits/visit-constants";
@@ -62,6 +62,8 @@ export interface ServicesTable {
   notes: string | null;
   created_by: string | null;
   created_at: CreatedAt;
+  /** The booking this visit was created from; unique, so a booking makes at most one visit. */
+  booking_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ServiceImagesTable {
@@ -78,13 +80,24 @@ export interface ServiceImagesTable {
 
 export interface BookingsTable {
   id: Generated<string>;
-  customer_id: string;
+  /** Null until the booking is linked to a customer (signed reference, verified e-mail or the admin). */
+  customer_id: string | null;
   service_type: string;
   booking_date: Timestamp;
   status: ColumnType<BookingStatus, BookingStatus | undefined, BookingStatus>;
   source: ColumnType<BookingSource, BookingSource | undefined, BookingSource>;
   external_id: string | null;
   created_at: CreatedAt;
+  provider: BookingProvider | null;
+  attendee_email: string | null;
+  /** The calendar's event type (Cal.com slug, Calendly event type URI). */
+  event_type: string | null;
+  ends_at: Timestamp | null;
+  /** The time the calendar stamped on the last delivery applied: older deliveries lose. */
+  provider_event_at: Timestamp | null;
+  /** The provider id of the booking this one replaced. */
+  rescheduled_from: string | null;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 export interface QuoteRequestsTable {

@@ -88,6 +88,8 @@ export type NewServiceInput = {
   serviceDate: Date;
   notes: string | null;
   createdBy: string;
+  /** The booking this visit comes from; services.booking_id is unique, so one visit per booking. */
+  bookingId?: string | null;
 };
 
 /** SPEC 4: an admin creates a service as 'scheduled'. */
@@ -102,7 +104,15 @@ export async function createService(input: NewServiceInput): Promise<Service> {
       status: "scheduled",
       notes: input.notes,
       created_by: input.createdBy,
+      booking_id: input.bookingId ?? null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** The visit created from a booking, if any. */
+export async function findServiceByBookingId(bookingId: string): Promise<Service | null> {
+  if (!isUuid(bookingId)) return null;
+  const db = await getDb();
+  return (await db.selectFrom("services").selectAll().where("booking_id", "=", bookingId).executeTakeFirst()) ?? null;
 }

@@ -15,6 +15,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 const SECTIONS = [
   { to: "/admin-dashboard", label: "Services & Uploads", end: true },
   { to: "/admin-dashboard/quotes", label: "Quote Requests", end: false },
+  { to: "/admin-dashboard/bookings", label: "Bookings", end: false },
 ] as const;
 
 export default function AdminDashboard() {

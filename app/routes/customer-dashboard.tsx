@@ -6,7 +6,7 @@ import { BookingCard } from "~/features/bookings/booking-card";
 import { DashboardHeader } from "~/components/dashboard-header";
 import { MediaView, type MediaViewItem } from "~/features/media/media-view";
 import { BookingStatusBadge, ServiceStatusBadge } from "~/components/status-badge";
-import { getBookingCalendarUrl, prefilledCalendarUrl } from "~/features/bookings/booking-calendar.server";
+import { bookingCalendarLink, getBookingCalendarUrl } from "~/features/bookings/booking-calendar.server";
 import { listRecentBookingsForCustomer } from "~/models/booking.server";
 import { mediaKindOf } from "~/features/media/service-media.server";
 import { listMediaForServices } from "~/models/service-media.server";
@@ -58,7 +58,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json(
     {
       email: user.email,
-      calendarUrl: calendarUrl ? prefilledCalendarUrl(calendarUrl, { name: user.fullName, email: user.email }) : null,
+      calendarUrl: calendarUrl
+        ? bookingCalendarLink(calendarUrl, { id: user.id, name: user.fullName, email: user.email })
+        : null,
       services: services.map((s) => ({
         id: s.id,
         serviceType: s.service_type,
@@ -95,7 +97,7 @@ export async function action({ request }: ActionFunctionArgs) {
       description: "Online booking is not available right now. Please try again later.",
     });
   }
-  return redirect(prefilledCalendarUrl(calendarUrl, { name: user.fullName, email: user.email }));
+  return redirect(bookingCalendarLink(calendarUrl, { id: user.id, name: user.fullName, email: user.email }));
 }
 
 const card = "rounded-2xl border border-slate-300 p-6 shadow-sm dark:border-slate-600";

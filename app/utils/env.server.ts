@@ -45,6 +45,9 @@ const schema = z
     SANITY_API_HOST: optional(z.string().url()),
     SANITY_USE_CDN: flag(true),
     SANITY_WEBHOOK_SECRET: optional(z.string().min(8)),
+    // Booking calendars: each webhook receiver answers 404 until its secret is set.
+    CAL_COM_WEBHOOK_SECRET: optional(z.string().min(8)),
+    CALENDLY_WEBHOOK_SIGNING_KEY: optional(z.string().min(8)),
     CONTENT_DATASET_PATH: optional(z.string().min(1)),
     // How long content stays fresh in the process cache before a background refresh.
     CONTENT_CACHE_SECONDS: withDefault(z.coerce.number().int().min(0).max(86_400), 60),
