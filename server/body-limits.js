@@ -17,7 +17,7 @@ export const UPLOAD_LIMIT_BYTES = 50 * 1024 * 1024 + 64 * 1024;
  */
 export const WEBHOOK_SIGNATURE_HEADERS = {
   "/resources/sanity-webhook": ["sanity-webhook-signature"],
-  "/resources/webhooks/cal": ["x-cal-signature-256"],
+  "/resources/webhooks/cal-com": ["x-cal-signature-256"],
   "/resources/webhooks/calendly": ["calendly-webhook-signature"],
 };
 const WEBHOOK_PREFIX = "/resources/webhooks/";

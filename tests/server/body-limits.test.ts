@@ -141,7 +141,7 @@ describe("bounded bodies", () => {
 
   test("webhooks take up to 256 KB, by path prefix for future providers", async () => {
     const ok = await send({
-      path: "/resources/webhooks/cal",
+      path: "/resources/webhooks/cal-com",
       headers: { "Content-Type": "application/json", "X-Cal-Signature-256": "sig" },
       declaredLength: 200 * 1024,
       chunks: [kb(200)],
