@@ -73,7 +73,7 @@ async function prepareMedia(base: string, adminCookie: string, customerCookie: s
   ]);
   const body = new FormData();
   body.append("after", new Blob([video], { type: "video/mp4" }), "yard.mp4");
-  const uploaded = await fetch(`${base}/admin-dashboard?index&tab=upload&service=${serviceId}&customer=${customerId}`, {
+  const uploaded = await fetch(`${base}/resources/media-upload?service=${serviceId}&customer=${customerId}`, {
     method: "POST",
     redirect: "manual",
     headers: { Cookie: adminCookie },

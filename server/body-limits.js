@@ -17,14 +17,14 @@ export const UPLOAD_LIMIT_BYTES = 50 * 1024 * 1024 + 64 * 1024;
  */
 export const WEBHOOK_SIGNATURE_HEADERS = {
   "/resources/sanity-webhook": ["sanity-webhook-signature"],
-  "/resources/webhooks/cal": ["x-cal-signature-256"],
+  "/resources/webhooks/cal-com": ["x-cal-signature-256"],
   "/resources/webhooks/calendly": ["calendly-webhook-signature"],
 };
 const WEBHOOK_PREFIX = "/resources/webhooks/";
 const ALL_SIGNATURE_HEADERS = [...new Set(Object.values(WEBHOOK_SIGNATURE_HEADERS).flat())];
 
 /** Routes whose multipart posts are file uploads (streamed, never buffered here). */
-export const UPLOAD_PATHS = ["/admin-dashboard"];
+export const UPLOAD_PATHS = ["/resources/media-upload"];
 const SESSION_COOKIE = "__session";
 
 // What an HTML form can send. Anything else to a page is refused with 400.

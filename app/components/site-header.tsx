@@ -68,6 +68,11 @@ export function SiteHeader({ shell, signedIn }: { shell: ShellContent; signedIn:
   useEffect(() => {
     if (menuRef.current) menuRef.current.open = false;
   }, [location.pathname, location.search]);
+  // A link to the page already shown changes no location, so the effect above would leave the
+  // menu open over the page: following any of its links closes it.
+  const closeMenu = () => {
+    if (menuRef.current) menuRef.current.open = false;
+  };
 
   return (
     // Large text (accessibility panel) makes the header tall: it stops being sticky, may wrap, and
@@ -126,14 +131,7 @@ export function SiteHeader({ shell, signedIn }: { shell: ShellContent; signedIn:
             </svg>
             <span>Menu</span>
           </summary>
-          {/* A link to the page already shown changes no location, so the effect above would
-              leave the menu open over the page: any followed link closes it here. The click is
-              delegated from the links, which the keyboard activates too. */}
-          {/* eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions */}
           <nav
-            onClick={(event) => {
-              if (menuRef.current && (event.target as HTMLElement).closest("a")) menuRef.current.open = false;
-            }}
             id="mobile-navigation"
             aria-label="Main"
             className="absolute inset-x-0 top-full border-b border-slate-200 bg-white px-4 pb-6 pt-2 shadow-lg dark:border-slate-700 dark:bg-slate-900"
@@ -141,14 +139,14 @@ export function SiteHeader({ shell, signedIn }: { shell: ShellContent; signedIn:
             <ul className="flex flex-col gap-1">
               {NAV_LINKS.map((l) => (
                 <li key={l.to}>
-                  <NavLink to={l.to} end={l.to === "/"} className={navLinkClass}>
+                  <NavLink to={l.to} end={l.to === "/"} className={navLinkClass} onClick={closeMenu}>
                     {l.label}
                   </NavLink>
                 </li>
               ))}
             </ul>
             <div className="mt-4 flex flex-wrap items-center gap-3">
-              <Link to="/contact" className={bookNowClass}>
+              <Link to="/contact" className={bookNowClass} onClick={closeMenu}>
                 Book Now
               </Link>
               <SignInOut signedIn={signedIn} className={signInClass} />

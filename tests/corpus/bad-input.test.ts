@@ -188,6 +188,7 @@ const dataParam = fc.constantFrom(
   "routes/contact",
   "routes/auth",
   "routes/admin-dashboard._index",
+  "routes/resources.media-upload",
   "routes/$",
   "nope",
 );
@@ -211,7 +212,9 @@ const pathArb = fc.oneof(
     "/terms-of-service",
     "/resources/healthcheck",
     "/resources/sanity-webhook",
-    "/resources/webhooks/cal",
+    "/resources/webhooks/cal-com",
+    "/resources/webhooks/calendly",
+    "/resources/media-upload",
     "/robots.txt",
     "/sitemap.xml",
     "/test-only/error",

@@ -415,6 +415,8 @@ test.describe("one price per plan", () => {
       env: {
         ...process.env,
         NODE_ENV: "production",
+        // PGlite and folder storage in production: test-only (decision 050).
+        ALLOW_EMBEDDED_IN_PRODUCTION: "true",
         PORT: String(port),
         HOST: "127.0.0.1",
         SITE_URL: origin,

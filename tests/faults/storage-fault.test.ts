@@ -7,7 +7,7 @@ import { createServiceRow } from "../helpers/portal-data";
 import { callRoute, toastOf } from "../helpers/route-calls";
 import { startLocalS3, type LocalS3 } from "../helpers/s3-server";
 import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy";
-import { action } from "~/routes/admin-dashboard._index";
+import { action } from "~/routes/resources.media-upload";
 import { createS3Storage, setStorageForTests } from "~/utils/storage.server";
 
 // Storage failing in the middle of an upload: a real S3 server (s3rver) behind a loopback
@@ -45,15 +45,11 @@ test("the storage connection breaks mid-upload: Upload Failed, no row, no object
     contentType: "video/mp4",
     bytes: generatedBytes(MP4_HEADER, 20 * MiB),
   });
-  const response = await callRoute(
-    action,
-    `/admin-dashboard?index&tab=upload&service=${service.id}&customer=${customer.id}`,
-    {
-      cookie: await sessionCookieFor(admin.id),
-      body,
-      headers: { "Content-Type": contentType },
-    },
-  );
+  const response = await callRoute(action, `/resources/media-upload?service=${service.id}&customer=${customer.id}`, {
+    cookie: await sessionCookieFor(admin.id),
+    body,
+    headers: { "Content-Type": contentType },
+  });
   expect(cutAt).toBeGreaterThan(0);
   expect(response.status).toBe(302);
   expect(await toastOf(response)).toMatchObject({

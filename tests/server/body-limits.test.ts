@@ -141,7 +141,7 @@ describe("bounded bodies", () => {
 
   test("webhooks take up to 256 KB, by path prefix for future providers", async () => {
     const ok = await send({
-      path: "/resources/webhooks/cal",
+      path: "/resources/webhooks/cal-com",
       headers: { "Content-Type": "application/json", "X-Cal-Signature-256": "sig" },
       declaredLength: 200 * 1024,
       chunks: [kb(200)],
@@ -165,14 +165,14 @@ describe("bounded bodies", () => {
     const multipart = { "Content-Type": "multipart/form-data; boundary=x" };
     const before = reached.length;
     const anonymous = await send({
-      path: "/admin-dashboard?index",
+      path: "/resources/media-upload?index",
       headers: multipart,
       declaredLength: 10_000_000,
       chunks: [kb(64)],
     });
     expect(anonymous.status).toBe(401);
     const huge = await send({
-      path: "/admin-dashboard?index",
+      path: "/resources/media-upload?index",
       headers: { ...multipart, Cookie: "__session=abc" },
       declaredLength: 2_000_000_000,
       chunks: [kb(64)],
@@ -184,7 +184,7 @@ describe("bounded bodies", () => {
 
   test("a signed-in upload streams on to the route (not buffered here)", async () => {
     const res = await send({
-      path: "/admin-dashboard?index",
+      path: "/resources/media-upload?index",
       headers: { "Content-Type": "multipart/form-data; boundary=x", Cookie: "__session=abc" },
       declaredLength: 1024 * 1024,
       chunks: [kb(1024)],
