@@ -12,6 +12,7 @@ import fc from "fast-check";
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { boundedBodies } from "../../server/body-limits.js";
+import { refuseCrossSiteWrites } from "../../server/cross-site.js";
 import { createRemixRequest } from "../../server/remix-request.js";
 import { requestGuards } from "../../server/request-guards.js";
 import { useAppDatabase } from "../helpers/app-database";
@@ -51,11 +52,14 @@ beforeAll(async () => {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", true);
-  app.use(requestGuards(), boundedBodies());
+  app.use(requestGuards(), refuseCrossSiteWrites({ siteUrl: "http://localhost:3000" }), boundedBodies());
   app.use(express.static("public"));
   app.all("*", async (req, res, next) => {
     try {
-      const response = await handle(createRemixRequest(req, res), { cspNonce: "corpus" });
+      const response = await handle(createRemixRequest(req, res), {
+        cspNonce: "corpus",
+        clientAddress: req.socket.remoteAddress,
+      });
       res.status(response.status);
       for (const [key, value] of response.headers.entries()) res.append(key, value);
       if (!response.body) return void res.end();
@@ -321,11 +325,12 @@ const headerArb = fc.record(
     "x-requested-with": fc.constant("XMLHttpRequest"),
     accept: fc.constantFrom("*/*", "application/json", "text/html", "image/webp"),
     "if-none-match": fc.string({ maxLength: 20 }),
+    // Cross-site writes are refused before Remix (server/cross-site.js), as in server.js.
+    origin: fc.constantFrom("https://evil.example", "null", "http://localhost:3000"),
+    "sec-fetch-site": fc.constantFrom("cross-site", "same-site", "same-origin", "none"),
   },
   { requiredKeys: [] },
 );
-// No Origin header yet: cross-site posts are refused by the accounts work (server.js, before
-// Remix, whose own check answers 500); add "https://evil.example" and "null" here once it lands.
 // Header values must be printable ASCII or Node's client refuses to send them.
 const printable = (value: string) => value.replace(/[^\x20-\x7e]/g, "");
 
