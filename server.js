@@ -2,6 +2,7 @@
 // every response, static files included, carries the security headers.
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import url from "node:url";
 import { Readable } from "node:stream";
@@ -10,6 +11,7 @@ import remixExpress from "@remix-run/express/dist/server.js";
 import { broadcastDevReady, createRequestHandler as createRemixHandler, installGlobals } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
+import { createPageCache, pageCacheOptionsFromEnv } from "./server/page-cache.js";
 
 installGlobals({ nativeFetch: true });
 
@@ -71,6 +73,7 @@ app.disable("x-powered-by");
 app.set("trust proxy", true); // Fly's proxy sets X-Forwarded-For; rate limits key on the client.
 app.use(compression());
 app.use(securityHeaders);
+const pageCache = createPageCache({ render: (req, res) => renderRemix(req, res), write: (res, response) => writeRemixResponse(res, response), ...pageCacheOptionsFromEnv(MODE) });
 
 // Fingerprinted build assets never change under one name.
 app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
@@ -79,6 +82,8 @@ app.use(express.static("public", { maxAge: "1h" }));
 const getLoadContext = (req, res) => ({ cspNonce: res.locals.cspNonce });
 
 let build = await importBuild();
+// A publish seen by this machine (its webhook or another machine's NOTIFY) drops cached pages.
+build.entry.module.onContentChanged?.(() => pageCache.clear());
 if (MODE === "development") {
   const { default: chokidar } = await import("chokidar");
   chokidar.watch(path.resolve("build/version.txt"), { ignoreInitial: true }).on("all", async () => {
@@ -87,23 +92,27 @@ if (MODE === "development") {
   });
 }
 
+const handleRemix = createRemixHandler(() => build, MODE);
+const renderRemix = (req, res) => handleRemix(remixExpress.createRemixRequest(req, res), getLoadContext(req, res));
+
 /**
- * @remix-run/express's handler, except that the body is piped with backpressure: its own
- * writer ignores `write()`'s return value, so a slow phone downloading a 50 MB video would
- * make the server hold the whole file in memory.
+ * Sends a Remix response like @remix-run/express's handler, except that the body is piped with
+ * backpressure: its own writer ignores `write()`'s return value, so a slow phone downloading a
+ * 50 MB video would make the server hold the whole file in memory.
  */
+async function writeRemixResponse(res, response) {
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [key, value] of response.headers.entries()) res.append(key, value);
+  if (!response.body) return void res.end();
+  if (/text\/event-stream/i.test(response.headers.get("Content-Type") ?? "")) res.flushHeaders();
+  await pipeline(Readable.fromWeb(response.body), res);
+}
+
 function remixRequestHandler() {
-  const handle = createRemixHandler(() => build, MODE);
   return async (req, res, next) => {
     try {
-      const request = remixExpress.createRemixRequest(req, res);
-      const response = await handle(request, getLoadContext(req, res));
-      res.statusMessage = response.statusText;
-      res.status(response.status);
-      for (const [key, value] of response.headers.entries()) res.append(key, value);
-      if (!response.body) return void res.end();
-      if (/text\/event-stream/i.test(response.headers.get("Content-Type") ?? "")) res.flushHeaders();
-      await pipeline(Readable.fromWeb(response.body), res);
+      await writeRemixResponse(res, await renderRemix(req, res));
     } catch (error) {
       // A client that goes away mid-response is not an error of ours.
       if (res.headersSent) return void res.destroy();
@@ -111,7 +120,7 @@ function remixRequestHandler() {
     }
   };
 }
-app.all("*", remixRequestHandler());
+app.all("*", pageCache.renderOnce, remixRequestHandler());
 
 // Body-parser and other middleware errors must not leak a stack trace.
 app.use((error, req, res, _next) => {
@@ -121,7 +130,8 @@ app.use((error, req, res, _next) => {
 
 const port = Number(process.env.PORT || 3000);
 const host = process.env.HOST || "0.0.0.0";
-const server = app.listen(port, host, () => {
+// Page cache hits are answered before Express runs, like a static file (server/page-cache.js).
+const server = http.createServer(pageCache.inFrontOf(app)).listen(port, host, () => {
   console.log(JSON.stringify({ time: new Date().toISOString(), level: "info", event: "server.listening", url: `http://localhost:${port}`, mode: MODE }));
   if (MODE === "development") broadcastDevReady(build);
 });

@@ -4,6 +4,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { listenForContentChanges } from "./content/content-events.server";
 import { getDb } from "./utils/db.server";
 import { getEnv } from "./utils/env.server";
 import { errorFields, log } from "./utils/logger.server";
@@ -23,6 +24,10 @@ const purge = () =>
   purgeExpiredSessions().catch((error) => log.warn("sessions.purge_failed", errorFields(error)));
 setTimeout(purge, 60_000).unref();
 setInterval(purge, 60 * 60 * 1000).unref();
+
+// Publishes announced by any machine clear this one's caches (server.js subscribes its page cache).
+listenForContentChanges();
+export { onContentChanged } from "./content/content-events.server";
 
 // Unsent quote e-mails (an SMTP outage before a restart) are retried without waiting for a visit.
 ensureQuoteNotificationRetries();

@@ -77,10 +77,19 @@ export function createSanitySource({
     // the project id: http://<projectId>.127.0.0.1:PORT.
     ...(apiHost ? { apiHost, useProjectHostname: false } : {}),
   });
+  // Right after a publish the CDN may still hold the old result; the API host never does.
+  const origin = useCdn ? client.withConfig({ useCdn: false }) : client;
   return {
     kind: "sanity",
-    fetch: (query, params) => client.fetch<unknown>(query, params),
+    fetch: (query, params) => (Date.now() < originUntil ? origin : client).fetch<unknown>(query, params),
   };
+}
+
+let originUntil = 0;
+
+/** For the next `ms`, Sanity queries skip the CDN (called on every machine after a publish). */
+export function readFromOriginFor(ms: number) {
+  originUntil = Math.max(originUntil, Date.now() + ms);
 }
 
 /** Drafts, release versions and system documents are not part of the published perspective. */
