@@ -77,11 +77,10 @@ export function createSanitySource({
     // the project id: http://<projectId>.127.0.0.1:PORT.
     ...(apiHost ? { apiHost, useProjectHostname: false } : {}),
   });
-  // Right after a publish the CDN may still hold the old result; the API host never does.
-  const origin = useCdn ? client.withConfig({ useCdn: false }) : client;
   return {
     kind: "sanity",
-    fetch: (query, params) => (Date.now() < originUntil ? origin : client).fetch<unknown>(query, params),
+    // Right after a publish the CDN may still answer with the old document; the API never does.
+    fetch: (query, params) => client.fetch<unknown>(query, params, { useCdn: useCdn && !readingFromOrigin() }),
   };
 }
 
@@ -90,6 +89,11 @@ let originUntil = 0;
 /** For the next `ms`, Sanity queries skip the CDN (called on every machine after a publish). */
 export function readFromOriginFor(ms: number) {
   originUntil = Math.max(originUntil, Date.now() + ms);
+}
+
+/** Whether a publish was announced recently enough that the CDN may still be stale. */
+export function readingFromOrigin(now = Date.now()) {
+  return now < originUntil;
 }
 
 /** Drafts, release versions and system documents are not part of the published perspective. */
