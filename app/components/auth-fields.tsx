@@ -1,7 +1,7 @@
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { toast as showToast } from "sonner";
+import { toast as showToast } from "./toaster";
 import { StaticToast } from "./flash-toast";
 
 const inputClass =

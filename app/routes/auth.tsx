@@ -3,7 +3,6 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { AuthorizationError } from "remix-auth";
 import { z } from "zod";
 import {
   ActionToast,
@@ -19,7 +18,7 @@ import { createAccountWithPassword } from "~/models/account.server";
 import { countSignInAttempt, countSignUpAttempt, forgetSignInAttempts, tooManyAttemptsMessage } from "~/models/auth-limits.server";
 import { getSessionUserById } from "~/models/user.server";
 import { getOptionalUser, homeFor } from "~/utils/auth.server";
-import { describeAuthFailure, getAuthenticator } from "~/utils/authenticator.server";
+import { describeAuthFailure, getAuthenticator, isAuthorizationError } from "~/utils/authenticator.server";
 import { getClientIp } from "~/utils/client-ip.server";
 import { log } from "~/utils/logger.server";
 import { createUserSessionHeaders } from "~/utils/session.server";
@@ -87,7 +86,7 @@ async function signIn(request: Request, formData: FormData) {
   try {
     userId = await getAuthenticator().authenticate("form", request, { context: { formData } });
   } catch (error) {
-    if (!(error instanceof AuthorizationError)) throw error;
+    if (!isAuthorizationError(error)) throw error;
     const message = describeAuthFailure(error);
     log.info("auth.signin.failed", { ip });
     return refuse("signin", submission.reply({ formErrors: [message], hideFields: ["password"] }), 401, message);

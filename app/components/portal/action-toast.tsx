@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { toast as showToast } from "sonner";
+import { toast as showToast } from "~/components/toaster";
 import { StaticToast } from "~/components/flash-toast";
 
 export type ActionToastMessage = { type: "error" | "success"; message: string; description: string };

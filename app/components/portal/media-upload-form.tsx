@@ -1,6 +1,6 @@
 import { useNavigate } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "~/components/toaster";
 
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 export const UPLOAD_HINT = "Supports images and videos (max 50MB)";
