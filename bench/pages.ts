@@ -201,7 +201,7 @@ async function main() {
     console.log(`\nThroughput, wrk -t2 -c16 -d${SECONDS}s on loopback; the bare server and the app alternate, ${ROUNDS} rounds, best of each:`);
     for (const page of THROUGHPUT_PAGES) {
       for (const encoding of ["identity", "gzip"] as const) {
-        const headers = encoding === "gzip" ? { "Accept-Encoding": "gzip" } : {};
+        const headers: Record<string, string> = encoding === "gzip" ? { "Accept-Encoding": "gzip" } : {};
         let bareRun: WrkResult | undefined;
         let appRun: WrkResult | undefined;
         const best = (a: WrkResult | undefined, b: WrkResult) => (a && a.rps >= b.rps ? a : b);
