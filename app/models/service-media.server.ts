@@ -17,17 +17,18 @@ export function mediaKindOf(image: Pick<ServiceImage, "image_url" | "content_typ
   return image.content_type?.startsWith("video/") ? "video" : "image";
 }
 
-/** SPEC 6: the media of the listed services, newest first. */
-export async function listMediaForServices(serviceIds: string[]): Promise<ServiceImage[]> {
+/** SPEC 6: the media of the listed services, newest first; at most `limit` rows, counted in SQL. */
+export async function listMediaForServices(serviceIds: string[], limit?: number): Promise<ServiceImage[]> {
   if (serviceIds.length === 0) return [];
   const db = await getDb();
-  return db
+  let query = db
     .selectFrom("service_images")
     .selectAll()
     .where("service_id", "in", serviceIds)
     .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .execute();
+    .orderBy("id", "desc");
+  if (limit !== undefined) query = query.limit(limit);
+  return query.execute();
 }
 
 /**

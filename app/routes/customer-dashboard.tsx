@@ -18,15 +18,18 @@ import { redirectWithError } from "~/utils/toast.server";
 /** SPEC 9: at most this many media items on the dashboard. */
 const MEDIA_SHOWN = 4;
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
   // Every query is scoped to the signed-in user's id; nothing here takes an id from the URL.
   const [services, bookings, calendarUrl] = await Promise.all([
     listRecentServicesForCustomer(user.id),
     listRecentBookingsForCustomer(user.id),
     getBookingCalendarUrl(),
   ]);
-  const media = (await listMediaForServices(services.map((s) => s.id))).slice(0, MEDIA_SHOWN);
+  const media = await listMediaForServices(
+    services.map((s) => s.id),
+    MEDIA_SHOWN,
+  );
 
   // Before and after of one visit are shown together, visits in order of their newest item.
   const visits: { serviceId: string; title: string; items: MediaViewItem[] }[] = [];
