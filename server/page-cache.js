@@ -237,12 +237,24 @@ export function createPageCache({ render, write, maxBytes = 8 * 1024 * 1024, ttl
   };
 }
 
-/** PAGE_CACHE_MAX_BYTES (default 8 MiB), PAGE_CACHE_SECONDS (default CONTENT_CACHE_SECONDS or 60); off outside production. */
+/**
+ * PAGE_CACHE_MAX_BYTES (default 8 MiB), PAGE_CACHE_SECONDS (default CONTENT_CACHE_SECONDS or 60); off outside production.
+ * @param {string} mode
+ * @param {Record<string, string | undefined>} [env]
+ */
 export function pageCacheOptionsFromEnv(mode, env = process.env) {
-  const seconds = Number(env.PAGE_CACHE_SECONDS || env.CONTENT_CACHE_SECONDS || 60);
+  // A bad value stops the server at start, naming the variable (as app/utils/env.server.ts does).
+  const number = (name, fallback, min) => {
+    const raw = env[name];
+    if (raw === undefined || raw === "") return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be a whole number of at least ${min}, not "${raw}"`);
+    return value;
+  };
+  const seconds = number("PAGE_CACHE_SECONDS", number("CONTENT_CACHE_SECONDS", 60, 0), 1);
   return {
     enabled: mode === "production" && env.PAGE_CACHE !== "off",
-    maxBytes: Number(env.PAGE_CACHE_MAX_BYTES || 8 * 1024 * 1024),
+    maxBytes: number("PAGE_CACHE_MAX_BYTES", 8 * 1024 * 1024, 64 * 1024),
     ttlMs: seconds * 1000,
   };
 }

@@ -227,3 +227,14 @@ test("chooseEncoding prefers brotli, then gzip, honouring q=0", () => {
 test("inlineScriptHashes skips external scripts and data blocks", () => {
   expect(inlineScriptHashes(pageHtml("x", "y"))).toHaveLength(2);
 });
+
+test("the page cache's variables: defaults, CONTENT_CACHE_SECONDS, refusals naming the variable", async () => {
+  const { pageCacheOptionsFromEnv } = await import("../../server/page-cache.js");
+  expect(pageCacheOptionsFromEnv("production", {})).toEqual({ enabled: true, maxBytes: 8 * 1024 * 1024, ttlMs: 60_000 });
+  expect(pageCacheOptionsFromEnv("development", {}).enabled).toBe(false);
+  expect(pageCacheOptionsFromEnv("production", { PAGE_CACHE: "off" }).enabled).toBe(false);
+  expect(pageCacheOptionsFromEnv("production", { CONTENT_CACHE_SECONDS: "300" }).ttlMs).toBe(300_000);
+  expect(pageCacheOptionsFromEnv("production", { CONTENT_CACHE_SECONDS: "300", PAGE_CACHE_SECONDS: "30" }).ttlMs).toBe(30_000);
+  expect(() => pageCacheOptionsFromEnv("production", { PAGE_CACHE_MAX_BYTES: "lots" })).toThrow(/PAGE_CACHE_MAX_BYTES/);
+  expect(() => pageCacheOptionsFromEnv("production", { PAGE_CACHE_SECONDS: "0" })).toThrow(/PAGE_CACHE_SECONDS/);
+});
