@@ -68,12 +68,10 @@ async function seed(db: Kysely<Database>, customers: number) {
 
 /** The plans of the dashboard's queries for one customer, and whether any scans a big table sequentially. */
 async function plans(db: Kysely<Database>, customerId: string) {
-  const services = await db.selectFrom("services").select("id").where("customer_id", "=", customerId).orderBy("service_date", "desc").orderBy("id").limit(5).execute();
-  const ids = services.map((s) => s.id);
   const queries: [string, string, unknown[]][] = [
     ["services", "select * from services where customer_id = $1 order by service_date desc, id limit 5", [customerId]],
     ["bookings", "select * from bookings where customer_id = $1 order by booking_date desc, id limit 5", [customerId]],
-    ["media", "select * from service_images where service_id = any($1) order by created_at desc, id desc limit 4", [ids]],
+    ["media", "select * from service_images where service_id in (select id from services where customer_id = $1 order by service_date desc, id limit 5) order by created_at desc, id desc limit 4", [customerId]],
     ["user", "select users.id, email, full_name from users left join profiles on profiles.user_id = users.id where users.id = $1", [customerId]],
   ];
   const lines: string[] = [];
@@ -90,7 +88,6 @@ async function plans(db: Kysely<Database>, customerId: string) {
 }
 
 function literal(value: unknown): string {
-  if (Array.isArray(value)) return `array[${value.map((v) => `'${String(v)}'`).join(",")}]::uuid[]`;
   return `'${String(value).replace(/'/g, "''")}'`;
 }
 

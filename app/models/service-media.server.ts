@@ -32,6 +32,31 @@ export async function listMediaForServices(serviceIds: string[], limit?: number)
 }
 
 /**
+ * The newest `limit` media rows of a customer's `visits` most recent visits (by visit date, as
+ * listRecentServicesForCustomer orders them), in one query: the dashboard runs it beside the
+ * visits query instead of after it.
+ */
+export async function listRecentMediaForCustomer(customerId: string, visits: number, limit: number): Promise<ServiceImage[]> {
+  const db = await getDb();
+  return db
+    .selectFrom("service_images")
+    .selectAll()
+    .where("service_id", "in", (eb) =>
+      eb
+        .selectFrom("services")
+        .select("id")
+        .where("customer_id", "=", customerId)
+        .orderBy("service_date", "desc")
+        .orderBy("id")
+        .limit(visits),
+    )
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+}
+
+/**
  * One media row if `viewer` may see it: an admin, or the customer whose service it belongs to.
  * Anyone else gets null, exactly as for an id that does not exist.
  */

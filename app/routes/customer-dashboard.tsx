@@ -9,27 +9,25 @@ import { MediaView, type MediaViewItem } from "~/components/portal/media-view";
 import { BookingStatusBadge, ServiceStatusBadge } from "~/components/portal/status-badge";
 import { getBookingCalendarUrl, prefilledCalendarUrl } from "~/models/booking-calendar.server";
 import { listRecentBookingsForCustomer } from "~/models/booking.server";
-import { listMediaForServices, mediaKindOf } from "~/models/service-media.server";
+import { listRecentMediaForCustomer, mediaKindOf } from "~/models/service-media.server";
 import { formatBusinessDate, formatBusinessDateTime } from "~/models/service-schedule.server";
 import { listRecentServicesForCustomer } from "~/models/service.server";
 import { requireUser } from "~/utils/auth.server";
 import { redirectWithError } from "~/utils/toast.server";
 
-/** SPEC 9: at most this many media items on the dashboard. */
+/** SPEC 9: at most this many media items on the dashboard, from the visits shown. */
 const MEDIA_SHOWN = 4;
+const VISITS_SHOWN = 5;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   // Every query is scoped to the signed-in user's id; nothing here takes an id from the URL.
-  const [services, bookings, calendarUrl] = await Promise.all([
-    listRecentServicesForCustomer(user.id),
+  const [services, bookings, calendarUrl, media] = await Promise.all([
+    listRecentServicesForCustomer(user.id, VISITS_SHOWN),
     listRecentBookingsForCustomer(user.id),
     getBookingCalendarUrl(),
+    listRecentMediaForCustomer(user.id, VISITS_SHOWN, MEDIA_SHOWN),
   ]);
-  const media = await listMediaForServices(
-    services.map((s) => s.id),
-    MEDIA_SHOWN,
-  );
 
   // Before and after of one visit are shown together, visits in order of their newest item.
   const visits: { serviceId: string; title: string; items: MediaViewItem[] }[] = [];
