@@ -32,8 +32,8 @@ COPY scripts ./scripts
 COPY studio/data ./studio/data
 USER node
 # A 256 MB machine: V8's old space stops at 144 MiB, so the heap collects before the machine
-# runs out; the rest is code, the young generation, the page cache's buffers (8 MiB) and two
-# scrypt hashes (64 MiB) at most. docs/decisions/062-memory-on-a-256-mb-machine.md
+# runs out; the rest is code, the young generation, the page cache's buffers (8 MiB) and one
+# scrypt hash (32 MiB) at most. docs/decisions/062-memory-on-a-256-mb-machine.md
 ENV NODE_OPTIONS="--max-old-space-size=144"
 EXPOSE 3000
 CMD ["node", "server.js"]

@@ -8,8 +8,9 @@ const KEY_LENGTH = 64;
 
 // Each hash holds 32 MiB while it runs, and libuv would run four at once (128 MiB): on a 256 MB
 // machine a burst of sign-ins must queue instead (docs/decisions/062-memory-on-a-256-mb-machine.md).
-// Two at a time keeps both cores busy; the queue holds only small closures.
-export const SCRYPT_CONCURRENCY = 2;
+// One at a time: the Fly machine has one shared CPU, so a second hash would only halve the
+// speed of the first; the queue holds only small closures.
+export const SCRYPT_CONCURRENCY = 1;
 /** The largest memory one hash may use: refuse stored parameters that would ask for more. */
 const MAX_SCRYPT_MEMORY = 64 * 1024 * 1024;
 const limit = pLimit(SCRYPT_CONCURRENCY);
