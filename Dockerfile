@@ -36,5 +36,9 @@ COPY studio/data ./studio/data
 RUN mkdir -p /data/uploads && chown -R node:node /data
 ENV DATA_DIR=/data
 USER node
+# A 256 MB machine: V8's old space stops at 144 MiB, so the heap collects before the machine
+# runs out; the rest is code, the young generation, the page cache's buffers (8 MiB) and one
+# scrypt hash (32 MiB) at most. docs/decisions/062-memory-on-a-256-mb-machine.md
+ENV NODE_OPTIONS="--max-old-space-size=144"
 EXPOSE 3000
 CMD ["node", "server.js"]

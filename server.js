@@ -2,6 +2,7 @@
 // every response, static files included, carries the security headers.
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import url from "node:url";
 import { Readable } from "node:stream";
@@ -13,6 +14,7 @@ import { boundedBodies } from "./server/body-limits.js";
 import { createRemixRequest } from "./server/remix-request.js";
 import { requestGuards } from "./server/request-guards.js";
 import { refuseCrossSiteWrites } from "./server/cross-site.js";
+import { createPageCache, pageCacheOptionsFromEnv } from "./server/page-cache.js";
 
 installGlobals({ nativeFetch: true });
 
@@ -89,6 +91,11 @@ app.set("trust proxy", true);
 app.use(compression());
 app.use(securityHeaders);
 app.use(requestGuards(), refuseCrossSiteWrites({ siteUrl: SITE_URL }), boundedBodies());
+const pageCache = createPageCache({
+  render: (req, res) => renderRemix(req, res),
+  write: (res, response) => writeRemixResponse(res, response),
+  ...pageCacheOptionsFromEnv(MODE),
+});
 
 // Fingerprinted build assets never change under one name.
 app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
@@ -97,6 +104,8 @@ app.use(express.static("public", { maxAge: "1h" }));
 const getLoadContext = (req, res) => ({ cspNonce: res.locals.cspNonce, clientAddress: req.socket.remoteAddress });
 
 let build = await importBuild();
+// A publish seen by this machine (its webhook or another machine's NOTIFY) drops cached pages.
+build.entry.module.onContentChanged?.(() => pageCache.clear());
 if (MODE === "development") {
   const { default: chokidar } = await import("chokidar");
   chokidar.watch(path.resolve("build/version.txt"), { ignoreInitial: true }).on("all", async () => {
@@ -105,23 +114,27 @@ if (MODE === "development") {
   });
 }
 
+const handleRemix = createRemixHandler(() => build, MODE);
+const renderRemix = (req, res) => handleRemix(createRemixRequest(req, res), getLoadContext(req, res));
+
 /**
- * @remix-run/express's handler, except that the body is piped with backpressure: its own
- * writer ignores `write()`'s return value, so a slow phone downloading a 50 MB video would
- * make the server hold the whole file in memory.
+ * Sends a Remix response like @remix-run/express's handler, except that the body is piped with
+ * backpressure: its own writer ignores `write()`'s return value, so a slow phone downloading a
+ * 50 MB video would make the server hold the whole file in memory.
  */
+async function writeRemixResponse(res, response) {
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [key, value] of response.headers.entries()) res.append(key, value);
+  if (!response.body) return void res.end();
+  if (/text\/event-stream/i.test(response.headers.get("Content-Type") ?? "")) res.flushHeaders();
+  await pipeline(Readable.fromWeb(response.body), res);
+}
+
 function remixRequestHandler() {
-  const handle = createRemixHandler(() => build, MODE);
   return async (req, res, next) => {
     try {
-      const request = createRemixRequest(req, res);
-      const response = await handle(request, getLoadContext(req, res));
-      res.statusMessage = response.statusText;
-      res.status(response.status);
-      for (const [key, value] of response.headers.entries()) res.append(key, value);
-      if (!response.body) return void res.end();
-      if (/text\/event-stream/i.test(response.headers.get("Content-Type") ?? "")) res.flushHeaders();
-      await pipeline(Readable.fromWeb(response.body), res);
+      await writeRemixResponse(res, await renderRemix(req, res));
     } catch (error) {
       // A client that goes away mid-response is not an error of ours.
       if (res.headersSent || res.destroyed) return void res.destroy();
@@ -129,7 +142,7 @@ function remixRequestHandler() {
     }
   };
 }
-app.all("*", remixRequestHandler());
+app.all("*", pageCache.renderOnce, remixRequestHandler());
 
 // Body-parser and other middleware errors must not leak a stack trace.
 app.use((error, req, res, _next) => {
@@ -147,7 +160,8 @@ app.use((error, req, res, _next) => {
 
 const port = Number(process.env.PORT || 3000);
 const host = process.env.HOST || "0.0.0.0";
-const server = app.listen(port, host, () => {
+// Page cache hits are answered before Express runs, like a static file (server/page-cache.js).
+const server = http.createServer(pageCache.inFrontOf(app)).listen(port, host, () => {
   console.log(
     JSON.stringify({
       time: new Date().toISOString(),

@@ -10,6 +10,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { listenForContentChanges } from "./content/content-events.server";
 import { getDb } from "./utils/db.server";
 import { databaseUnavailablePage, databaseUnavailableResponse } from "./utils/database-unavailable.server";
 import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from "./utils/database-errors.server";
@@ -30,6 +31,10 @@ void getDb().catch(() => {
 const purge = () => purgeExpiredSessions().catch((error) => log.warn("sessions.purge_failed", errorFields(error)));
 setTimeout(purge, 60_000).unref();
 setInterval(purge, 60 * 60 * 1000).unref();
+
+// Publishes announced by any machine clear this one's caches (server.js subscribes its page cache).
+listenForContentChanges();
+export { onContentChanged } from "./content/content-events.server";
 
 // Unsent quote e-mails (an SMTP outage before a restart) are retried without waiting for a visit.
 ensureQuoteNotificationRetries();

@@ -20,10 +20,10 @@ export const links: LinksFunction = () => [
   { rel: "apple-touch-icon", href: "/favicon.svg" },
 ];
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const [shell, user, { toast, headers }] = await Promise.all([
     getShellContent(),
-    getOptionalUser(request),
+    getOptionalUser(request, context),
     getToast(request),
   ]);
   return json({ shell, user: user ? { email: user.email, isAdmin: user.isAdmin } : null, toast }, { headers });

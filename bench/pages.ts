@@ -1,17 +1,48 @@
-// Server-rendering speed and memory of the public pages, on the production build.
-// Run: npm run build && npm run bench   (or: npx tsx bench/pages.ts)
-// BENCH_DATABASE_URL=postgres://... measures with PostgreSQL (as on Fly) instead of PGlite.
-// Starts `node server.js` on a free port with a fresh PGlite folder, warms up, then sends a
-// bounded number of requests at a fixed concurrency to each page and prints the figures.
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+// The public pages over HTTP, on the production build with PostgreSQL (as on Fly):
+//  1. throughput of the app (page cache hits) against a bare node:http server sending the same
+//     bytes, run side by side, identity and gzip, with wrk on loopback;
+//  2. what a browser downloads: JS (gzip) per public page, HTML of /;
+//  3. the server's RSS during sustained load on / and on the customer dashboard (no heap cap).
+// Run: npm run build && npm run bench pages   (wrk: apt-get install wrk)
+// BENCH_SECONDS (default 4) per throughput run, BENCH_ROUNDS (default 2), BENCH_LOAD_SECONDS (default 60) per load run.
+// BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) names the server on
+// which a scratch database is created and dropped.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { gzipSync } from "node:zlib";
+import pg from "pg";
+import { fmt, report } from "./_report";
 
-const PAGES = ["/", "/services", "/services/weekly", "/about", "/contact", "/privacy-policy", "/does-not-exist"];
-const REQUESTS_PER_PAGE = Number(process.env.BENCH_REQUESTS || 200);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 8);
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const SECONDS = Number(process.env.BENCH_SECONDS || 4);
+const ROUNDS = Number(process.env.BENCH_ROUNDS || 2);
+const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS || 60);
+const SERVER_URL = process.env.BENCH_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
+const THROUGHPUT_PAGES = ["/", "/services", "/services/weekly", "/contact"];
+const BUDGET_PAGES = [
+  "/",
+  "/services",
+  "/services/weekly",
+  "/about",
+  "/contact",
+  "/auth",
+  "/privacy-policy",
+  "/accessibility",
+];
+const JS_BUDGET_KB = 90;
+const HTML_BUDGET_KB = 40;
+const RATIO_GOAL = 0.5;
+const RSS_GOAL_MIB = 200;
+const SIGN_IN_BURST = 30;
+
+/** NODE_OPTIONS as the Dockerfile sets them for the 256 MB machine. */
+const IMAGE_NODE_OPTIONS =
+  /^ENV NODE_OPTIONS="([^"]*)"/m.exec(readFileSync(path.join(root, "Dockerfile"), "utf8"))?.[1] ?? "";
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -24,91 +55,317 @@ function freePort(): Promise<number> {
   });
 }
 
-function rssOf(pid: number): number {
+function rssMiB(pid: number): number {
   try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
   } catch {
     return Number.NaN;
   }
 }
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+type Raw = { status: number; headers: http.IncomingHttpHeaders; body: Buffer };
+/** One request, bytes as sent (no decompression). */
+function rawGet(url: string, headers: Record<string, string> = {}, method = "GET", body?: string): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+async function waitFor(url: string, child: ChildProcess) {
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode})`);
+    try {
+      if ((await rawGet(url)).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+async function startApp(databaseUrl: string) {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    ALLOW_EMBEDDED_IN_PRODUCTION: "true",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATABASE_URL: databaseUrl,
+    SESSION_SECRET: "bench-secret-bench-secret-bench-secret-1234",
+    SEED_DEV_DATA: "true",
+    LOG_LEVEL: "error",
+  };
+  // The heap settings of the image (Dockerfile), nothing set by hand for the bench.
+  env.NODE_OPTIONS = IMAGE_NODE_OPTIONS;
+  const child = spawn(process.execPath, ["server.js"], { cwd: root, env, stdio: ["ignore", "ignore", "inherit"] });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/resources/healthcheck`, child);
+  return { base, child, stop: () => child.kill("SIGTERM") };
+}
+
+const WRK_SCRIPT = `
+done = function(summary, latency, requests)
+  io.write(string.format("RESULT %f %f %f %d %d\\n", summary.requests / (summary.duration / 1e6),
+    latency:percentile(50) / 1000, latency:percentile(95) / 1000, summary.requests,
+    summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))
+end
+`;
+const wrkScript = path.join(mkdtempSync(path.join(os.tmpdir(), "bench-wrk-")), "report.lua");
+writeFileSync(wrkScript, WRK_SCRIPT);
+
+type WrkResult = { rps: number; p50: number; p95: number; requests: number; errors: number };
+/** wrk -t2 -c16 on loopback for `seconds`, headers as given. */
+function wrk(url: string, seconds: number, headers: Record<string, string> = {}): Promise<WrkResult> {
+  const args = [
+    "-t2",
+    "-c16",
+    `-d${seconds}s`,
+    "-s",
+    wrkScript,
+    ...Object.entries(headers).flatMap(([k, v]) => ["-H", `${k}: ${v}`]),
+    url,
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn("wrk", args, { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (c) => (out += c));
+    child.on("error", reject);
+    child.on("exit", () => {
+      const m = /RESULT (\S+) (\S+) (\S+) (\d+) (\d+)/.exec(out);
+      if (!m) return reject(new Error(`wrk printed no result:\n${out}`));
+      resolve({
+        rps: Number(m[1]),
+        p50: Number(m[2]),
+        p95: Number(m[3]),
+        requests: Number(m[4]),
+        errors: Number(m[5]),
+      });
+    });
+  });
+}
+
+/** Samples a process's RSS every 100 ms while `run` runs; returns run's result and the peak. */
+async function withPeakRss<T>(
+  pid: number,
+  run: () => Promise<T>,
+): Promise<{ result: T; peak: number; before: number; after: number }> {
+  const before = rssMiB(pid);
+  let peak = before;
+  const timer = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 100);
+  try {
+    const result = await run();
+    return { result, peak, before, after: rssMiB(pid) };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** The JS a browser loads for a page: its module scripts and preloads, and the manifest. */
+function scriptsOf(html: string): string[] {
+  const urls = new Set<string>();
+  for (const m of html.matchAll(/(?:src|href)="(\/build\/[^"]+\.js)"/g)) urls.add(m[1]);
+  for (const m of html.matchAll(/import\s*(?:\*\s*as\s*\w+\s*from\s*)?"(\/build\/[^"]+\.js)"/g)) urls.add(m[1]);
+  return [...urls];
+}
+
+async function signIn(base: string): Promise<string> {
+  const body = new URLSearchParams({
+    intent: "signin",
+    email: "customer@example.com",
+    password: "customer-password",
+  }).toString();
+  const res = await rawGet(
+    `${base}/auth`,
+    {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Origin: base,
+      "Content-Length": String(Buffer.byteLength(body)),
+    },
+    "POST",
+    body,
+  );
+  const cookie = [res.headers["set-cookie"] ?? []]
+    .flat()
+    .map((c) => c.split(";")[0])
+    .find((c) => c.startsWith("__session"));
+  if (!cookie) throw new Error(`sign-in failed: ${res.status}`);
+  return cookie;
+}
 
 async function main() {
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-pages-"));
-  const server = spawn(process.execPath, ["server.js"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      ALLOW_EMBEDDED_IN_PRODUCTION: "true",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      SESSION_SECRET: "bench-secret-bench-secret-bench-secret-1234",
-      LOG_LEVEL: "error",
-      DATABASE_URL: process.env.BENCH_DATABASE_URL ?? "",
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  const base = `http://127.0.0.1:${port}`;
+  if (spawnSync("wrk", ["--version"]).error) throw new Error("wrk is not installed: apt-get install -y wrk");
+  if (!existsSync(path.join(root, "build/index.js"))) throw new Error("No production build: run `npm run build` first");
+  const admin = new pg.Client({ connectionString: SERVER_URL });
+  await admin.connect();
+  const dbName = `bench_pages_${randomBytes(4).toString("hex")}`;
+  await admin.query(`create database "${dbName}"`);
+  const dbUrl = new URL(SERVER_URL);
+  dbUrl.pathname = `/${dbName}`;
+  const bareDir = mkdtempSync(path.join(os.tmpdir(), "bench-bare-"));
+  const cleanups: (() => void)[] = [];
   try {
-    for (let i = 0; i < 200; i++) {
-      try {
-        if ((await fetch(`${base}/resources/healthcheck`)).ok) break;
-      } catch {
-        // not listening yet
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const rssStart = rssOf(server.pid!);
-    console.log(
-      `pages bench: ${REQUESTS_PER_PAGE} requests per page, concurrency ${CONCURRENCY}, server RSS at start ${rssStart.toFixed(0)} MiB`,
-    );
-    console.log(
-      "page".padEnd(22),
-      "status",
-      "req/s".padStart(8),
-      "p50 ms".padStart(8),
-      "p95 ms".padStart(8),
-      "KiB".padStart(7),
-    );
-    for (const page of PAGES) {
-      for (let i = 0; i < 10; i++) await (await fetch(base + page)).arrayBuffer(); // warm-up
-      const times: number[] = [];
-      let status = 0;
+    let app = await startApp(dbUrl.toString());
+    cleanups.push(() => app.stop());
+
+    // What the browser downloads.
+    console.log("Downloads (gzip -9 of each file, as a browser gets them compressed):");
+    for (const page of BUDGET_PAGES) {
+      const html = (await rawGet(app.base + page)).body.toString("utf8");
       let bytes = 0;
-      let next = 0;
-      const started = performance.now();
-      await Promise.all(
-        Array.from({ length: CONCURRENCY }, async () => {
-          while (next < REQUESTS_PER_PAGE) {
-            next++;
-            const t = performance.now();
-            const res = await fetch(base + page, { headers: { "Accept-Encoding": "identity" } });
-            bytes = (await res.arrayBuffer()).byteLength;
-            status = res.status;
-            times.push(performance.now() - t);
-          }
-        }),
-      );
-      const seconds = (performance.now() - started) / 1000;
-      times.sort((a, b) => a - b);
-      console.log(
-        page.padEnd(22),
-        String(status).padStart(6),
-        (times.length / seconds).toFixed(0).padStart(8),
-        percentile(times, 50).toFixed(1).padStart(8),
-        percentile(times, 95).toFixed(1).padStart(8),
-        (bytes / 1024).toFixed(1).padStart(7),
-      );
+      for (const script of scriptsOf(html))
+        bytes += gzipSync(readFileSync(path.join(root, "public", script)), { level: 9 }).length;
+      report({
+        figure: `JS shipped (gzip), ${page}`,
+        value: `${fmt(bytes / 1024, 1)} KB`,
+        goal: `<= ${JS_BUDGET_KB} KB`,
+        ok: bytes / 1024 <= JS_BUDGET_KB,
+      });
+      if (page === "/") {
+        const kb = Buffer.byteLength(html) / 1024;
+        report({
+          figure: "HTML of / (uncompressed)",
+          value: `${fmt(kb, 1)} KB (${fmt(gzipSync(html).length / 1024, 1)} KB gzip)`,
+          goal: `<= ${HTML_BUDGET_KB} KB`,
+          ok: kb <= HTML_BUDGET_KB,
+        });
+      }
     }
-    console.log(`server RSS after: ${rssOf(server.pid!).toFixed(0)} MiB`);
+
+    // The same bytes for the bare server: what the app sends an anonymous visitor.
+    const routes: Record<string, { index: number; headers: Record<string, Record<string, unknown>> }> = {};
+    const sentHeaders = (raw: Raw) =>
+      Object.fromEntries(
+        Object.entries(raw.headers).filter(
+          ([name]) => !["date", "connection", "keep-alive", "transfer-encoding"].includes(name),
+        ),
+      );
+    for (const [index, page] of THROUGHPUT_PAGES.entries()) {
+      for (let i = 0; i < 3; i++) await rawGet(app.base + page); // fill the page cache
+      const identity = await rawGet(app.base + page);
+      const gzip = await rawGet(app.base + page, { "Accept-Encoding": "gzip" });
+      if (identity.headers["x-page-cache"] !== "HIT")
+        console.log(`  note: ${page} is not served from the page cache (${identity.headers["x-page-cache"]})`);
+      writeFileSync(path.join(bareDir, `${index}.identity`), identity.body);
+      writeFileSync(path.join(bareDir, `${index}.gzip`), gzip.body);
+      routes[page] = { index, headers: { identity: sentHeaders(identity), gzip: sentHeaders(gzip) } };
+    }
+    writeFileSync(path.join(bareDir, "routes.json"), JSON.stringify(routes));
+    const barePort = await freePort();
+    const bare = spawn(process.execPath, [path.join(root, "bench/_bare-server.mjs"), bareDir, String(barePort)], {
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    cleanups.push(() => bare.kill("SIGTERM"));
+    await waitFor(`http://127.0.0.1:${barePort}/`, bare);
+
+    console.log(
+      `\nThroughput, wrk -t2 -c16 -d${SECONDS}s on loopback; the bare server and the app alternate, ${ROUNDS} rounds, best of each:`,
+    );
+    for (const page of THROUGHPUT_PAGES) {
+      for (const encoding of ["identity", "gzip"] as const) {
+        const headers: Record<string, string> = encoding === "gzip" ? { "Accept-Encoding": "gzip" } : {};
+        let bareRun: WrkResult | undefined;
+        let appRun: WrkResult | undefined;
+        const best = (a: WrkResult | undefined, b: WrkResult) => (a && a.rps >= b.rps ? a : b);
+        for (let round = 0; round < ROUNDS; round++) {
+          bareRun = best(bareRun, await wrk(`http://127.0.0.1:${barePort}${page}`, SECONDS, headers));
+          appRun = best(appRun, await wrk(app.base + page, SECONDS, headers));
+        }
+        const ratio = appRun!.rps / bareRun!.rps;
+        report({
+          figure: `req/s ${page} (${encoding}): app vs bare node:http`,
+          value: `${fmt(appRun!.rps)} vs ${fmt(bareRun!.rps)} = ${fmt(ratio, 2)}x (p95 ${fmt(appRun!.p95, 2)} vs ${fmt(bareRun!.p95, 2)} ms)`,
+          goal: `>= ${RATIO_GOAL}x`,
+          ok: ratio >= RATIO_GOAL && appRun!.errors === 0,
+        });
+      }
+    }
+    bare.kill("SIGTERM");
+    // For scale: the same page rendered for a visitor with a cookie (never cached).
+    const rendered = await wrk(`${app.base}/`, SECONDS, { Cookie: "bench=1", "Accept-Encoding": "gzip" });
+    report({
+      figure: "req/s / rendered (a cookie: no page cache)",
+      value: `${fmt(rendered.rps)} (p95 ${fmt(rendered.p95, 1)} ms)`,
+      goal: "information",
+      ok: null,
+    });
+
+    // Sustained load, each on a fresh server so the figure is not an earlier run's garbage.
+    app.stop();
+    app = await startApp(dbUrl.toString());
+    console.log(
+      `\nMemory: ${LOAD_SECONDS} s of load, RSS sampled every 100 ms, NODE_OPTIONS of the image: "${IMAGE_NODE_OPTIONS}":`,
+    );
+    const home = await withPeakRss(app.child.pid!, () =>
+      wrk(`${app.base}/`, LOAD_SECONDS, { "Accept-Encoding": "gzip, deflate, br" }),
+    );
+    report({
+      figure: `server RSS during ${LOAD_SECONDS} s of load on /`,
+      value: `peak ${fmt(home.peak)} MiB (${fmt(home.before)} before, ${fmt(home.result.rps)} req/s)`,
+      goal: `<= ${RSS_GOAL_MIB} MiB`,
+      ok: home.peak <= RSS_GOAL_MIB,
+    });
+    app.stop();
+    app = await startApp(dbUrl.toString());
+    const cookie = await signIn(app.base);
+    const dashboardCheck = await rawGet(`${app.base}/customer-dashboard`, { Cookie: cookie });
+    if (dashboardCheck.status !== 200) throw new Error(`customer dashboard answered ${dashboardCheck.status}`);
+    const dashboard = await withPeakRss(app.child.pid!, () =>
+      wrk(`${app.base}/customer-dashboard`, LOAD_SECONDS, { Cookie: cookie, "Accept-Encoding": "gzip" }),
+    );
+    report({
+      figure: `server RSS during ${LOAD_SECONDS} s of load on /customer-dashboard (signed in)`,
+      value: `peak ${fmt(dashboard.peak)} MiB (${fmt(dashboard.before)} before, ${fmt(dashboard.result.rps)} req/s, p95 ${fmt(dashboard.result.p95, 1)} ms)`,
+      goal: `<= ${RSS_GOAL_MIB} MiB`,
+      ok: dashboard.peak <= RSS_GOAL_MIB && dashboard.result.errors === 0,
+    });
+
+    // A burst of sign-ins: each scrypt hash holds 32 MiB while it runs.
+    app.stop();
+    app = await startApp(dbUrl.toString());
+    const burst = await withPeakRss(app.child.pid!, () =>
+      Promise.all(
+        Array.from({ length: SIGN_IN_BURST }, (_, i) => {
+          const body = new URLSearchParams({
+            intent: "signin",
+            email: `burst-${i}@example.com`,
+            password: "not-the-password",
+          }).toString();
+          return rawGet(
+            `${app.base}/auth`,
+            {
+              "Content-Type": "application/x-www-form-urlencoded",
+              Origin: app.base,
+              "Content-Length": String(Buffer.byteLength(body)),
+            },
+            "POST",
+            body,
+          );
+        }),
+      ),
+    );
+    const statuses = new Map<number, number>();
+    for (const r of burst.result) statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+    const answered = [...statuses].map(([status, count]) => `${count}x ${status}`).join(", ");
+    report({
+      figure: `server RSS during ${SIGN_IN_BURST} sign-ins at once (scrypt, 32 MiB each)`,
+      value: `peak ${fmt(burst.peak)} MiB (${fmt(burst.before)} before; ${answered})`,
+      goal: `<= ${RSS_GOAL_MIB} MiB`,
+      ok: burst.peak <= RSS_GOAL_MIB && burst.result.every((r) => r.status < 500),
+    });
   } finally {
-    server.kill("SIGTERM");
-    rmSync(dataDir, { recursive: true, force: true });
+    for (const cleanup of cleanups.reverse()) cleanup();
+    await new Promise((r) => setTimeout(r, 500));
+    await admin.query(`drop database if exists "${dbName}" with (force)`);
+    await admin.end();
+    rmSync(bareDir, { recursive: true, force: true });
   }
 }
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { toast as showToast } from "sonner";
+import { toast as showToast } from "~/components/toaster";
 import { StaticToast } from "~/components/flash-toast";
 
 /** A failure unless `type` says "success". */

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { Toaster, toast as showToast } from "sonner";
+import { Toaster, toast as showToast } from "./toaster";
 import type { ToastMessage } from "remix-toast";
 
 /**

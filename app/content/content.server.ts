@@ -79,8 +79,21 @@ export function createSanitySource({
   });
   return {
     kind: "sanity",
-    fetch: (query, params) => client.fetch<unknown>(query, params),
+    // Right after a publish the CDN may still answer with the old document; the API never does.
+    fetch: (query, params) => client.fetch<unknown>(query, params, { useCdn: useCdn && !readingFromOrigin() }),
   };
+}
+
+let originUntil = 0;
+
+/** For the next `ms`, Sanity queries skip the CDN (called on every machine after a publish). */
+export function readFromOriginFor(ms: number) {
+  originUntil = Math.max(originUntil, Date.now() + ms);
+}
+
+/** Whether a publish was announced recently enough that the CDN may still be stale. */
+export function readingFromOrigin(now = Date.now()) {
+  return now < originUntil;
 }
 
 /** Drafts, release versions and system documents are not part of the published perspective. */

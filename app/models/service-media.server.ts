@@ -5,16 +5,46 @@ import { isUuid } from "~/utils/uuid";
 
 export type ServiceImage = Selectable<ServiceImagesTable>;
 
-/** SPEC 6: the media of the listed services, newest first. */
-export async function listMediaForServices(serviceIds: string[]): Promise<ServiceImage[]> {
+/** SPEC 6: the media of the listed services, newest first; at most `limit` rows, counted in SQL. */
+export async function listMediaForServices(serviceIds: string[], limit?: number): Promise<ServiceImage[]> {
   if (serviceIds.length === 0) return [];
   const db = await getDb();
-  return db
+  let query = db
     .selectFrom("service_images")
     .selectAll()
     .where("service_id", "in", serviceIds)
     .orderBy("created_at", "desc")
+    .orderBy("id", "desc");
+  if (limit !== undefined) query = query.limit(limit);
+  return query.execute();
+}
+
+/**
+ * The newest `limit` media rows of a customer's `visits` most recent visits (by visit date, as
+ * listRecentServicesForCustomer orders them), in one query: the dashboard runs it beside the
+ * visits query instead of after it.
+ */
+export async function listRecentMediaForCustomer(
+  customerId: string,
+  visits: number,
+  limit: number,
+): Promise<ServiceImage[]> {
+  const db = await getDb();
+  return db
+    .selectFrom("service_images")
+    .selectAll()
+    .where("service_id", "in", (eb) =>
+      eb
+        .selectFrom("services")
+        .select("id")
+        .where("customer_id", "=", customerId)
+        .orderBy("service_date", "desc")
+        .orderBy("id")
+        .limit(visits),
+    )
+    .orderBy("created_at", "desc")
     .orderBy("id", "desc")
+    .limit(limit)
     .execute();
 }
 

@@ -3,7 +3,6 @@ import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { AuthorizationError } from "remix-auth";
 import { ActionToast, type ActionToastMessage } from "~/components/action-toast";
 import { ProviderButtons, WorkInProgressNote } from "~/features/accounts/auth-fields";
 import { AuthTabs, SignInForm, SignUpForm, type AuthTab } from "~/features/accounts/auth-forms";
@@ -23,7 +22,7 @@ import { finishFirstStep } from "~/features/accounts/sign-in.server";
 import { readFormData } from "~/utils/form-data.server";
 import { getSessionUserById } from "~/models/user.server";
 import { getOptionalUser, homeFor } from "~/features/accounts/auth.server";
-import { describeAuthFailure, getAuthenticator } from "~/features/accounts/authenticator.server";
+import { describeAuthFailure, getAuthenticator, isAuthorizationError } from "~/features/accounts/authenticator.server";
 import { getClientIp } from "~/utils/client-ip.server";
 import { log } from "~/utils/logger.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
@@ -82,7 +81,7 @@ async function signIn(request: Request, formData: FormData, ip: string) {
   try {
     userId = await getAuthenticator().authenticate("form", request, { context: { formData } });
   } catch (error) {
-    if (!(error instanceof AuthorizationError)) throw error;
+    if (!isAuthorizationError(error)) throw error;
     await recordSignInFailure(submission.value.email);
     const message = describeAuthFailure(error);
     log.info("auth.signin.failed", { ip });

@@ -1,7 +1,8 @@
 import { json, type ActionFunctionArgs } from "@remix-run/node";
 import { decodeSignatureHeader, isValidSignature, SIGNATURE_HEADER_NAME } from "@sanity/webhook";
-import { clearContentCache } from "~/content/content.server";
+import { announceContentChange } from "~/content/content-events.server";
 import { getEnv } from "~/utils/env.server";
+import { errorFields, log } from "~/utils/logger.server";
 
 /**
  * Sanity calls this after a publish (a GROQ-powered webhook with a secret). A valid signature
@@ -40,6 +41,12 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!(await isValidSignature(body, signature, secret))) {
     return json({ message: "Invalid signature" }, { status: 401 });
   }
-  clearContentCache();
+  try {
+    await announceContentChange();
+  } catch (error) {
+    // This machine is up to date, the others may not be: a 503 makes Sanity send it again.
+    log.error("content.announce_failed", errorFields(error));
+    return json({ message: "Could not tell every machine; try again" }, { status: 503 });
+  }
   return json({ revalidated: true });
 }

@@ -113,6 +113,10 @@ export function resetAuthenticatorForTests(endpoints: Partial<Record<OAuthProvid
   authenticator = undefined;
 }
 
+/** remix-auth's failure (a route must not import remix-auth: it would ship in the browser bundle). */
+export const isAuthorizationError = (error: unknown): error is AuthorizationError =>
+  error instanceof AuthorizationError;
+
 const STATE_ERRORS = new Set(["Missing state on URL.", "Missing state on session.", "State doesn't match."]);
 
 /** What to tell the person when a remix-auth strategy failed; never a raw provider response. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hashPassword, verifyPassword } from "./password.server";
+import { hashPassword, SCRYPT_CONCURRENCY, scryptLoad, verifyPassword } from "./password.server";
 
 describe("password hashing", () => {
   it("verifies the right password and rejects a wrong one", async () => {
@@ -18,5 +18,23 @@ describe("password hashing", () => {
     await expect(verifyPassword("x", null)).resolves.toBe(false);
     await expect(verifyPassword("x", "md5$abc")).resolves.toBe(false);
     await expect(verifyPassword("x", "scrypt$a$b$c$d$e")).resolves.toBe(false);
+  });
+
+  it("a burst of sign-ins runs at most SCRYPT_CONCURRENCY hashes at once; the rest wait", async () => {
+    const seen: { running: number; waiting: number }[] = [];
+    const burst = Array.from({ length: 8 }, (_, i) => hashPassword(`burst-${i}`));
+    const sampler = setInterval(() => seen.push(scryptLoad()), 2);
+    const hashes = await Promise.all(burst);
+    clearInterval(sampler);
+    expect(new Set(hashes).size).toBe(8);
+    expect(Math.max(...seen.map((s) => s.running))).toBe(SCRYPT_CONCURRENCY);
+    expect(Math.max(...seen.map((s) => s.waiting))).toBeGreaterThan(0);
+    expect(scryptLoad()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it("refuses stored parameters that would need more than 64 MiB, without hashing", async () => {
+    const hash = await hashPassword("pw");
+    const greedy = hash.replace(/^scrypt\$32768\$/, "scrypt$1048576$");
+    await expect(verifyPassword("pw", greedy)).resolves.toBe(false);
   });
 });

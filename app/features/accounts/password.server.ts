@@ -1,13 +1,34 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import pLimit from "p-limit";
 
 // scrypt is memory-hard: N=2^15, r=8 uses 32 MiB per hash (OWASP's minimum is 2^17 with r=8
 // and p=1 or equivalent cost; 2^15 keeps sign-in under ~100 ms on a shared 2-core machine).
 const PARAMS = { N: 2 ** 15, r: 8, p: 1 } as const;
 const KEY_LENGTH = 64;
 
+// Each hash holds 32 MiB while it runs, and libuv would run four at once (128 MiB): on a 256 MB
+// machine a burst of sign-ins must queue instead (docs/decisions/062-memory-on-a-256-mb-machine.md).
+// One at a time: the Fly machine has one shared CPU, so a second hash would only halve the
+// speed of the first; the queue holds only small closures.
+export const SCRYPT_CONCURRENCY = 1;
+/** The largest memory one hash may use: refuse stored parameters that would ask for more. */
+const MAX_SCRYPT_MEMORY = 64 * 1024 * 1024;
+const limit = pLimit(SCRYPT_CONCURRENCY);
+
+/** scrypt's working memory for these parameters, in bytes. */
+export const scryptMemory = (N: number, r: number) => 128 * N * r;
+
+/** Hashes currently running and waiting (tests and benches look at these). */
+export const scryptLoad = () => ({ running: limit.activeCount, waiting: limit.pendingCount });
+
 function scrypt(password: string, salt: Buffer, keylen: number, options: ScryptOptions) {
-  return new Promise<Buffer>((resolve, reject) =>
-    scryptCallback(password.normalize("NFKC"), salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))),
+  return limit(
+    () =>
+      new Promise<Buffer>((resolve, reject) =>
+        scryptCallback(password.normalize("NFKC"), salt, keylen, options, (err, key) =>
+          err ? reject(err) : resolve(key),
+        ),
+      ),
   );
 }
 
@@ -26,6 +47,7 @@ export async function verifyPassword(password: string, stored: string | null | u
   const R = Number(r);
   const P = Number(p);
   if (![N, R, P].every(Number.isSafeInteger)) return false;
+  if (scryptMemory(N, R) * P > MAX_SCRYPT_MEMORY) return false;
   const expected = Buffer.from(hashText, "base64url");
   const actual = await scrypt(password, Buffer.from(saltText, "base64url"), expected.length, {
     N,

@@ -1,6 +1,6 @@
 import { useNavigate } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "~/components/toaster";
 import { MAX_UPLOAD_BYTES } from "~/utils/upload-limit";
 
 export const UPLOAD_HINT = "Supports images and videos (max 50MB)";

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm 
 import type { SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, useNavigation } from "@remix-run/react";
-import { toast } from "sonner";
+import { toast } from "~/components/toaster";
 import {
   CREATE_SERVICE_TOASTS,
   createServiceSchema,
