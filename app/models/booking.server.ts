@@ -158,37 +158,14 @@ export async function findCustomerIdByEmail(email: string): Promise<string | nul
   return row?.id ?? null;
 }
 
-// Whether users.email_verified_at exists (the accounts work adds it): checked once per database.
-const verifiedColumnKnown = new WeakMap<object, Promise<boolean>>();
-
-async function hasEmailVerifiedColumn(db: Awaited<ReturnType<typeof getDb>>): Promise<boolean> {
-  let known = verifiedColumnKnown.get(db);
-  if (!known) {
-    known = sql<{ present: boolean }>`
-      select exists (
-        select 1 from information_schema.columns
-        where table_schema = current_schema() and table_name = 'users' and column_name = 'email_verified_at'
-      ) as present`
-      .execute(db)
-      .then((result) => Boolean(result.rows[0]?.present));
-    verifiedColumnKnown.set(db, known);
-  }
-  return known;
-}
-
-/**
- * The customer whose *verified* e-mail is this one. Until the database knows verified e-mail
- * (users.email_verified_at), nobody is verified and this finds no one: an unverified address
- * proves nothing about who booked.
- */
+/** The customer whose *verified* e-mail is this one: an unverified address proves nothing about who booked. */
 export async function findCustomerIdByVerifiedEmail(email: string): Promise<string | null> {
   const db = await getDb();
-  if (!(await hasEmailVerifiedColumn(db))) return null;
   const row = await db
     .selectFrom("users")
     .select("users.id")
     .where(sql<string>`lower(users.email)`, "=", email.trim().toLowerCase())
-    .where(sql<boolean>`users.email_verified_at is not null`)
+    .where("users.email_verified_at", "is not", null)
     .where(notAdmin)
     .executeTakeFirst();
   return row?.id ?? null;

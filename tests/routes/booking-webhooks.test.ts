@@ -263,7 +263,7 @@ describe("the Cal.com receiver", () => {
   });
 
   it("trusts a reference only when it verifies: forged, expired and unknown ones leave the booking unlinked", async () => {
-    const customer = await createUser(database.current.db, { email: `forged-${uid()}@example.com` });
+    const customer = await createUser(database.current.db, { email: `forged-${uid()}@example.com`, verified: false });
     const valid = createCustomerReference(customer.id);
     const forged = `${valid.split(".").slice(0, 2).join(".")}.${"A".repeat(32)}`;
     const expired = createCustomerReference(customer.id, Date.now() - 8 * 24 * 60 * 60 * 1000);
