@@ -7,6 +7,7 @@ const singletonTitles: Record<(typeof SINGLETON_TYPES)[number], string> = {
   servicesPage: 'Services page',
   aboutPage: 'About page',
   contactPage: 'Contact page',
+  galleryPage: 'Gallery page',
 }
 
 const singletonTypes: readonly string[] = SINGLETON_TYPES

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { statSync } from "node:fs";
 import path from "node:path";
 import { createClient } from "@sanity/client";
 import { evaluate, parse } from "groq-js";
@@ -18,6 +18,7 @@ import {
   SITEMAP_QUERY,
 } from "./queries";
 import { getEnv } from "~/utils/env.server";
+import { readDatasetArchive, type DatasetArchive } from "./dataset-archive.server";
 import { createSwrCache } from "./swr-cache";
 import {
   aboutPageSchema,
@@ -38,7 +39,8 @@ import {
 /** Pinned (SANITY_API_VERSION) so that a change of Sanity's defaults never changes what the site shows. */
 export const SANITY_API_VERSION = "2025-02-19";
 
-export const DEFAULT_DATASET_PATH = "studio/data/production.ndjson";
+/** The bundled dataset, as `sanity dataset export` writes it: data.ndjson and images/ in a .tar.gz. */
+export const DEFAULT_DATASET_PATH = "studio/data/production.tar.gz";
 
 const DEFAULT_FRESH_MS = 60_000;
 
@@ -90,23 +92,27 @@ function isPublished(doc: unknown): boolean {
   return typeof id === "string" && !/^(?:drafts|versions|_)\./.test(id);
 }
 
-export async function readDataset(filePath: string): Promise<unknown[]> {
-  const text = await readFile(filePath, "utf8");
-  return text
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line, index) => {
-      try {
-        const doc: unknown = JSON.parse(line);
-        return doc;
-      } catch {
-        throw new Error(`${filePath}:${index + 1} is not valid JSON`);
-      }
-    })
-    .filter(isPublished);
+const archives = new Map<string, { modified: number; archive: DatasetArchive }>();
+
+/** The archive at `filePath`, read again only when the file changes (it is small: kept in memory). */
+export function loadDatasetArchive(filePath: string): DatasetArchive {
+  const modified = statSync(filePath).mtimeMs;
+  const cached = archives.get(filePath);
+  if (cached?.modified === modified) return cached.archive;
+  const archive = readDatasetArchive(filePath);
+  if (archive.missingAssets.length > 0) {
+    throw new Error(`${filePath} refers to files it does not hold: ${archive.missingAssets.join(", ")}`);
+  }
+  archives.set(filePath, { modified, archive });
+  return archive;
 }
 
-/** Runs GROQ in-process with groq-js over an NDJSON export, read once on first use. */
+/** The published documents of a dataset export (.tar.gz, or .ndjson with images/ beside it). */
+export async function readDataset(filePath: string): Promise<unknown[]> {
+  return loadDatasetArchive(filePath).documents.filter(isPublished);
+}
+
+/** Runs GROQ in-process with groq-js over a dataset export, read once on first use. */
 export function createDatasetSource(filePath: string): ContentSource {
   let documents: Promise<unknown[]> | undefined;
   const load = () => {
@@ -136,7 +142,7 @@ type ContentEnv = {
   freshMs: number;
 };
 
-function readContentEnv(): ContentEnv {
+export function readContentEnv(): ContentEnv {
   const env = getEnv();
   return {
     projectId: env.SANITY_PROJECT_ID,
