@@ -6,9 +6,11 @@ import type { z } from "zod";
 import {
   ABOUT_PAGE_QUERY,
   ADD_ONS_QUERY,
+  BEFORE_AFTER_QUERY,
   CATALOGUE_QUERY,
   CONTACT_PAGE_QUERY,
   FAQS_QUERY,
+  GALLERY_PAGE_QUERY,
   HOME_PAGE_QUERY,
   LEGAL_PAGE_QUERY,
   PLAN_BY_SLUG_QUERY,
@@ -23,9 +25,11 @@ import { createSwrCache } from "./swr-cache";
 import {
   aboutPageSchema,
   addOnsSchema,
+  beforeAfterListSchema,
   catalogueSchema,
   contactPageSchema,
   faqsSchema,
+  galleryPageSchema,
   homePageSchema,
   legalPageSchema,
   planSchema,
@@ -207,12 +211,15 @@ export function createContentStore({ source, freshMs = DEFAULT_FRESH_MS, now }: 
     quoteServiceOptionsSchema
   );
   const sitemap = cachedQuery("sitemap", SITEMAP_QUERY, sitemapSchema);
+  const galleryPage = cachedQuery("galleryPage", GALLERY_PAGE_QUERY, galleryPageSchema);
+  const beforeAfterPairs = cachedQuery("beforeAfterPairs", BEFORE_AFTER_QUERY, beforeAfterListSchema);
 
   const PAGE_PATHS: Record<string, string> = {
     homePage: "/",
     servicesPage: "/services",
     aboutPage: "/about",
     contactPage: "/contact",
+    galleryPage: "/gallery",
   };
 
   return {
@@ -228,6 +235,8 @@ export function createContentStore({ source, freshMs = DEFAULT_FRESH_MS, now }: 
     getContactPage: () => contactPage(),
     getLegalPage: (slug: string) => legalPage({ slug }),
     getQuoteServiceOptions: () => quoteServiceOptions(),
+    getGalleryPage: () => galleryPage(),
+    getBeforeAfterPairs: () => beforeAfterPairs(),
     async getSitemapEntries(): Promise<SitemapEntry[]> {
       const content = await sitemap();
       return [
@@ -279,3 +288,5 @@ export const getContactPage = () => contentStore().getContactPage();
 export const getLegalPage = (slug: string) => contentStore().getLegalPage(slug);
 export const getQuoteServiceOptions = () => contentStore().getQuoteServiceOptions();
 export const getSitemapEntries = () => contentStore().getSitemapEntries();
+export const getGalleryPage = () => contentStore().getGalleryPage();
+export const getBeforeAfterPairs = () => contentStore().getBeforeAfterPairs();
