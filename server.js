@@ -10,6 +10,7 @@ import remixExpress from "@remix-run/express/dist/server.js";
 import { broadcastDevReady, createRequestHandler as createRemixHandler, installGlobals } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
+import { previewFrameAncestor } from "./server/preview-frame.js";
 
 installGlobals({ nativeFetch: true });
 
@@ -25,7 +26,7 @@ async function importBuild() {
 }
 
 /** The Content-Security-Policy for one response; scripts run only with this request's nonce. */
-function contentSecurityPolicy(nonce) {
+function contentSecurityPolicy(nonce, frameAncestor) {
   const dev = MODE === "development";
   const directives = {
     "default-src": ["'self'"],
@@ -38,7 +39,8 @@ function contentSecurityPolicy(nonce) {
     "connect-src": ["'self'", ...(dev ? ["ws://localhost:*", "ws://127.0.0.1:*"] : [])],
     // Sign-in with Google/Facebook and the booking calendar leave the site through a form post.
     "form-action": ["'self'", "https:", ...(HTTPS ? [] : ["http:"])],
-    "frame-ancestors": ["'none'"],
+    // Only the Sanity Studio, only in preview (server/preview-frame.js).
+    "frame-ancestors": frameAncestor ? ["'self'", frameAncestor] : ["'none'"],
     "base-uri": ["'self'"],
     "object-src": ["'none'"],
     ...(HTTPS ? { "upgrade-insecure-requests": [] } : {}),
@@ -51,10 +53,12 @@ function contentSecurityPolicy(nonce) {
 function securityHeaders(req, res, next) {
   const nonce = randomBytes(16).toString("base64");
   res.locals.cspNonce = nonce;
-  res.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce));
+  const frameAncestor = previewFrameAncestor(req);
+  res.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce, frameAncestor));
   res.setHeader("X-Content-Type-Options", "nosniff");
   res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
-  res.setHeader("X-Frame-Options", "DENY");
+  // X-Frame-Options cannot name an origin; frame-ancestors above says who may frame a preview.
+  if (!frameAncestor) res.setHeader("X-Frame-Options", "DENY");
   res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
   res.setHeader(
     "Permissions-Policy",
@@ -97,7 +101,9 @@ function remixRequestHandler() {
   return async (req, res, next) => {
     try {
       const request = remixExpress.createRemixRequest(req, res);
-      const response = await handle(request, getLoadContext(req, res));
+      // Content reads drafts only inside a preview request (app/content/preview.server.ts).
+      const runWithRequestContext = build.entry.module.runWithRequestContext ?? ((_request, fn) => fn());
+      const response = await runWithRequestContext(request, () => handle(request, getLoadContext(req, res)));
       res.statusMessage = response.statusText;
       res.status(response.status);
       for (const [key, value] of response.headers.entries()) res.append(key, value);

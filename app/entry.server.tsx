@@ -29,6 +29,9 @@ ensureQuoteNotificationRetries();
 
 const ABORT_DELAY = 5_000;
 
+// server.js runs every request inside this, so that content knows whether it previews drafts.
+export { runWithRequestContext } from "./content/preview.server";
+
 export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs) {
   if (request.signal.aborted) return;
   log.error("request.error", { method: request.method, path: new URL(request.url).pathname, ...errorFields(error) });

@@ -21,6 +21,7 @@ import {
 } from "./queries";
 import { getEnv } from "~/utils/env.server";
 import { readDatasetArchive, type DatasetArchive } from "./dataset-archive.server";
+import { currentRequestContext } from "./request-context.server";
 import { createSwrCache } from "./swr-cache";
 import {
   aboutPageSchema,
@@ -62,7 +63,20 @@ export type SanitySourceOptions = {
   apiHost?: string;
   apiVersion?: string;
   useCdn?: boolean;
+  /** Drafts instead of published documents: needs `token`, never uses the CDN. */
+  drafts?: { token: string; studioUrl?: string };
 };
+
+/**
+ * Fields whose text visual editing may tag (invisible characters that point the overlay at the
+ * field in the Studio). Only display text: never slugs, prices, e-mails, URLs or enum values,
+ * which the app compares or validates.
+ */
+const EDITABLE_TEXT_FIELDS = new Set([
+  "heading", "subheading", "text", "caption", "title", "question", "answer", "shortDescription",
+  "description", "detailHeadline", "tagline", "intro", "name", "label", "responseTimeNote", "features",
+  "buttonLabel", "neighbourhood", "emptyText",
+]);
 
 export function createSanitySource({
   projectId,
@@ -70,13 +84,30 @@ export function createSanitySource({
   apiHost,
   apiVersion = SANITY_API_VERSION,
   useCdn = true,
+  drafts,
 }: SanitySourceOptions): ContentSource {
   const client = createClient({
     projectId,
     dataset,
     apiVersion,
-    useCdn,
-    perspective: "published",
+    useCdn: drafts ? false : useCdn,
+    perspective: drafts ? "drafts" : "published",
+    ...(drafts
+      ? {
+          token: drafts.token,
+          stega: {
+            enabled: Boolean(drafts.studioUrl),
+            studioUrl: drafts.studioUrl,
+            filter: (props) => {
+              const path = props.sourcePath.filter((segment): segment is string => typeof segment === "string");
+              const field = path.at(-1);
+              return (
+                props.filterDefault(props) && !path.includes("seo") && field !== undefined && EDITABLE_TEXT_FIELDS.has(field)
+              );
+            },
+          },
+        }
+      : {}),
     timeout: 10_000,
     maxRetries: 2,
     // A custom host (tests, a proxy) is used as is; otherwise the client would prefix it with
@@ -172,9 +203,15 @@ export function createSourceFromEnv(env: ContentEnv = readContentEnv()): Content
   return createDatasetSource(env.datasetPath);
 }
 
-export type ContentStoreOptions = { source: ContentSource; freshMs?: number; now?: () => number };
+export type ContentStoreOptions = {
+  source: ContentSource;
+  freshMs?: number;
+  now?: () => number;
+  /** false: every call reads the source (preview: drafts change by the keystroke). */
+  cache?: boolean;
+};
 
-export function createContentStore({ source, freshMs = DEFAULT_FRESH_MS, now }: ContentStoreOptions) {
+export function createContentStore({ source, freshMs = DEFAULT_FRESH_MS, now, cache: useCache = true }: ContentStoreOptions) {
   const caches: { clear(): void }[] = [];
 
   /** One cached, validated query. The cache key is the query's parameters. */
@@ -185,14 +222,15 @@ export function createContentStore({ source, freshMs = DEFAULT_FRESH_MS, now }: 
       onRefreshError: (key, error) => console.error(`Content refresh of ${name} ${key} failed; serving stale`, error),
     });
     caches.push(cache);
+    const load = async (params: QueryParams) => {
+      const result = schema.safeParse(await source.fetch(query, params));
+      if (!result.success) {
+        throw new Error(`Content "${name}" does not match its schema: ${result.error.message}`);
+      }
+      return result.data;
+    };
     return (params: QueryParams = {}): Promise<z.output<S>> =>
-      cache.get(JSON.stringify(params), async () => {
-        const result = schema.safeParse(await source.fetch(query, params));
-        if (!result.success) {
-          throw new Error(`Content "${name}" does not match its schema: ${result.error.message}`);
-        }
-        return result.data;
-      });
+      useCache ? cache.get(JSON.stringify(params), () => load(params)) : load(params);
   }
 
   const siteSettings = cachedQuery("siteSettings", SITE_SETTINGS_QUERY, siteSettingsSchema);
@@ -258,7 +296,29 @@ export type ContentStore = ReturnType<typeof createContentStore>;
 
 let store: ContentStore | undefined;
 
+let previewStore: ContentStore | undefined;
+
+/**
+ * The store for this request: in preview (a signed preview cookie, see preview.server.ts) one that
+ * reads drafts from Sanity and caches nothing; otherwise the shared, cached, published one.
+ */
 function contentStore(): ContentStore {
+  if (currentRequestContext().preview) {
+    const env = getEnv();
+    if (env.SANITY_PROJECT_ID && env.SANITY_DATASET && env.SANITY_API_READ_TOKEN) {
+      previewStore ??= createContentStore({
+        source: createSanitySource({
+          projectId: env.SANITY_PROJECT_ID,
+          dataset: env.SANITY_DATASET,
+          apiHost: env.SANITY_API_HOST,
+          apiVersion: env.SANITY_API_VERSION,
+          drafts: { token: env.SANITY_API_READ_TOKEN, studioUrl: env.SANITY_STUDIO_URL },
+        }),
+        cache: false,
+      });
+      return previewStore;
+    }
+  }
   if (!store) {
     const env = readContentEnv();
     store = createContentStore({ source: createSourceFromEnv(env), freshMs: env.freshMs });
@@ -269,6 +329,7 @@ function contentStore(): ContentStore {
 /** Tests swap the store (e.g. for one over a modified dataset); undefined goes back to env. */
 export function replaceContentStore(next?: ContentStore) {
   store = next;
+  previewStore = undefined;
 }
 
 /** Forget every cached result, e.g. after Sanity reports a publish. */
