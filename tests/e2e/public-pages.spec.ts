@@ -34,6 +34,7 @@ const PUBLIC_PATHS = [
   ...plans.map((plan) => `/services/${plan.slug.current}`),
   "/about",
   "/contact",
+  "/gallery",
   ...legalSlugs.map((slug) => `/${slug}`),
 ];
 
@@ -94,6 +95,7 @@ function jsonLdProblems(node: JsonLdNode): string[] {
     case "WebPage":
     case "AboutPage":
     case "ContactPage":
+    case "CollectionPage":
       need(node.name && node.url, "name and url");
       break;
     default:
