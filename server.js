@@ -121,14 +121,30 @@ app.all("*", remixRequestHandler());
 
 // Body-parser and other middleware errors must not leak a stack trace.
 app.use((error, req, res, _next) => {
-  console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", event: "http.unhandled", path: req.path, error: String(error?.message ?? error) }));
+  console.error(
+    JSON.stringify({
+      time: new Date().toISOString(),
+      level: "error",
+      event: "http.unhandled",
+      path: req.path,
+      error: String(error?.message ?? error),
+    }),
+  );
   if (!res.headersSent) res.status(500).type("text/plain").send("Unexpected Application Error!");
 });
 
 const port = Number(process.env.PORT || 3000);
 const host = process.env.HOST || "0.0.0.0";
 const server = app.listen(port, host, () => {
-  console.log(JSON.stringify({ time: new Date().toISOString(), level: "info", event: "server.listening", url: `http://localhost:${port}`, mode: MODE }));
+  console.log(
+    JSON.stringify({
+      time: new Date().toISOString(),
+      level: "info",
+      event: "server.listening",
+      url: `http://localhost:${port}`,
+      mode: MODE,
+    }),
+  );
   if (MODE === "development") broadcastDevReady(build);
 });
 

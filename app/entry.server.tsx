@@ -1,5 +1,11 @@
 import { PassThrough } from "node:stream";
-import type { ActionFunctionArgs, AppLoadContext, EntryContext, HandleDataRequestFunction, LoaderFunctionArgs } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  AppLoadContext,
+  EntryContext,
+  HandleDataRequestFunction,
+  LoaderFunctionArgs,
+} from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
@@ -8,7 +14,7 @@ import { getDb } from "./utils/db.server";
 import { getEnv } from "./utils/env.server";
 import { errorFields, log } from "./utils/logger.server";
 import { NonceProvider } from "./utils/nonce";
-import { ensureQuoteNotificationRetries } from "./utils/quote-notifications.server";
+import { ensureQuoteNotificationRetries } from "./features/quotes/quote-notifications.server";
 import { purgeExpiredSessions } from "./utils/session.server";
 
 // A bad environment stops the server at start, naming the variable.
@@ -19,8 +25,7 @@ void getDb().catch(() => {
 });
 
 // Expired sessions are already refused on read; this only keeps the table small.
-const purge = () =>
-  purgeExpiredSessions().catch((error) => log.warn("sessions.purge_failed", errorFields(error)));
+const purge = () => purgeExpiredSessions().catch((error) => log.warn("sessions.purge_failed", errorFields(error)));
 setTimeout(purge, 60_000).unref();
 setInterval(purge, 60 * 60 * 1000).unref();
 

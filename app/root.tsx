@@ -11,7 +11,7 @@ import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { isPreviewing } from "~/content/preview.server";
 import { getShellContent } from "~/content/shell.server";
-import { getOptionalUser } from "~/utils/auth.server";
+import { getOptionalUser } from "~/features/accounts/auth.server";
 import { useNonce } from "~/utils/nonce";
 import { getToast } from "~/utils/toast.server";
 import stylesheet from "~/tailwind.css";

@@ -33,13 +33,23 @@ function rssOf(pid: number): number {
   }
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 async function main() {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-pages-"));
   const server = spawn(process.execPath, ["server.js"], {
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, SESSION_SECRET: "bench-secret-bench-secret-bench-secret-1234", LOG_LEVEL: "error", DATABASE_URL: process.env.BENCH_DATABASE_URL ?? "" },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      SESSION_SECRET: "bench-secret-bench-secret-bench-secret-1234",
+      LOG_LEVEL: "error",
+      DATABASE_URL: process.env.BENCH_DATABASE_URL ?? "",
+    },
     stdio: ["ignore", "ignore", "inherit"],
   });
   const base = `http://127.0.0.1:${port}`;
@@ -53,8 +63,17 @@ async function main() {
       await new Promise((r) => setTimeout(r, 100));
     }
     const rssStart = rssOf(server.pid!);
-    console.log(`pages bench: ${REQUESTS_PER_PAGE} requests per page, concurrency ${CONCURRENCY}, server RSS at start ${rssStart.toFixed(0)} MiB`);
-    console.log("page".padEnd(22), "status", "req/s".padStart(8), "p50 ms".padStart(8), "p95 ms".padStart(8), "KiB".padStart(7));
+    console.log(
+      `pages bench: ${REQUESTS_PER_PAGE} requests per page, concurrency ${CONCURRENCY}, server RSS at start ${rssStart.toFixed(0)} MiB`,
+    );
+    console.log(
+      "page".padEnd(22),
+      "status",
+      "req/s".padStart(8),
+      "p50 ms".padStart(8),
+      "p95 ms".padStart(8),
+      "KiB".padStart(7),
+    );
     for (const page of PAGES) {
       for (let i = 0; i < 10; i++) await (await fetch(base + page)).arrayBuffer(); // warm-up
       const times: number[] = [];

@@ -32,7 +32,14 @@ export function connect(options: ConnectionOptions): DatabaseHandle {
     // database) emits 'error' on the pool; unhandled, that would crash the process. The pool
     // replaces the client on the next query, so a log line is enough.
     pool.on("error", (error) => {
-      console.error(JSON.stringify({ time: new Date().toISOString(), level: "warn", event: "database.idle_client_error", error: error.message }));
+      console.error(
+        JSON.stringify({
+          time: new Date().toISOString(),
+          level: "warn",
+          event: "database.idle_client_error",
+          error: error.message,
+        }),
+      );
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: "postgres", close: () => db.destroy() };

@@ -70,7 +70,10 @@ describe("migrations", () => {
         .execute(),
     ).rejects.toThrow(/check/i);
     await expect(
-      database.db.insertInto("user_roles").values({ user_id: user.id, role: "owner" as never }).execute(),
+      database.db
+        .insertInto("user_roles")
+        .values({ user_id: user.id, role: "owner" as never })
+        .execute(),
     ).rejects.toThrow(/check/i);
     await expect(
       database.db

@@ -4,46 +4,18 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 
-export const SERVICE_TYPES = [
-  "Weekly Service",
-  "Twice Weekly Service",
-  "Desert Dash",
-  "Desert Refresh",
-  "Yard Refresh",
-  "Sanitize & Deodorize",
-  "Trash Bin Clean",
-] as const;
-export type ServiceType = (typeof SERVICE_TYPES)[number];
-
-export const SERVICE_STATUSES = ["scheduled", "in_progress", "completed", "skipped", "cancelled"] as const;
-export type ServiceStatus = (typeof SERVICE_STATUSES)[number];
-
-export const BOOKING_STATUSES = ["pending", "confirmed", "completed", "cancelled"] as const;
-export type BookingStatus = (typeof BOOKING_STATUSES)[number];
-
-export const BOOKING_SOURCES = ["calendar", "admin", "website"] as const;
-export type BookingSource = (typeof BOOKING_SOURCES)[number];
-
-export const IMAGE_TYPES = ["before", "after"] as const;
-export type ImageType = (typeof IMAGE_TYPES)[number];
-
-export const ROLES = ["admin"] as const;
-export type Role = (typeof ROLES)[number];
-
-export const OAUTH_PROVIDERS = ["google", "facebook"] as const;
-export type OAuthProvider = (typeof OAUTH_PROVIDERS)[number];
-
-export const QUOTE_STATUSES = ["new", "contacted", "won", "lost"] as const;
-export type QuoteStatus = (typeof QUOTE_STATUSES)[number];
-
-export const DOG_COUNTS = ["1", "2", "3", "4+"] as const;
-export type DogCount = (typeof DOG_COUNTS)[number];
-
-export const YARD_SIZES = ["small", "medium", "large"] as const;
-export type YardSize = (typeof YARD_SIZES)[number];
-
-export const NOTIFICATION_STATUSES = ["pending", "sent", "failed", "skipped"] as const;
-export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
+// The value lists have one home each, in a client-safe feature module. Only their types come
+// here (type imports vanish at build time, so db/ never pulls app/ code into a bundle).
+export type { OAuthProvider, Role } from "../app/features/accounts/account-constants";
+export type { BookingSource, BookingStatus } from "../app/features/bookings/booking-constants";
+export type { ImageType } from "../app/features/media/media-constants";
+export type { DogCount, NotificationStatus, QuoteStatus, YardSize } from "../app/features/quotes/quote-constants";
+export type { ServiceStatus, ServiceType } from "../app/features/visits/visit-constants";
+import type { OAuthProvider, Role } from "../app/features/accounts/account-constants";
+import type { BookingSource, BookingStatus } from "../app/features/bookings/booking-constants";
+import type { ImageType } from "../app/features/media/media-constants";
+import type { DogCount, NotificationStatus, QuoteStatus, YardSize } from "../app/features/quotes/quote-constants";
+import type { ServiceStatus, ServiceType } from "../app/features/visits/visit-constants";
 
 export interface UsersTable {
   id: Generated<string>;

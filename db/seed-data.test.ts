@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { verifyPassword } from "../app/utils/password.server";
+import { verifyPassword } from "../app/features/accounts/password.server";
 import { createTestDatabase, type TestDatabase } from "../tests/helpers/test-database";
 import { DEV_ACCOUNTS, seedDevelopmentData } from "./seed-data";
 

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { hashPassword } from "../app/utils/password.server";
+import { hashPassword } from "../app/features/accounts/password.server";
 import type { Database } from "./schema";
 
 /** Development accounts; the README prints these. Never seeded in production. */
@@ -37,17 +37,57 @@ export async function seedDevelopmentData(db: Kysely<Database>): Promise<boolean
     await trx
       .insertInto("services")
       .values([
-        { customer_id: ids.customer, service_type: "Weekly Service", service_date: new Date(now - 14 * day), status: "completed", notes: "Gate code 1234. Two dogs.", created_by: ids.admin },
-        { customer_id: ids.customer, service_type: "Weekly Service", service_date: new Date(now - 7 * day), status: "completed", notes: null, created_by: ids.admin },
-        { customer_id: ids.customer, service_type: "Sanitize & Deodorize", service_date: new Date(now - 6 * day), status: "completed", notes: "Quarterly deep clean.", created_by: ids.admin },
-        { customer_id: ids.customer, service_type: "Weekly Service", service_date: new Date(now + 1 * day), status: "scheduled", notes: null, created_by: ids.admin },
+        {
+          customer_id: ids.customer,
+          service_type: "Weekly Service",
+          service_date: new Date(now - 14 * day),
+          status: "completed",
+          notes: "Gate code 1234. Two dogs.",
+          created_by: ids.admin,
+        },
+        {
+          customer_id: ids.customer,
+          service_type: "Weekly Service",
+          service_date: new Date(now - 7 * day),
+          status: "completed",
+          notes: null,
+          created_by: ids.admin,
+        },
+        {
+          customer_id: ids.customer,
+          service_type: "Sanitize & Deodorize",
+          service_date: new Date(now - 6 * day),
+          status: "completed",
+          notes: "Quarterly deep clean.",
+          created_by: ids.admin,
+        },
+        {
+          customer_id: ids.customer,
+          service_type: "Weekly Service",
+          service_date: new Date(now + 1 * day),
+          status: "scheduled",
+          notes: null,
+          created_by: ids.admin,
+        },
       ])
       .execute();
     await trx
       .insertInto("bookings")
       .values([
-        { customer_id: ids.customer, service_type: "Weekly Service", booking_date: new Date(now + 1 * day), status: "confirmed", source: "admin" },
-        { customer_id: ids.customer, service_type: "Trash Bin Clean", booking_date: new Date(now + 9 * day), status: "pending", source: "website" },
+        {
+          customer_id: ids.customer,
+          service_type: "Weekly Service",
+          booking_date: new Date(now + 1 * day),
+          status: "confirmed",
+          source: "admin",
+        },
+        {
+          customer_id: ids.customer,
+          service_type: "Trash Bin Clean",
+          booking_date: new Date(now + 9 * day),
+          status: "pending",
+          source: "website",
+        },
       ])
       .execute();
   });

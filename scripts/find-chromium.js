@@ -2,7 +2,12 @@
 import { existsSync } from "node:fs";
 
 export async function findChromium() {
-  const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
+  const candidates = [
+    process.env.CHROMIUM_PATH,
+    "/usr/bin/chromium",
+    "/usr/bin/chromium-browser",
+    "/usr/bin/google-chrome",
+  ];
   for (const candidate of candidates) if (candidate && existsSync(candidate)) return candidate;
   try {
     const { chromium } = await import("playwright-core");

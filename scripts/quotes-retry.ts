@@ -4,7 +4,7 @@
 // With PGlite (no DATABASE_URL), stop the app first: a PGlite folder cannot be opened twice.
 import { closeDatabase } from "../app/utils/db.server";
 import { getEnv } from "../app/utils/env.server";
-import { retryUnsentQuoteNotifications } from "../app/utils/quote-notifications.server";
+import { retryUnsentQuoteNotifications } from "../app/features/quotes/quote-notifications.server";
 
 if (!getEnv().SMTP_URL) {
   console.error("SMTP_URL is not set: quote requests are not e-mailed (the owner reads them in the inbox).");

@@ -8,7 +8,7 @@ export function GeneralErrorBoundary() {
   const status = isRouteErrorResponse(error) ? error.status : 500;
   // Stack traces only while developing; production shows nothing internal.
   const detail =
-    process.env.NODE_ENV === "development" && error instanceof Error ? error.stack ?? error.message : null;
+    process.env.NODE_ENV === "development" && error instanceof Error ? (error.stack ?? error.message) : null;
   return (
     <section className="mx-auto max-w-2xl px-4 py-24 text-center" aria-labelledby="error-heading">
       <p className="text-sm font-semibold uppercase tracking-wide text-red-700 dark:text-red-300">Error {status}</p>

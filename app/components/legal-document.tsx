@@ -10,7 +10,7 @@ type LegalLoader = (args: { request: Request }) => ReturnType<typeof loadLegalPa
 /** "2025-01-17" → "January 17, 2025", the same on server and browser. */
 export function formatLongDate(isoDate: string): string {
   return new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" }).format(
-    new Date(`${isoDate}T00:00:00Z`)
+    new Date(`${isoDate}T00:00:00Z`),
   );
 }
 

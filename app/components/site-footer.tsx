@@ -1,8 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { ShellContent } from "~/content/shell.server";
 import { SocialIcon } from "./social-icon";
-
-const telHref = (phone: string) => `tel:${phone.replace(/[^\d+]/g, "")}`;
+import { telHref } from "~/utils/tel";
 
 export function SiteFooter({ shell }: { shell: ShellContent }) {
   const linkClass = "underline-offset-4 hover:underline text-slate-100 hover:text-white";

@@ -12,7 +12,9 @@ const NAV_LINKS = [
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-base font-medium transition-colors hover:bg-brand-50 hover:text-brand-800 dark:hover:bg-brand-900 dark:hover:text-white ${
-    isActive ? "text-brand-800 underline decoration-2 underline-offset-8 dark:text-brand-200" : "text-slate-800 dark:text-slate-100"
+    isActive
+      ? "text-brand-800 underline decoration-2 underline-offset-8 dark:text-brand-200"
+      : "text-slate-800 dark:text-slate-100"
   }`;
 
 function SignInOut({ signedIn, className }: { signedIn: boolean; className: string }) {

@@ -19,7 +19,7 @@ import {
   SITE_SETTINGS_QUERY,
   SITEMAP_QUERY,
 } from "./queries";
-import { getEnv } from "~/utils/env.server";
+import { getEnv, SANITY_API_VERSION } from "~/utils/env.server";
 import { readDatasetArchive, type DatasetArchive } from "./dataset-archive.server";
 import { currentRequestContext } from "./request-context.server";
 import { createSwrCache } from "./swr-cache";
@@ -41,8 +41,8 @@ import {
   type SitemapEntry,
 } from "./types";
 
-/** Pinned (SANITY_API_VERSION) so that a change of Sanity's defaults never changes what the site shows. */
-export const SANITY_API_VERSION = "2025-02-19";
+// The pinned API version is env.server.ts's default for SANITY_API_VERSION; tests read it here.
+export { SANITY_API_VERSION };
 
 /** The bundled dataset, as `sanity dataset export` writes it: data.ndjson and images/ in a .tar.gz. */
 export const DEFAULT_DATASET_PATH = "studio/data/production.tar.gz";
@@ -73,9 +73,25 @@ export type SanitySourceOptions = {
  * which the app compares or validates.
  */
 const EDITABLE_TEXT_FIELDS = new Set([
-  "heading", "subheading", "text", "caption", "title", "question", "answer", "shortDescription",
-  "description", "detailHeadline", "tagline", "intro", "name", "label", "responseTimeNote", "features",
-  "buttonLabel", "neighbourhood", "emptyText",
+  "heading",
+  "subheading",
+  "text",
+  "caption",
+  "title",
+  "question",
+  "answer",
+  "shortDescription",
+  "description",
+  "detailHeadline",
+  "tagline",
+  "intro",
+  "name",
+  "label",
+  "responseTimeNote",
+  "features",
+  "buttonLabel",
+  "neighbourhood",
+  "emptyText",
 ]);
 
 export function createSanitySource({
@@ -102,7 +118,10 @@ export function createSanitySource({
               const path = props.sourcePath.filter((segment): segment is string => typeof segment === "string");
               const field = path.at(-1);
               return (
-                props.filterDefault(props) && !path.includes("seo") && field !== undefined && EDITABLE_TEXT_FIELDS.has(field)
+                props.filterDefault(props) &&
+                !path.includes("seo") &&
+                field !== undefined &&
+                EDITABLE_TEXT_FIELDS.has(field)
               );
             },
           },
@@ -211,7 +230,12 @@ export type ContentStoreOptions = {
   cache?: boolean;
 };
 
-export function createContentStore({ source, freshMs = DEFAULT_FRESH_MS, now, cache: useCache = true }: ContentStoreOptions) {
+export function createContentStore({
+  source,
+  freshMs = DEFAULT_FRESH_MS,
+  now,
+  cache: useCache = true,
+}: ContentStoreOptions) {
   const caches: { clear(): void }[] = [];
 
   /** One cached, validated query. The cache key is the query's parameters. */
@@ -246,7 +270,7 @@ export function createContentStore({ source, freshMs = DEFAULT_FRESH_MS, now, ca
   const quoteServiceOptions = cachedQuery(
     "quoteServiceOptions",
     QUOTE_SERVICE_OPTIONS_QUERY,
-    quoteServiceOptionsSchema
+    quoteServiceOptionsSchema,
   );
   const sitemap = cachedQuery("sitemap", SITEMAP_QUERY, sitemapSchema);
   const galleryPage = cachedQuery("galleryPage", GALLERY_PAGE_QUERY, galleryPageSchema);

@@ -49,7 +49,7 @@ export type ImageParams = z.infer<typeof paramsSchema>;
 export class ImageRequestError extends Error {
   constructor(
     message: string,
-    readonly status: 400 | 404
+    readonly status: 400 | 404,
   ) {
     super(message);
   }
@@ -65,8 +65,7 @@ export function parseImageParams(searchParams: URLSearchParams): ImageParams {
   const result = paramsSchema.safeParse(raw);
   if (!result.success) {
     const issue = result.error.issues[0];
-    const message =
-      issue.code === "unrecognized_keys" ? `Unknown parameter: ${issue.keys.join(", ")}` : issue.message;
+    const message = issue.code === "unrecognized_keys" ? `Unknown parameter: ${issue.keys.join(", ")}` : issue.message;
     throw new ImageRequestError(message, 400);
   }
   return result.data;
@@ -86,11 +85,7 @@ export const CONTENT_TYPES: Record<OutputFormat, string> = {
 };
 
 /** Applies the parameters to one image; the bytes of the source are never trusted for size. */
-export async function transformImage(
-  source: Buffer,
-  params: ImageParams,
-  format: OutputFormat
-): Promise<Buffer> {
+export async function transformImage(source: Buffer, params: ImageParams, format: OutputFormat): Promise<Buffer> {
   let image = sharp(source, { limitInputPixels: 40_000_000 });
   const { width: sourceWidth = 0, height: sourceHeight = 0 } = await image.metadata();
   if (params.rect) {
@@ -181,7 +176,7 @@ export async function renderEmbeddedImage(
   source: EmbeddedImageSource,
   imagePath: string,
   searchParams: URLSearchParams,
-  accept: string | null
+  accept: string | null,
 ): Promise<ImageResponse> {
   const [kind, projectId, dataset, fileName, ...rest] = imagePath.split("/");
   const match = FILE_NAME.exec(fileName ?? "");

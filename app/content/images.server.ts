@@ -31,7 +31,7 @@ function imageBuilder() {
  */
 export function resolveImage(
   image: SanityImage,
-  { maxWidth, aspectRatio }: { maxWidth: number; aspectRatio: number }
+  { maxWidth, aspectRatio }: { maxWidth: number; aspectRatio: number },
 ): ResolvedImage | null {
   if (!image?.asset || !image.alt?.trim()) return null;
   const builder = imageBuilder();

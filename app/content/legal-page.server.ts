@@ -16,6 +16,6 @@ export async function loadLegalPage(request: Request, slug: LegalSlug) {
       seo: await pageSeo(page.seo, `/${slug}`, { robots: "index, follow", type: "article" }),
       jsonLd: legalWebPage(page, getSiteUrl()),
     },
-    { headers: publicCacheHeaders(request) }
+    { headers: publicCacheHeaders(request) },
   );
 }

@@ -11,7 +11,7 @@ export function getSiteUrl(): string {
 export async function pageSeo(
   seo: Seo,
   path: string,
-  options: Pick<PageSeo, "robots" | "type"> = {}
+  options: Pick<PageSeo, "robots" | "type"> = {},
 ): Promise<PageSeo> {
   const settings = await getSiteSettings();
   return {

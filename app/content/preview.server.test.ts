@@ -71,9 +71,7 @@ beforeEach(() => {
 /** Calls the home page's loader as server.js does: inside the request's preview context. */
 async function home(cookie?: string) {
   const request = new Request("http://localhost/", { headers: cookie ? { Cookie: cookie } : {} });
-  const response = await runWithRequestContext(request, () =>
-    homeLoader({ request, params: {}, context: {} })
-  );
+  const response = await runWithRequestContext(request, () => homeLoader({ request, params: {}, context: {} }));
   const data = (await response.json()) as { home: { hero: { heading: string } } };
   return { response, heading: data.home.hero.heading };
 }
@@ -81,7 +79,7 @@ async function home(cookie?: string) {
 async function startPreview(): Promise<string> {
   const response = await callRoute(
     enablePreview,
-    `/resources/preview?sanity-preview-secret=${SECRET}&sanity-preview-pathname=/about`
+    `/resources/preview?sanity-preview-secret=${SECRET}&sanity-preview-pathname=/about`,
   );
   const cookie = response.headers.get("set-cookie") ?? "";
   return cookie.split(";")[0];
@@ -123,7 +121,7 @@ describe("with the preview secret", () => {
   test("the browser gets a signed session cookie and lands on the page asked for", async () => {
     const response = await callRoute(
       enablePreview,
-      `/resources/preview?sanity-preview-secret=${SECRET}&sanity-preview-pathname=/about`
+      `/resources/preview?sanity-preview-secret=${SECRET}&sanity-preview-pathname=/about`,
     );
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("/about");
@@ -137,7 +135,7 @@ describe("with the preview secret", () => {
   test("an outside redirect is refused: preview only ever lands on this site", async () => {
     const response = await callRoute(
       enablePreview,
-      `/resources/preview?sanity-preview-secret=${SECRET}&sanity-preview-pathname=${encodeURIComponent("//evil.example/")}`
+      `/resources/preview?sanity-preview-secret=${SECRET}&sanity-preview-pathname=${encodeURIComponent("//evil.example/")}`,
     );
     expect(response.headers.get("location")).toBe("/");
   });
@@ -176,7 +174,7 @@ describe("without Sanity configured", () => {
       expect(response.status).toBe(404);
       expect(await response.text()).toContain("Preview is off");
       expect(isPreviewRequest(new Request("http://localhost/", { headers: { Cookie: `${PREVIEW_COOKIE}=x` } }))).toBe(
-        false
+        false,
       );
     } finally {
       setEnv({ ...SANITY_ENV, SANITY_API_HOST: api.apiHost });

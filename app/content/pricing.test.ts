@@ -72,7 +72,7 @@ describe("estimateMonthlyPrice", () => {
     expect(
       estimateMonthlyPrice({ amount: 89.1, unit: "month" }, 2, [
         { tiers: [{ _key: "a", minDogs: 2, monthlyAmount: 0.2 }] },
-      ])
+      ]),
     ).toBe(89.3);
   });
 });
@@ -95,8 +95,8 @@ describe("add-on tiers", () => {
             { _key: "b", minDogs: 5, monthlyAmount: 2 },
           ],
         },
-        2
-      )
+        2,
+      ),
     ).toBe("2–4 dogs");
     expect(formatMonthlyExtra(15)).toBe("+$15/month");
   });

@@ -66,7 +66,7 @@ export function addOnAmountFor(addOn: Pick<AddOn, "tiers">, dogs: number): numbe
 export function estimateMonthlyPrice(
   price: Price,
   dogs: number,
-  addOns: readonly Pick<AddOn, "tiers">[]
+  addOns: readonly Pick<AddOn, "tiers">[],
 ): number | null {
   if (price.unit !== "month" || !Number.isInteger(dogs) || dogs < 1) return null;
   const extras = addOns.reduce((sum, addOn) => sum + addOnAmountFor(addOn, dogs), 0);

@@ -20,7 +20,7 @@ describe("structured data", () => {
     expect(business.areaServed).toHaveLength(settings.serviceAreas.length);
     const offers = (business.hasOfferCatalog as { itemListElement: { price: number; url: string }[] }).itemListElement;
     expect(offers.map((offer) => [offer.url, offer.price])).toEqual(
-      plans.map((plan) => [`${SITE}/services/${plan.slug}`, plan.price.amount])
+      plans.map((plan) => [`${SITE}/services/${plan.slug}`, plan.price.amount]),
     );
   });
 

@@ -138,9 +138,14 @@ export function faqPage(faqs: Faq[]): JsonLd {
 }
 
 export function webPage(
-  page: { type?: "WebPage" | "AboutPage" | "ContactPage" | "CollectionPage"; name: string; description: string; path: string },
+  page: {
+    type?: "WebPage" | "AboutPage" | "ContactPage" | "CollectionPage";
+    name: string;
+    description: string;
+    path: string;
+  },
   siteUrl: string,
-  extra: JsonLd = {}
+  extra: JsonLd = {},
 ): JsonLd {
   return {
     "@context": "https://schema.org",

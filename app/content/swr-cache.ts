@@ -37,7 +37,7 @@ export function createSwrCache<T>({ freshMs, now = Date.now, onRefreshError }: S
       (error: unknown) => {
         entry.refreshing = false;
         onRefreshError?.(key, error);
-      }
+      },
     );
   }
 

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { sql } from "kysely";
-import type { QuoteRequest, QuoteStatus } from "../../db/schema";
+import type { DogCount, QuoteRequest, QuoteStatus, YardSize } from "../../db/schema";
 import { getDb } from "~/utils/db.server";
-import type { QuoteRequestInput } from "~/utils/quote-schema";
+import { isUuid } from "~/utils/uuid";
 
 /** The same request posted again within this window is stored once. */
 export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
@@ -10,7 +10,18 @@ export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
 /** Automatic retries stop after this many attempts; `npm run quotes:retry` still sends them. */
 export const MAX_AUTOMATIC_ATTEMPTS = 8;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A quote form's fields once validated (app/features/quotes/quote-schema.ts), as stored here. */
+export type QuoteRequestInput = {
+  name: string;
+  phone: string;
+  email: string;
+  address: string;
+  zip: string;
+  dogs: DogCount;
+  yardSize: YardSize;
+  service: string;
+  message?: string;
+};
 
 export type NewQuoteRequest = QuoteRequestInput & {
   outsideServiceArea: boolean;
@@ -83,7 +94,7 @@ export async function createQuoteRequest(data: NewQuoteRequest): Promise<{ quote
 }
 
 export async function getQuoteRequest(id: string): Promise<QuoteRequest | undefined> {
-  if (!UUID.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   const db = await getDb();
   return db.selectFrom("quote_requests").selectAll().where("id", "=", id).executeTakeFirst();
 }
@@ -127,7 +138,7 @@ export async function countQuoteRequestsByStatus(): Promise<Partial<Record<Quote
 }
 
 export async function updateQuoteRequestStatus(id: string, status: QuoteStatus): Promise<QuoteRequest | undefined> {
-  if (!UUID.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   const db = await getDb();
   return db
     .updateTable("quote_requests")
@@ -175,7 +186,7 @@ export async function claimQuoteNotifications(options: {
         candidates = candidates
           .where("notification_attempts", "<", MAX_AUTOMATIC_ATTEMPTS)
           .where(
-            sql<boolean>`updated_at <= now() - make_interval(secs => least(60 * power(2, greatest(notification_attempts - 1, 0)), 3600))`
+            sql<boolean>`updated_at <= now() - make_interval(secs => least(60 * power(2, greatest(notification_attempts - 1, 0)), 3600))`,
           );
       }
       return candidates.orderBy("created_at", "asc").limit(options.limit).forUpdate().skipLocked();

@@ -42,7 +42,11 @@ describe("hitRateLimit", () => {
     expect((await hitRateLimit(key, options)).allowed).toBe(true);
     expect((await hitRateLimit(key, options)).allowed).toBe(false);
     for (let i = 0; i < 5; i++) await refundRateLimit(key);
-    const row = await database.current.db.selectFrom("rate_limits").select("hits").where("key", "=", key).executeTakeFirstOrThrow();
+    const row = await database.current.db
+      .selectFrom("rate_limits")
+      .select("hits")
+      .where("key", "=", key)
+      .executeTakeFirstOrThrow();
     expect(row.hits).toBe(0);
     await refundRateLimit("test:never-hit");
   });

@@ -7,7 +7,10 @@ export type RateLimitResult = { allowed: boolean; remaining: number; retryAfterS
  * Counts one attempt against `key` in a fixed window and says whether it is allowed. Kept in
  * PostgreSQL so that the limit holds across every machine of the app.
  */
-export async function hitRateLimit(key: string, options: { limit: number; windowMs: number }): Promise<RateLimitResult> {
+export async function hitRateLimit(
+  key: string,
+  options: { limit: number; windowMs: number },
+): Promise<RateLimitResult> {
   const db = await getDb();
   const windowSeconds = options.windowMs / 1000;
   // One statement: start a new window when the old one has passed, else count the hit.

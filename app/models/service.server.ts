@@ -1,15 +1,9 @@
 import type { Selectable } from "kysely";
 import type { ServicesTable, ServiceType } from "../../db/schema";
 import { getDb } from "~/utils/db.server";
+import { isUuid } from "~/utils/uuid";
 
 export type Service = Selectable<ServicesTable>;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Ids come from URLs and forms; PostgreSQL rejects a malformed uuid with an error, not a miss. */
-export function isUuid(value: unknown): value is string {
-  return typeof value === "string" && UUID.test(value);
-}
 
 /** SPEC 6/9: a customer sees their own latest 5 services, newest service date first. */
 export async function listRecentServicesForCustomer(customerId: string, limit = 5): Promise<Service[]> {

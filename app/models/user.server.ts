@@ -18,7 +18,13 @@ export async function getSessionUserById(id: string): Promise<SessionUser | null
       "users.email",
       "profiles.full_name",
       eb
-        .exists(eb.selectFrom("user_roles").select("user_roles.role").whereRef("user_roles.user_id", "=", "users.id").where("user_roles.role", "=", "admin"))
+        .exists(
+          eb
+            .selectFrom("user_roles")
+            .select("user_roles.role")
+            .whereRef("user_roles.user_id", "=", "users.id")
+            .where("user_roles.role", "=", "admin"),
+        )
         .as("is_admin"),
     ])
     .where("users.id", "=", id)

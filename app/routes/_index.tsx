@@ -18,6 +18,7 @@ import { BeforeAfterList } from "~/features/gallery/before-after-list";
 import { getGalleryPairs } from "~/features/gallery/gallery.server";
 import { publicCacheHeaders, publicPageHeaders } from "~/utils/cache-headers";
 import { seoMeta } from "~/utils/seo";
+import { telHref } from "~/utils/tel";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [home, settings, catalogue, servicesPage, galleryPage, pairs] = await Promise.all([
@@ -44,7 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         webPage({ name: home.seo.title, description: home.seo.description, path: "/" }, siteUrl),
       ],
     },
-    { headers: publicCacheHeaders(request) }
+    { headers: publicCacheHeaders(request) },
   );
 }
 
@@ -52,8 +53,6 @@ export const headers = publicPageHeaders;
 
 const HOME_GALLERY_PAIRS = 3;
 const HERO_SIZES = "(min-width: 1024px) 36rem, 100vw";
-
-const telHref = (phone: string) => `tel:${phone.replace(/[^\d+]/g, "")}`;
 
 /** Beside the hero when there is no photo: how to reach us, when, and where we work. */
 function QuickFacts({ settings }: { settings: SiteSettings }) {

@@ -27,12 +27,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
       jsonLd: [
         webPage(
           { type: "AboutPage", name: about.seo.title, description: about.seo.description, path: "/about" },
-          siteUrl
+          siteUrl,
         ),
         localBusiness(settings, siteUrl),
       ],
     },
-    { headers: publicCacheHeaders(request) }
+    { headers: publicCacheHeaders(request) },
   );
 }
 

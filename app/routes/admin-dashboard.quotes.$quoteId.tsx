@@ -4,14 +4,15 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
-import { QUOTE_STATUSES } from "../../db/schema";
+import { QUOTE_STATUSES } from "~/features/quotes/quote-constants";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { OutsideAreaBadge, QuoteStatusBadge } from "~/components/quote-status-badge";
+import { OutsideAreaBadge, QuoteStatusBadge } from "~/features/quotes/quote-status-badge";
 import { getQuoteServiceOptions } from "~/content/content.server";
 import { getQuoteRequest, updateQuoteRequestStatus } from "~/models/quote-request.server";
-import { requireAdmin } from "~/utils/auth.server";
-import { formatQuoteTime, QUOTE_STATUS_LABELS, telHref } from "~/utils/quote-format";
-import { dogCountLabel, yardSizeLabel } from "~/utils/quote-schema";
+import { requireAdmin } from "~/features/accounts/auth.server";
+import { formatQuoteTime, QUOTE_STATUS_LABELS } from "~/features/quotes/quote-format";
+import { telHref } from "~/utils/tel";
+import { dogCountLabel, yardSizeLabel } from "~/features/quotes/quote-schema";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -45,7 +46,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         received: formatQuoteTime(quote.created_at),
       },
     },
-    { headers: { "Cache-Control": "private, no-store" } }
+    { headers: { "Cache-Control": "private, no-store" } },
   );
 }
 

@@ -1,15 +1,15 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData, useOutlet } from "@remix-run/react";
-import { QUOTE_STATUSES, type QuoteStatus } from "../../db/schema";
+import { QUOTE_STATUSES, type QuoteStatus } from "~/features/quotes/quote-constants";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { OutsideAreaBadge, QuoteStatusBadge } from "~/components/quote-status-badge";
+import { OutsideAreaBadge, QuoteStatusBadge } from "~/features/quotes/quote-status-badge";
 import { getQuoteServiceOptions } from "~/content/content.server";
 import { countQuoteRequestsByStatus, listQuoteRequests } from "~/models/quote-request.server";
-import { requireAdmin } from "~/utils/auth.server";
-import { ensureQuoteNotificationRetries } from "~/utils/quote-notifications.server";
-import { formatQuoteTime, QUOTE_STATUS_LABELS } from "~/utils/quote-format";
-import { dogCountLabel } from "~/utils/quote-schema";
+import { requireAdmin } from "~/features/accounts/auth.server";
+import { ensureQuoteNotificationRetries } from "~/features/quotes/quote-notifications.server";
+import { formatQuoteTime, QUOTE_STATUS_LABELS } from "~/features/quotes/quote-format";
+import { dogCountLabel } from "~/features/quotes/quote-schema";
 
 const PAGE_SIZE = 25;
 
@@ -48,7 +48,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         received: formatQuoteTime(quote.created_at),
       })),
     },
-    { status: invalidStatus ? 400 : 200, headers: { "Cache-Control": "private, no-store" } }
+    { status: invalidStatus ? 400 : 200, headers: { "Cache-Control": "private, no-store" } },
   );
 }
 

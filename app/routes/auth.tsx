@@ -5,25 +5,24 @@ import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { AuthorizationError } from "remix-auth";
 import { z } from "zod";
-import {
-  ActionToast,
-  Field,
-  ProviderButtons,
-  submitClass,
-  WorkInProgressNote,
-  type ActionToastMessage,
-} from "~/components/auth-fields";
+import { ActionToast, type ActionToastMessage } from "~/components/action-toast";
+import { Field, ProviderButtons, submitClass, WorkInProgressNote } from "~/features/accounts/auth-fields";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import type { loader as rootLoader } from "~/root";
-import { createAccountWithPassword } from "~/models/account.server";
-import { countSignInAttempt, countSignUpAttempt, forgetSignInAttempts, tooManyAttemptsMessage } from "~/models/auth-limits.server";
+import { createAccountWithPassword } from "~/features/accounts/accounts.server";
+import {
+  countSignInAttempt,
+  countSignUpAttempt,
+  forgetSignInAttempts,
+  tooManyAttemptsMessage,
+} from "~/features/accounts/auth-limits.server";
 import { getSessionUserById } from "~/models/user.server";
-import { getOptionalUser, homeFor } from "~/utils/auth.server";
-import { describeAuthFailure, getAuthenticator } from "~/utils/authenticator.server";
+import { getOptionalUser, homeFor } from "~/features/accounts/auth.server";
+import { describeAuthFailure, getAuthenticator } from "~/features/accounts/authenticator.server";
 import { getClientIp } from "~/utils/client-ip.server";
 import { log } from "~/utils/logger.server";
 import { createUserSessionHeaders } from "~/utils/session.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
+import { privatePageMeta } from "~/utils/seo";
 
 type Tab = "signin" | "signup";
 
@@ -47,7 +46,11 @@ export const SignInSchema = z.object({
 });
 
 export const SignUpSchema = z.object({
-  fullName: z.string({ required_error: "Full name is required" }).trim().min(1, "Full name is required").max(200, "Full name is too long"),
+  fullName: z
+    .string({ required_error: "Full name is required" })
+    .trim()
+    .min(1, "Full name is required")
+    .max(200, "Full name is too long"),
   email,
   password: z
     .string({ required_error: "Password is required" })
@@ -58,8 +61,16 @@ export const SignUpSchema = z.object({
 type ActionData = { intent: Tab; result: SubmissionResult<string[]>; toast?: ActionToastMessage };
 
 /** A failed submission stays on the page with its values (never the password) and a toast. */
-function refuse(intent: Tab, result: SubmissionResult<string[]>, status: number, description?: string, headers?: HeadersInit) {
-  const toast = description ? { message: intent === "signin" ? "Login failed" : "Sign up failed", description } : undefined;
+function refuse(
+  intent: Tab,
+  result: SubmissionResult<string[]>,
+  status: number,
+  description?: string,
+  headers?: HeadersInit,
+) {
+  const toast: ActionToastMessage | undefined = description
+    ? { message: intent === "signin" ? "Login failed" : "Sign up failed", description }
+    : undefined;
   return json<ActionData>({ intent, result, toast }, { status, headers });
 }
 
@@ -229,7 +240,13 @@ function SignUpForm({ lastResult }: { lastResult: SubmissionResult<string[]> | u
       <input type="hidden" name="intent" value="signup" />
       <Field label="Full Name" meta={fields.fullName} type="text" autoComplete="name" />
       <Field label="Email" meta={fields.email} type="email" autoComplete="email" />
-      <Field label="Password" meta={fields.password} type="password" autoComplete="new-password" hint="At least 6 characters." />
+      <Field
+        label="Password"
+        meta={fields.password}
+        type="password"
+        autoComplete="new-password"
+        hint="At least 6 characters."
+      />
       <FormError id={form.errorId} errors={form.errors} />
       <button type="submit" className={submitClass} disabled={busy}>
         {busy ? "Creating account..." : "Create Account"}
@@ -246,14 +263,12 @@ function FormError({ id, errors }: { id: string; errors: string[] | undefined })
   );
 }
 
-export const meta: MetaFunction<typeof loader, { root: typeof rootLoader }> = ({ matches }) => {
-  const site = matches.find((m) => m.id === "root")?.data?.shell.businessName;
-  return [
-    { title: site ? `Customer Portal | ${site}` : "Customer Portal" },
-    { name: "description", content: "Sign in or create an account to see your services, photos and bookings." },
-    { name: "robots", content: "noindex" },
-  ];
-};
+export const meta: MetaFunction<typeof loader> = ({ matches }) =>
+  privatePageMeta(
+    matches,
+    "Customer Portal",
+    "Sign in or create an account to see your services, photos and bookings.",
+  );
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

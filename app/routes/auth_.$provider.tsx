@@ -1,8 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { getOptionalUser, homeFor } from "~/utils/auth.server";
-import { getAuthenticator, isOAuthProvider, isProviderConfigured, PROVIDER_NAMES } from "~/utils/authenticator.server";
-import { oauthFailure } from "~/utils/oauth-failure.server";
+import { getOptionalUser, homeFor } from "~/features/accounts/auth.server";
+import { isOAuthProvider, PROVIDER_NAMES } from "~/features/accounts/account-constants";
+import { getAuthenticator, isProviderConfigured } from "~/features/accounts/authenticator.server";
+import { oauthFailure } from "~/features/accounts/oauth-failure.server";
 
 // Only the buttons' POST starts a provider round trip; a GET (a typed URL) goes back to /auth.
 export async function loader() {

@@ -1,9 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getSessionUserById } from "~/models/user.server";
-import { homeFor } from "~/utils/auth.server";
-import { getAuthenticator, isOAuthProvider, isProviderConfigured, PROVIDER_NAMES, sanitizeCode } from "~/utils/authenticator.server";
+import { homeFor } from "~/features/accounts/auth.server";
+import { isOAuthProvider, PROVIDER_NAMES } from "~/features/accounts/account-constants";
+import { getAuthenticator, isProviderConfigured, sanitizeCode } from "~/features/accounts/authenticator.server";
 import { log } from "~/utils/logger.server";
-import { oauthFailure, providerRedirectError } from "~/utils/oauth-failure.server";
+import { oauthFailure, providerRedirectError } from "~/features/accounts/oauth-failure.server";
 import { createUserSessionHeaders } from "~/utils/session.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
 

@@ -5,15 +5,16 @@ import { FaqAccordion } from "~/components/faq-accordion";
 import { HighlightList } from "~/components/highlight-list";
 import { JsonLd } from "~/components/json-ld";
 import { PageHero, PageSection } from "~/components/page-hero";
-import { QuoteForm } from "~/components/quote-form";
+import { QuoteForm } from "~/features/quotes/quote-form";
 import { BusinessHours, ServiceAreaList } from "~/components/service-area";
 import { getAddOns, getContactPage, getFaqs, getQuoteServiceOptions, getSiteSettings } from "~/content/content.server";
 import { getSiteUrl, pageSeo } from "~/content/page.server";
 import { faqPage, localBusiness, webPage } from "~/content/structured-data";
 import { PRIVATE_CACHE_CONTROL, publicCacheHeaders, publicPageHeaders } from "~/utils/cache-headers";
-import { withQuoteActionHeaders } from "~/utils/quote-headers";
-import { getQuoteConfirmation, submitQuoteRequest } from "~/utils/quote-submission.server";
+import { withQuoteActionHeaders } from "~/features/quotes/quote-headers";
+import { getQuoteConfirmation, submitQuoteRequest } from "~/features/quotes/quote-submission.server";
 import { seoMeta } from "~/utils/seo";
+import { telHref } from "~/utils/tel";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [contact, settings, faqs, serviceOptions, addOns, sent] = await Promise.all([
@@ -40,13 +41,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
       jsonLd: [
         webPage(
           { type: "ContactPage", name: contact.seo.title, description: contact.seo.description, path: "/contact" },
-          siteUrl
+          siteUrl,
         ),
         localBusiness(settings, siteUrl),
         ...(faqs.length > 0 ? [faqPage(faqs)] : []),
       ],
     },
-    { headers }
+    { headers },
   );
 }
 
@@ -57,8 +58,6 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export const headers = withQuoteActionHeaders(publicPageHeaders);
-
-const telHref = (phone: string) => `tel:${phone.replace(/[^\d+]/g, "")}`;
 
 const cardClass =
   "rounded-2xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-700 dark:bg-slate-900 hc:border-black";

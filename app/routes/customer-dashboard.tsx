@@ -2,18 +2,19 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import type { loader as rootLoader } from "~/root";
-import { BookingCard } from "~/components/portal/booking-card";
-import { DashboardHeader } from "~/components/portal/dashboard-header";
-import { MediaView, type MediaViewItem } from "~/components/portal/media-view";
-import { BookingStatusBadge, ServiceStatusBadge } from "~/components/portal/status-badge";
-import { getBookingCalendarUrl, prefilledCalendarUrl } from "~/models/booking-calendar.server";
+import { BookingCard } from "~/features/bookings/booking-card";
+import { DashboardHeader } from "~/components/dashboard-header";
+import { MediaView, type MediaViewItem } from "~/features/media/media-view";
+import { BookingStatusBadge, ServiceStatusBadge } from "~/components/status-badge";
+import { getBookingCalendarUrl, prefilledCalendarUrl } from "~/features/bookings/booking-calendar.server";
 import { listRecentBookingsForCustomer } from "~/models/booking.server";
-import { listMediaForServices, mediaKindOf } from "~/models/service-media.server";
-import { formatBusinessDate, formatBusinessDateTime } from "~/models/service-schedule.server";
+import { mediaKindOf } from "~/features/media/service-media.server";
+import { listMediaForServices } from "~/models/service-media.server";
+import { formatBusinessDate, formatBusinessDateTime } from "~/utils/business-time";
 import { listRecentServicesForCustomer } from "~/models/service.server";
-import { requireUser } from "~/utils/auth.server";
+import { requireUser } from "~/features/accounts/auth.server";
 import { redirectWithError } from "~/utils/toast.server";
+import { privatePageMeta } from "~/utils/seo";
 
 /** SPEC 9: at most this many media items on the dashboard. */
 const MEDIA_SHOWN = 4;
@@ -187,14 +188,8 @@ export default function CustomerDashboard() {
   );
 }
 
-export const meta: MetaFunction<typeof loader, { root: typeof rootLoader }> = ({ matches }) => {
-  const site = matches.find((m) => m.id === "root")?.data?.shell.businessName;
-  return [
-    { title: site ? `Customer Dashboard | ${site}` : "Customer Dashboard" },
-    { name: "description", content: "Your services, before and after photos, and bookings." },
-    { name: "robots", content: "noindex" },
-  ];
-};
+export const meta: MetaFunction<typeof loader> = ({ matches }) =>
+  privatePageMeta(matches, "Customer Dashboard", "Your services, before and after photos, and bookings.");
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -21,11 +21,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
       jsonLd: [
         webPage(
           { type: "CollectionPage", name: page.seo.title, description: page.seo.description, path: "/gallery" },
-          getSiteUrl()
+          getSiteUrl(),
         ),
       ],
     },
-    { headers: publicCacheHeaders(request) }
+    { headers: publicCacheHeaders(request) },
   );
 }
 

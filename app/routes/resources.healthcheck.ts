@@ -9,7 +9,11 @@ export async function loader() {
     const db = await getDb();
     await sql`select 1`.execute(db);
     return new Response("OK", {
-      headers: { "Content-Type": "text/plain", "Cache-Control": "no-store", "X-Health-Ms": String(Date.now() - started) },
+      headers: {
+        "Content-Type": "text/plain",
+        "Cache-Control": "no-store",
+        "X-Health-Ms": String(Date.now() - started),
+      },
     });
   } catch (error) {
     log.error("healthcheck.failed", errorFields(error));

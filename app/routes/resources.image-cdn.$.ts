@@ -13,7 +13,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       embeddedImageSource(),
       params["*"] ?? "",
       url.searchParams,
-      request.headers.get("accept")
+      request.headers.get("accept"),
     );
     return new Response(new Uint8Array(image.body), {
       headers: {

@@ -43,11 +43,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
             { name: servicesPage.hero.heading, path: "/services" },
             { name: plan.name, path },
           ],
-          siteUrl
+          siteUrl,
         ),
       ],
     },
-    { headers: publicCacheHeaders(request) }
+    { headers: publicCacheHeaders(request) },
   );
 }
 

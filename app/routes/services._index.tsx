@@ -40,11 +40,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
             { name: "Home", path: "/" },
             { name: page.hero.heading, path: "/services" },
           ],
-          siteUrl
+          siteUrl,
         ),
       ],
     },
-    { headers: publicCacheHeaders(request) }
+    { headers: publicCacheHeaders(request) },
   );
 }
 

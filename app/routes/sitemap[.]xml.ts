@@ -5,7 +5,7 @@ import { PUBLIC_CACHE_CONTROL } from "~/utils/cache-headers";
 const escapeXml = (value: string) =>
   value.replace(
     /[<>&'"]/g,
-    (char) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" }[char] ?? char)
+    (char) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[char] ?? char,
   );
 
 /** Every public page, from content: a new plan or legal page appears here without a deploy. */
@@ -18,7 +18,7 @@ export async function loader() {
     return `  <url>\n    <loc>${loc}</loc>\n    <lastmod>${lastmod}</lastmod>\n  </url>`;
   });
   const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join(
-    "\n"
+    "\n",
   )}\n</urlset>\n`;
   return new Response(xml, {
     headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": PUBLIC_CACHE_CONTROL },

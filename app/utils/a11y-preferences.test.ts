@@ -139,7 +139,7 @@ describe("readPreferences", () => {
         "a11y-high-contrast": "true",
         "a11y-highlight-links": "false",
         "a11y-reduce-motion": "true",
-      })
+      }),
     );
     expect(prefs).toEqual({
       textSize: 130,
@@ -152,7 +152,7 @@ describe("readPreferences", () => {
 
   it("falls back per key on bad values and never throws", () => {
     const prefs = readPreferences(
-      storageOf({ "a11y-text-size": "huge", "a11y-dark-mode": "maybe", "a11y-reduce-motion": "true" })
+      storageOf({ "a11y-text-size": "huge", "a11y-dark-mode": "maybe", "a11y-reduce-motion": "true" }),
     );
     expect(prefs).toEqual({ ...DEFAULT_PREFERENCES, reduceMotion: true });
     const throwing = () => {

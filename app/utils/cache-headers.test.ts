@@ -21,7 +21,7 @@ describe("public page caching", () => {
     const shared = new Headers(publicPageHeaders({ ...args, parentHeaders: new Headers() }));
     expect(shared.get("Cache-Control")).toBe(PUBLIC_CACHE_CONTROL);
     const withToast = new Headers(
-      publicPageHeaders({ ...args, parentHeaders: headersOf({ "Set-Cookie": "toast=1" }) })
+      publicPageHeaders({ ...args, parentHeaders: headersOf({ "Set-Cookie": "toast=1" }) }),
     );
     expect(withToast.get("Cache-Control")).toBe(PRIVATE_CACHE_CONTROL);
   });

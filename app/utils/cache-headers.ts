@@ -26,7 +26,7 @@ export const publicPageHeaders: HeadersFunction = ({ loaderHeaders, parentHeader
   const personal = parentHeaders.has("Set-Cookie") || loaderHeaders.has("Set-Cookie") || errorHeaders !== undefined;
   headers.set(
     "Cache-Control",
-    personal ? PRIVATE_CACHE_CONTROL : loaderHeaders.get("Cache-Control") ?? PRIVATE_CACHE_CONTROL
+    personal ? PRIVATE_CACHE_CONTROL : (loaderHeaders.get("Cache-Control") ?? PRIVATE_CACHE_CONTROL),
   );
   return headers;
 };

@@ -5,7 +5,9 @@ const withHeaders = (headers: Record<string, string>) => new Request("http://loc
 
 describe("getClientIp", () => {
   it("prefers Fly-Client-IP, which Fly's proxy sets and clients cannot forge", () => {
-    expect(getClientIp(withHeaders({ "Fly-Client-IP": "198.51.100.7", "X-Forwarded-For": "203.0.113.9" }))).toBe("198.51.100.7");
+    expect(getClientIp(withHeaders({ "Fly-Client-IP": "198.51.100.7", "X-Forwarded-For": "203.0.113.9" }))).toBe(
+      "198.51.100.7",
+    );
   });
 
   it("else takes the first X-Forwarded-For entry", () => {

@@ -7,10 +7,7 @@ import { isIP } from "node:net";
  * counts as "unknown" and never becomes part of a key.
  */
 export function getClientIp(request: Request): string {
-  const candidates = [
-    request.headers.get("Fly-Client-IP"),
-    request.headers.get("X-Forwarded-For")?.split(",")[0],
-  ];
+  const candidates = [request.headers.get("Fly-Client-IP"), request.headers.get("X-Forwarded-For")?.split(",")[0]];
   for (const candidate of candidates) {
     const ip = candidate?.trim();
     if (ip && isIP(ip)) return ip;

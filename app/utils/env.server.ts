@@ -1,5 +1,8 @@
 import { z } from "zod";
 
+/** Pinned so that a change of Sanity's defaults never changes what the site shows. */
+export const SANITY_API_VERSION = "2025-02-19";
+
 // Empty strings (common in .env files and fly secrets) mean "unset".
 const optional = <T extends z.ZodTypeAny>(schema: T) =>
   z.preprocess((v) => (v === "" ? undefined : v), schema.optional());
@@ -35,7 +38,10 @@ const schema = z
     // Content: Sanity when both are set, else the bundled dataset.
     SANITY_PROJECT_ID: optional(z.string().regex(/^[a-z0-9-]+$/, "must be a Sanity project id")),
     SANITY_DATASET: optional(z.string().regex(/^[a-z0-9_-]+$/, "must be a Sanity dataset name")),
-    SANITY_API_VERSION: withDefault(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date like 2025-01-17"), "2025-02-19"),
+    SANITY_API_VERSION: withDefault(
+      z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date like 2025-01-17"),
+      SANITY_API_VERSION,
+    ),
     SANITY_API_HOST: optional(z.string().url()),
     SANITY_USE_CDN: flag(true),
     SANITY_WEBHOOK_SECRET: optional(z.string().min(8)),
@@ -88,7 +94,10 @@ const schema = z
 export type Env = z.infer<typeof schema>;
 
 export class EnvError extends Error {
-  constructor(public readonly variables: string[], message: string) {
+  constructor(
+    public readonly variables: string[],
+    message: string,
+  ) {
     super(message);
     this.name = "EnvError";
   }

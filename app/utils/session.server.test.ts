@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../tests/helpers/app-database";
 import { createUser, sessionCookieFor } from "../../tests/helpers/factories";
-import { getOptionalUser } from "./auth.server";
+import { getOptionalUser } from "~/features/accounts/auth.server";
 import { createUserSessionHeaders, getSession, getSessionStorage, getUserId } from "./session.server";
 
 const database = useAppDatabase();
@@ -81,7 +81,11 @@ describe("purgeExpiredSessions", () => {
       .where("user_id", "=", expired.id)
       .execute();
     expect(await purgeExpiredSessions()).toBeGreaterThanOrEqual(1);
-    const left = await database.current.db.selectFrom("sessions").select("user_id").where("user_id", "in", [expired.id, live.id]).execute();
+    const left = await database.current.db
+      .selectFrom("sessions")
+      .select("user_id")
+      .where("user_id", "in", [expired.id, live.id])
+      .execute();
     expect(left).toEqual([{ user_id: live.id }]);
     await expect(getUserId(requestWith(liveCookie))).resolves.toBe(live.id);
   });

@@ -9,11 +9,11 @@ import { startLocalS3, type LocalS3 } from "../../tests/helpers/s3-server";
 import {
   createFolderStorage,
   createS3Storage,
-  MAX_UPLOAD_BYTES,
   parseRangeHeader,
   storeUpload,
   type StorageBackend,
 } from "./storage.server";
+import { MAX_UPLOAD_BYTES } from "./upload-limit";
 
 async function readAll(stream: NodeJS.ReadableStream) {
   const chunks: Buffer[] = [];

@@ -15,9 +15,10 @@ import { Upload } from "@aws-sdk/lib-storage";
 import { fileTypeFromBuffer } from "file-type";
 import { getEnv } from "./env.server";
 import { errorFields, log } from "./logger.server";
+import { MAX_UPLOAD_BYTES } from "./upload-limit";
 
 /** The spec's upload limit: 50 MB. */
-export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+
 /** file-type needs at most this many leading bytes to recognise any format it knows. */
 export const SNIFF_BYTES = 4100;
 
@@ -296,8 +297,8 @@ export async function storeUpload(
   const kind: MediaKind | null = type?.mime.startsWith("image/")
     ? "image"
     : type?.mime.startsWith("video/")
-    ? "video"
-    : null;
+      ? "video"
+      : null;
   if (!type || !kind) return { ok: false, reason: "not-media" };
 
   // 2. Stream the sniffed head and then the rest, counting bytes; passing the limit errors the

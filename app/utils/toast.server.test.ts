@@ -5,7 +5,10 @@ const cookieOf = (response: Response) => response.headers.get("Set-Cookie")!.spl
 
 describe("flash toasts", () => {
   it("travel in a signed cookie and are read once", async () => {
-    const response = await redirectWithSuccess("/", { message: "Signed out", description: "You've been logged out successfully." });
+    const response = await redirectWithSuccess("/", {
+      message: "Signed out",
+      description: "You've been logged out successfully.",
+    });
     const cookie = cookieOf(response);
     const { toast, headers } = await getToast(new Request("http://localhost/", { headers: { Cookie: cookie } }));
     expect(toast).toEqual(expect.objectContaining({ message: "Signed out", type: "success" }));
@@ -19,7 +22,9 @@ describe("flash toasts", () => {
     const response = await redirectWithSuccess("/", "Genuine");
     const [name, value] = cookieOf(response).split("=");
     const payload = decodeURIComponent(value);
-    const forgedBody = Buffer.from(JSON.stringify({ flash: { toast: { message: "Forged", type: "error" } } })).toString("base64");
+    const forgedBody = Buffer.from(JSON.stringify({ flash: { toast: { message: "Forged", type: "error" } } })).toString(
+      "base64",
+    );
     const forged = `${name}=${encodeURIComponent(forgedBody + payload.slice(payload.lastIndexOf(".")))}`;
     expect((await getToast(new Request("http://localhost/", { headers: { Cookie: forged } }))).toast).toBeUndefined();
     const unsigned = `${name}=${encodeURIComponent(forgedBody)}`;

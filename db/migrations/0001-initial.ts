@@ -1,19 +1,28 @@
 import { sql, type Kysely } from "kysely";
-import {
-  BOOKING_SOURCES,
-  BOOKING_STATUSES,
-  DOG_COUNTS,
-  IMAGE_TYPES,
-  NOTIFICATION_STATUSES,
-  OAUTH_PROVIDERS,
-  QUOTE_STATUSES,
-  ROLES,
-  SERVICE_STATUSES,
-  SERVICE_TYPES,
-  YARD_SIZES,
-} from "../schema";
 
-// A migration is frozen once it has run anywhere: later changes go in a new file.
+// Frozen: this migration states the lists it checks as they were when it first ran. The live
+// lists (app/features/*/*-constants.ts) change only through a new migration; a test in
+// db/migrations.test.ts compares them with the CHECK constraints of a migrated database.
+const SERVICE_TYPES = [
+  "Weekly Service",
+  "Twice Weekly Service",
+  "Desert Dash",
+  "Desert Refresh",
+  "Yard Refresh",
+  "Sanitize & Deodorize",
+  "Trash Bin Clean",
+];
+const SERVICE_STATUSES = ["scheduled", "in_progress", "completed", "skipped", "cancelled"];
+const BOOKING_STATUSES = ["pending", "confirmed", "completed", "cancelled"];
+const BOOKING_SOURCES = ["calendar", "admin", "website"];
+const IMAGE_TYPES = ["before", "after"];
+const ROLES = ["admin"];
+const OAUTH_PROVIDERS = ["google", "facebook"];
+const QUOTE_STATUSES = ["new", "contacted", "won", "lost"];
+const DOG_COUNTS = ["1", "2", "3", "4+"];
+const YARD_SIZES = ["small", "medium", "large"];
+const NOTIFICATION_STATUSES = ["pending", "sent", "failed", "skipped"];
+
 const oneOf = (column: string, values: readonly string[]) =>
   sql`${sql.ref(column)} in (${sql.join(values.map((v) => sql.lit(v)))})`;
 
@@ -77,7 +86,9 @@ export async function up(db: Kysely<any>) {
     .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
   // Serves the customer's "latest 5 services by service_date descending".
-  await sql`create index services_customer_id_service_date_idx on services (customer_id, service_date desc)`.execute(db);
+  await sql`create index services_customer_id_service_date_idx on services (customer_id, service_date desc)`.execute(
+    db,
+  );
 
   await db.schema
     .createTable("service_images")
@@ -90,7 +101,9 @@ export async function up(db: Kysely<any>) {
     .addColumn("uploaded_by", "uuid", (c) => c.references("users.id").onDelete("set null"))
     .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await sql`create index service_images_service_id_created_at_idx on service_images (service_id, created_at desc)`.execute(db);
+  await sql`create index service_images_service_id_created_at_idx on service_images (service_id, created_at desc)`.execute(
+    db,
+  );
 
   await db.schema
     .createTable("bookings")
@@ -103,7 +116,9 @@ export async function up(db: Kysely<any>) {
     .addColumn("external_id", "text", (c) => c.unique())
     .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await sql`create index bookings_customer_id_booking_date_idx on bookings (customer_id, booking_date desc)`.execute(db);
+  await sql`create index bookings_customer_id_booking_date_idx on bookings (customer_id, booking_date desc)`.execute(
+    db,
+  );
 
   await db.schema
     .createTable("quote_requests")
@@ -135,8 +150,12 @@ export async function up(db: Kysely<any>) {
   // The admin inbox lists newest first, optionally by status; the retry job finds unsent ones.
   await sql`create index quote_requests_created_at_idx on quote_requests (created_at desc)`.execute(db);
   await sql`create index quote_requests_status_created_at_idx on quote_requests (status, created_at desc)`.execute(db);
-  await sql`create index quote_requests_dedupe_key_created_at_idx on quote_requests (dedupe_key, created_at desc)`.execute(db);
-  await sql`create index quote_requests_unsent_idx on quote_requests (created_at) where notification_status in ('pending', 'failed')`.execute(db);
+  await sql`create index quote_requests_dedupe_key_created_at_idx on quote_requests (dedupe_key, created_at desc)`.execute(
+    db,
+  );
+  await sql`create index quote_requests_unsent_idx on quote_requests (created_at) where notification_status in ('pending', 'failed')`.execute(
+    db,
+  );
 
   // Fixed-window counters for sign-in, sign-up and quote limits, shared by every machine.
   await db.schema

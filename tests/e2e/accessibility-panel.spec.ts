@@ -286,7 +286,7 @@ test.describe("motion", () => {
         moving: probes.filter((el) =>
           getComputedStyle(el)
             .transitionDuration.split(",")
-            .some((d) => parseFloat(d) > 0)
+            .some((d) => parseFloat(d) > 0),
         ).length,
       };
     });
@@ -532,12 +532,12 @@ test.describe("keyboard only", () => {
     const first = faq.nth(0);
     const second = faq.nth(1);
     await tabUntil(page, "the first FAQ question", () =>
-      first.locator("summary").evaluate((el) => el === document.activeElement)
+      first.locator("summary").evaluate((el) => el === document.activeElement),
     );
     await page.keyboard.press("Enter");
     await expect(first).toHaveJSProperty("open", true);
     await tabUntil(page, "the second FAQ question", () =>
-      second.locator("summary").evaluate((el) => el === document.activeElement)
+      second.locator("summary").evaluate((el) => el === document.activeElement),
     );
     await page.keyboard.press("Space");
     await expect(second).toHaveJSProperty("open", true);
@@ -547,7 +547,7 @@ test.describe("keyboard only", () => {
 
     // Panel: reached by Tab, opened with Enter, driven with Space, closed with Escape.
     await tabUntil(page, "the accessibility button", () =>
-      trigger(page).evaluate((el) => el === document.activeElement)
+      trigger(page).evaluate((el) => el === document.activeElement),
     );
     await page.keyboard.press("Enter");
     await expect(dialog(page)).toBeVisible();
@@ -589,7 +589,7 @@ test.describe("keyboard only", () => {
     await expect(menu).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await tabUntil(page, "the menu toggle", () =>
-      menu.locator("summary").evaluate((el) => el === document.activeElement)
+      menu.locator("summary").evaluate((el) => el === document.activeElement),
     );
     await page.keyboard.press("Enter");
     const mobileNav = page.locator("#mobile-navigation");

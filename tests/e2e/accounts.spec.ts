@@ -10,7 +10,8 @@ test.beforeEach(async ({ page }, testInfo) => {
   await page.setExtraHTTPHeaders({ "X-Forwarded-For": `198.18.${worker}.${clientCounter}` });
 });
 
-const uniqueEmail = (label: string) => `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+const uniqueEmail = (label: string) =>
+  `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 
 /** The toast: sonner's once React runs, the server-rendered live region without JavaScript. */
 async function expectToast(page: Page, js: boolean, title: string, description?: string) {
@@ -110,7 +111,12 @@ for (const js of [true, false]) {
         if (js) await waitForHydration(page);
         await page.getByRole("button", { name: `Sign in with ${provider}` }).click();
         await expect(page).toHaveURL(/\/auth$/);
-        await expectToast(page, js, `${provider} sign in failed`, `${provider} sign-in is not set up yet. Please use e-mail.`);
+        await expectToast(
+          page,
+          js,
+          `${provider} sign in failed`,
+          `${provider} sign-in is not set up yet. Please use e-mail.`,
+        );
       }
     });
 

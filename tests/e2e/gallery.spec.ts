@@ -24,7 +24,7 @@ async function expectAllImagesLoaded(page: Page) {
     await Promise.all(images.map((image) => (image.complete ? null : image.decode().catch(() => null))));
   });
   const broken = await page.evaluate(() =>
-    [...document.images].filter((image) => !image.complete || image.naturalWidth === 0).map((image) => image.src)
+    [...document.images].filter((image) => !image.complete || image.naturalWidth === 0).map((image) => image.src),
   );
   expect(broken).toEqual([]);
 }
@@ -47,7 +47,7 @@ test.describe("with JavaScript", () => {
     await expect(page.getByRole("slider", { name: "Compare before and after" })).toHaveCount(pairs.length);
     await expectAllImagesLoaded(page);
     const sources = await page.evaluate(() =>
-      [...document.querySelectorAll("main img")].map((image) => (image as HTMLImageElement).currentSrc)
+      [...document.querySelectorAll("main img")].map((image) => (image as HTMLImageElement).currentSrc),
     );
     expect(sources).toHaveLength(pairs.length * 2);
     for (const source of sources) expect(source).toContain("/resources/image-cdn/images/");
@@ -105,7 +105,7 @@ test.describe("with JavaScript", () => {
     await expect(page.getByRole("link", { name: "See the whole gallery" })).toHaveAttribute("href", "/gallery");
     await expect(page.getByRole("contentinfo").getByRole("link", { name: "Before & After" })).toHaveAttribute(
       "href",
-      "/gallery"
+      "/gallery",
     );
 
     const preload = page.locator('head link[rel="preload"][as="image"]');

@@ -5,7 +5,12 @@ import { expect, type Page } from "@playwright/test";
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 
-type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[]; failureSummary?: string }[] };
+type AxeViolation = {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+};
 
 /**
  * Runs axe (WCAG 2.0/2.1/2.2 A and AA plus best practices) in the page and fails with a
@@ -29,7 +34,11 @@ export async function expectNoAxeViolations(page: Page, context = "") {
     return result.violations as AxeViolation[];
   });
   const summary = violations.map(
-    (v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.slice(0, 3).map((n) => `${n.target.join(" ")} — ${n.failureSummary ?? ""}`).join("\n    ")}`,
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes
+        .slice(0, 3)
+        .map((n) => `${n.target.join(" ")} — ${n.failureSummary ?? ""}`)
+        .join("\n    ")}`,
   );
   expect(summary, `axe violations ${context}`).toEqual([]);
 }

@@ -38,6 +38,22 @@ async function expectToast(page: Page, js: boolean, title: string, description?:
   await expect(toast.first()).toBeVisible();
 }
 
+/**
+ * The toast of an upload, and no toast of the opposite outcome beside it (an upload once showed
+ * "Success" and "Upload Failed" together). Toasts of earlier steps are waited out first.
+ */
+async function expectOnlyUploadToast(page: Page, js: boolean, title: string, description?: string) {
+  await expectToast(page, js, title, description);
+  const all = js ? page.locator("[data-sonner-toast]") : page.getByTestId("flash-toast");
+  const opposite = title === "Success" ? /Upload Failed|File Too Large/ : /Success/;
+  await expect(all.filter({ hasText: opposite })).toHaveCount(0);
+}
+
+/** With JavaScript, sonner keeps a toast for a few seconds: let it go before the next step. */
+async function waitForToastsToClear(page: Page, js: boolean) {
+  if (js) await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 15_000 });
+}
+
 const unique = (label: string) => `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
 
 /** A customer of their own, so tests running side by side never see each other's media. */
@@ -122,12 +138,14 @@ for (const js of [true, false]) {
         buffer: Buffer.from("I am only text pretending to be a photo.\n".repeat(20)),
       });
       await page.getByRole("button", { name: "Upload Before" }).click();
-      await expectToast(page, js, "Upload Failed");
+      await expectOnlyUploadToast(page, js, "Upload Failed");
+      await waitForToastsToClear(page, js);
 
       await page.getByLabel("Before Image/Video").setInputFiles(BEFORE_JPG);
       if (js) await expect(page.getByRole("img", { name: "Preview of yard-before.jpg" })).toBeVisible();
       await page.getByRole("button", { name: "Upload Before" }).click();
-      await expectToast(page, js, "Success", "before image uploaded successfully");
+      await expectOnlyUploadToast(page, js, "Success", "before image uploaded successfully");
+      await waitForToastsToClear(page, js);
 
       await page.getByLabel("After Image/Video").setInputFiles(AFTER_MP4);
       if (js) {
@@ -135,7 +153,7 @@ for (const js of [true, false]) {
         // Hold the upload's answer for a moment so that the progress bar can be seen.
         let release: () => void = () => undefined;
         const held = new Promise<void>((resolve) => (release = resolve));
-        await page.route(/\/admin-dashboard\?index/, async (route) => {
+        await page.route(/\/resources\/media-upload/, async (route) => {
           await held;
           await route.continue();
         });
@@ -146,7 +164,7 @@ for (const js of [true, false]) {
       } else {
         await page.getByRole("button", { name: "Upload After" }).click();
       }
-      await expectToast(page, js, "Success", "after video uploaded successfully");
+      await expectOnlyUploadToast(page, js, "Success", "after video uploaded successfully");
       const uploaded = page.getByRole("heading", { name: "Uploaded for this service" }).locator("..");
       await expect(uploaded.getByRole("img", { name: "Before photo of Desert Dash on Jun 14, 2025" })).toBeVisible();
       await expect(uploaded.locator("video")).toHaveCount(1);

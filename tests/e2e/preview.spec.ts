@@ -65,9 +65,14 @@ test.beforeAll(async () => {
 
   // The "Studio": one page framing the site's preview entry, as the Presentation tool does.
   studio = createServer((request, response) => {
-    const target = request.url === "/no-secret" ? `${origin}/` : `${origin}/resources/preview?sanity-preview-secret=${SECRET}&sanity-preview-pathname=/`;
+    const target =
+      request.url === "/no-secret"
+        ? `${origin}/`
+        : `${origin}/resources/preview?sanity-preview-secret=${SECRET}&sanity-preview-pathname=/`;
     response.writeHead(200, { "content-type": "text/html" });
-    response.end(`<!doctype html><title>Studio</title><iframe title="Preview" src="${target}" width="1200" height="800"></iframe>`);
+    response.end(
+      `<!doctype html><title>Studio</title><iframe title="Preview" src="${target}" width="1200" height="800"></iframe>`,
+    );
   });
   studio.listen(studioPort, "127.0.0.1");
   await once(studio, "listening");

@@ -85,7 +85,7 @@ function jsonLdProblems(node: JsonLdNode): string[] {
       need(Array.isArray(questions) && questions.length > 0, "questions");
       need(
         questions.every((q) => q.name && (q.acceptedAnswer as JsonLdNode | undefined)?.text),
-        "every question answered"
+        "every question answered",
       );
       break;
     }
@@ -133,7 +133,7 @@ test.describe("every public page without JavaScript", () => {
       await expect(page.locator('meta[property="og:url"]'), pagePath).toHaveAttribute("content", canonical);
       await expect(page.locator('meta[property="og:description"]'), pagePath).toHaveAttribute(
         "content",
-        description ?? ""
+        description ?? "",
       );
 
       const nodes = await jsonLdOf(page);
@@ -183,7 +183,7 @@ test.describe("every public page without JavaScript", () => {
       await expect(card.getByText(formatPrice(plan.price), { exact: true }).first()).toBeAttached();
       await expect(card.getByRole("link", { name: /^Learn More/ })).toHaveAttribute(
         "href",
-        `/services/${plan.slug.current}`
+        `/services/${plan.slug.current}`,
       );
     }
   });
@@ -195,11 +195,11 @@ test.describe("every public page without JavaScript", () => {
       await expect(page.getByRole("main").getByText(formatPrice(plan.price), { exact: true }).first()).toBeAttached();
       await expect(page.getByRole("main").getByRole("link", { name: plan.ctaLabel, exact: true })).toHaveAttribute(
         "href",
-        "/contact"
+        "/contact",
       );
       await expect(page.getByRole("main").getByRole("link", { name: "View All Services" })).toHaveAttribute(
         "href",
-        "/services"
+        "/services",
       );
     }
   });
@@ -221,7 +221,10 @@ test.describe("every public page without JavaScript", () => {
   test("the contact page: call and e-mail cards, quote form markup, hours and areas", async ({ page }) => {
     await page.goto("/contact");
     const main = page.getByRole("main");
-    await expect(main.getByRole("link", { name: /^\(\d{3}\) \d{3}-\d{4}$/ })).toHaveAttribute("href", /^tel:\d{10}$/);
+    await expect(main.getByRole("link", { name: /^\(\d{3}\) \d{3}-\d{4}$/ })).toHaveAttribute(
+      "href",
+      /^tel:\+1\d{10}$/,
+    );
     await expect(main.getByRole("link", { name: /@/ })).toHaveAttribute("href", /^mailto:/);
 
     const form = main.locator('form[method="post"][action="/contact"]');
@@ -295,7 +298,7 @@ test.describe("with JavaScript", () => {
     await page.getByLabel("Number of dogs").selectOption("2");
     const twoDogs = tiers.find((tier) => tier.minDogs === 2)?.monthlyAmount ?? 0;
     await expect(page.getByText(/^Estimated price:/)).toHaveText(
-      `Estimated price: ${formatPrice({ amount: weekly.price.amount + twoDogs, unit: "month" })}`
+      `Estimated price: ${formatPrice({ amount: weekly.price.amount + twoDogs, unit: "month" })}`,
     );
   });
 
@@ -376,7 +379,7 @@ async function freePort(): Promise<number> {
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
       server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
       );
     });
   });

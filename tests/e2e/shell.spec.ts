@@ -77,7 +77,7 @@ test.describe("document shell", () => {
   test("the footer has contact info, promises and legal links", async ({ page }) => {
     await page.goto("/");
     const footer = page.getByRole("contentinfo");
-    await expect(footer.getByRole("link", { name: /^\(\d{3}\)/ })).toHaveAttribute("href", /^tel:\d{10}$/);
+    await expect(footer.getByRole("link", { name: /^\(\d{3}\)/ })).toHaveAttribute("href", /^tel:\+1\d{10}$/);
     await expect(footer.getByRole("link", { name: /@/ })).toHaveAttribute("href", /^mailto:/);
     for (const name of ["Terms of Service", "Privacy Policy", "Disclaimer", "Accessibility"]) {
       await expect(footer.getByRole("link", { name, exact: true })).toBeVisible();

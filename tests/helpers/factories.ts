@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema";
-import { hashPassword } from "~/utils/password.server";
+import { hashPassword } from "~/features/accounts/password.server";
 import { createUserSessionHeaders } from "~/utils/session.server";
 
 export type TestUser = { id: string; email: string; password: string; fullName: string };

@@ -20,7 +20,9 @@ export type ScriptResult = { code: number; stdout: string; stderr: string };
  * migrated template (an initdb in the child costs seconds). `env` is the child's environment.
  */
 export function useScriptDatabase(options: { prefix: string; env?: Record<string, string>; unset?: string[] }) {
-  const state: { env: NodeJS.ProcessEnv; serverDatabase?: TestDatabase; dataDir?: string } = { env: { ...process.env } };
+  const state: { env: NodeJS.ProcessEnv; serverDatabase?: TestDatabase; dataDir?: string } = {
+    env: { ...process.env },
+  };
 
   beforeAll(async () => {
     const base: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "silent", ...options.env };
@@ -36,7 +38,9 @@ export function useScriptDatabase(options: { prefix: string; env?: Record<string
       state.env = { ...base, DATA_DIR: state.dataDir };
       const template = process.env.PGLITE_TEMPLATE;
       if (template) {
-        const pglite = new PGlite(path.join(state.dataDir, "pglite"), { loadDataDir: new Blob([readFileSync(template)]) });
+        const pglite = new PGlite(path.join(state.dataDir, "pglite"), {
+          loadDataDir: new Blob([readFileSync(template)]),
+        });
         await pglite.waitReady;
         await pglite.close();
       }

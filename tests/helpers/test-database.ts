@@ -41,9 +41,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     };
   }
   const template = process.env.PGLITE_TEMPLATE;
-  const pglite = template
-    ? new PGlite({ loadDataDir: new Blob([readFileSync(template)]) })
-    : new PGlite();
+  const pglite = template ? new PGlite({ loadDataDir: new Blob([readFileSync(template)]) }) : new PGlite();
   const handle = connect({ pglite });
   await migrateToLatest(handle.db);
   return {

@@ -41,7 +41,7 @@ export function applyPerspective(documents: unknown[], perspective: string): unk
   const drafts = new Map(
     documents
       .filter((doc): doc is Doc => isDoc(doc) && doc._id.startsWith("drafts."))
-      .map((doc) => [doc._id.slice("drafts.".length), { ...doc, _id: doc._id.slice("drafts.".length) }])
+      .map((doc) => [doc._id.slice("drafts.".length), { ...doc, _id: doc._id.slice("drafts.".length) }]),
   );
   const merged = published.map((doc) => (isDoc(doc) && drafts.get(doc._id)) || doc);
   const publishedIds = new Set(published.filter(isDoc).map((doc) => doc._id));

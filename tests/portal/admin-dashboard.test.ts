@@ -9,7 +9,8 @@ import { generatedBytes, makePng, MiB, MP4_HEADER, multipartBody } from "../help
 import { createServiceRow } from "../helpers/portal-data";
 import { callRoute, locationOf, toastOf } from "../helpers/route-calls";
 import { action, loader } from "~/routes/admin-dashboard._index";
-import { createFolderStorage, MAX_UPLOAD_BYTES, setStorageForTests, type StorageBackend } from "~/utils/storage.server";
+import { createFolderStorage, setStorageForTests, type StorageBackend } from "~/utils/storage.server";
+import { MAX_UPLOAD_BYTES } from "~/utils/upload-limit";
 
 const database = useAppDatabase();
 const db = () => database.current.db;

@@ -7,7 +7,7 @@ import { createUser, sessionCookieFor, type TestUser } from "../helpers/factorie
 import { makePng, MP4_HEADER, multipartBody, generatedBytes } from "../helpers/media-bytes";
 import { createBookingRow, createServiceRow } from "../helpers/portal-data";
 import { callRoute, locationOf, toastOf } from "../helpers/route-calls";
-import { storeServiceMedia } from "~/models/service-media.server";
+import { storeServiceMedia } from "~/features/media/service-media.server";
 import * as adminIndex from "~/routes/admin-dashboard._index";
 import * as adminLayout from "~/routes/admin-dashboard";
 import * as customerDashboard from "~/routes/customer-dashboard";

@@ -8,7 +8,7 @@ import { createUser, sessionCookieFor } from "../helpers/factories";
 import { generatedBytes, makePng, MP4_HEADER } from "../helpers/media-bytes";
 import { createBookingRow, createServiceRow } from "../helpers/portal-data";
 import { callRoute } from "../helpers/route-calls";
-import { storeServiceMedia } from "~/models/service-media.server";
+import { storeServiceMedia } from "~/features/media/service-media.server";
 import { loader } from "~/routes/customer-dashboard";
 import { createFolderStorage, setStorageForTests } from "~/utils/storage.server";
 
@@ -45,7 +45,8 @@ test("the caps, the order, and before/after shown as a pair", async () => {
   const byDateDesc = [...services].sort((a, b) => +new Date(b.service_date) - +new Date(a.service_date));
 
   const bookings: Awaited<ReturnType<typeof createBookingRow>>[] = [];
-  for (const daysFromNow of [5, -2, 30, 1, 12, -9, 3]) bookings.push(await createBookingRow(db, customer.id, { daysFromNow }));
+  for (const daysFromNow of [5, -2, 30, 1, 12, -9, 3])
+    bookings.push(await createBookingRow(db, customer.id, { daysFromNow }));
   const bookingsDesc = [...bookings].sort((a, b) => +new Date(b.booking_date) - +new Date(a.booking_date));
 
   // Media, oldest upload first: visit X before+after, visit Y before+after, visit Z before.
@@ -55,7 +56,9 @@ test("the caps, the order, and before/after shown as a pair", async () => {
     const result = await storeServiceMedia({
       service,
       imageType,
-      source: (video ? generatedBytes(MP4_HEADER, 50_000) : generatedBytes(makePng(3, 3), 3_000))[Symbol.asyncIterator](),
+      source: (video ? generatedBytes(MP4_HEADER, 50_000) : generatedBytes(makePng(3, 3), 3_000))[
+        Symbol.asyncIterator
+      ](),
       uploadedBy: admin.id,
     });
     if (!result.ok) throw new Error(result.reason);

@@ -8,7 +8,7 @@ import { expectedSlice, MiB, MP4_HEADER, patternedBytes } from "../helpers/media
 import { createServiceRow } from "../helpers/portal-data";
 import { callRoute } from "../helpers/route-calls";
 import { startLocalS3, type LocalS3 } from "../helpers/s3-server";
-import { storeServiceMedia } from "~/models/service-media.server";
+import { storeServiceMedia } from "~/features/media/service-media.server";
 import { loader } from "~/routes/resources.media.$imageId";
 import { createFolderStorage, createS3Storage, setStorageForTests, type StorageBackend } from "~/utils/storage.server";
 

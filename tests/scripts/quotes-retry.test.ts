@@ -1,12 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { quoteDedupeKey } from "~/models/quote-request.server";
-import { createQuoteSchema } from "~/utils/quote-schema";
+import { createQuoteSchema } from "~/features/quotes/quote-schema";
 import { goodQuote } from "../helpers/quote-form";
 import { useScriptDatabase } from "../helpers/script-database";
 import { startTestSmtpServer, type TestSmtpServer } from "../helpers/smtp-server";
 
 /** The real script against a database of its own (PostgreSQL when configured, else a PGlite folder). */
-const script = useScriptDatabase({ prefix: "quotes-retry", env: { MAIL_FROM: "quotes@example.com" }, unset: ["SMTP_URL"] });
+const script = useScriptDatabase({
+  prefix: "quotes-retry",
+  env: { MAIL_FROM: "quotes@example.com" },
+  unset: ["SMTP_URL"],
+});
 const retryScript = (env: NodeJS.ProcessEnv) => script.run("scripts/quotes-retry.ts", [], env);
 const withScriptDb = script.withDb;
 let smtp: TestSmtpServer;
@@ -46,7 +50,7 @@ describe("npm run quotes:retry", { timeout: 120_000 }, () => {
           notification_attempts: 20,
           notification_error: "connect ECONNREFUSED",
         })
-        .execute()
+        .execute(),
     );
     const result = await retryScript({ ...script.env, SMTP_URL: smtp.url });
     expect(result.stdout).toContain("Quote notifications sent: 1, failed: 0.");

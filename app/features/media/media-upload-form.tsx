@@ -1,0 +1,163 @@
+import { useNavigate } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { toast } from "sonner";
+import { MAX_UPLOAD_BYTES } from "~/utils/upload-limit";
+
+export const UPLOAD_HINT = "Supports images and videos (max 50MB)";
+
+type Preview = { url: string; kind: "image" | "video"; name: string };
+
+/**
+ * One file input ("Before Image/Video" or "After Image/Video") in its own multipart form.
+ * Without JavaScript the form simply posts. With it, the chosen file is previewed, a file over
+ * the limit is refused at once, and the same form data is sent with XMLHttpRequest so that an
+ * upload progress bar can be shown; the server's toast then appears through a revalidation.
+ */
+export function MediaUploadForm({
+  imageType,
+  label,
+  action,
+  disabled,
+}: {
+  imageType: "before" | "after";
+  label: string;
+  action: string;
+  disabled: boolean;
+}) {
+  const navigate = useNavigate();
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const previewUrl = useRef<string | null>(null);
+  const inputId = `${imageType}-file`;
+  const hintId = `${imageType}-file-hint`;
+
+  const replacePreview = (next: Preview | null) => {
+    if (previewUrl.current) URL.revokeObjectURL(previewUrl.current);
+    previewUrl.current = next?.url ?? null;
+    setPreview(next);
+  };
+  useEffect(
+    () => () => {
+      if (previewUrl.current) URL.revokeObjectURL(previewUrl.current);
+    },
+    [],
+  );
+
+  function onFileChange(event: React.ChangeEvent<HTMLInputElement>) {
+    const file = event.currentTarget.files?.[0];
+    if (!file) return replacePreview(null);
+    if (file.size > MAX_UPLOAD_BYTES) {
+      toast.error("File Too Large", { description: "Maximum file size is 50MB" });
+      event.currentTarget.value = "";
+      return replacePreview(null);
+    }
+    const kind = file.type.startsWith("video/") ? "video" : "image";
+    replacePreview({ url: URL.createObjectURL(file), kind, name: file.name });
+  }
+
+  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const request = new XMLHttpRequest();
+    request.open("POST", form.action);
+    // Tells the action to answer with JSON instead of a redirect that XHR would follow.
+    request.setRequestHeader("X-Requested-With", "XMLHttpRequest");
+    request.responseType = "json";
+    request.upload.addEventListener("progress", (e) => {
+      if (e.lengthComputable) setProgress(Math.round((e.loaded / e.total) * 100));
+    });
+    const finish = () => {
+      setProgress(null);
+      form.reset();
+      replacePreview(null);
+    };
+    request.addEventListener("load", () => {
+      finish();
+      const body: unknown = request.response;
+      const redirectTo =
+        body && typeof body === "object" && "redirectTo" in body && typeof body.redirectTo === "string"
+          ? body.redirectTo
+          : null;
+      if (!redirectTo) toast.error("Upload Failed", { description: "Failed to upload file" });
+      // Loading the page again shows the toast the server set and the new media.
+      navigate(redirectTo ?? `${window.location.pathname}${window.location.search}`, { replace: true });
+    });
+    request.addEventListener("error", () => {
+      finish();
+      toast.error("Upload Failed", { description: "Failed to upload file" });
+    });
+    setProgress(0);
+    request.send(new FormData(form));
+  }
+
+  const uploading = progress !== null;
+  return (
+    <form
+      method="post"
+      encType="multipart/form-data"
+      action={action}
+      onSubmit={onSubmit}
+      className="rounded-xl border border-slate-300 p-5 dark:border-slate-600"
+    >
+      <label htmlFor={inputId} className="block text-lg font-semibold text-slate-900 dark:text-white">
+        {label}
+      </label>
+      <p id={hintId} className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+        {UPLOAD_HINT}
+      </p>
+      <input
+        id={inputId}
+        type="file"
+        name={imageType}
+        accept="image/*,video/*"
+        required
+        disabled={disabled || uploading}
+        aria-describedby={hintId}
+        onChange={onFileChange}
+        className="mt-3 block w-full text-base text-slate-800 file:mr-4 file:min-h-11 file:rounded-full file:border-0 file:bg-brand-50 file:px-4 file:py-2 file:font-semibold file:text-brand-800 hover:file:bg-brand-100 disabled:opacity-60 dark:text-slate-100 dark:file:bg-brand-900 dark:file:text-brand-50"
+      />
+      {preview ? (
+        <figure className="mt-4">
+          {preview.kind === "video" ? (
+            <video
+              src={preview.url}
+              controls
+              muted
+              className="max-h-64 w-full rounded-lg bg-slate-900"
+              aria-label={`Preview of ${preview.name}`}
+            />
+          ) : (
+            <img
+              src={preview.url}
+              alt={`Preview of ${preview.name}`}
+              className="max-h-64 w-full rounded-lg object-contain"
+            />
+          )}
+          <figcaption className="mt-1 text-sm text-slate-700 dark:text-slate-300">Preview: {preview.name}</figcaption>
+        </figure>
+      ) : null}
+      {uploading ? (
+        <div className="mt-4">
+          <label htmlFor={`${imageType}-progress`} className="text-sm font-medium text-slate-800 dark:text-slate-100">
+            Uploading… {progress}%
+          </label>
+          <progress
+            id={`${imageType}-progress`}
+            max={100}
+            value={progress}
+            className="mt-1 block h-3 w-full accent-brand-700"
+          >
+            {progress}%
+          </progress>
+        </div>
+      ) : null}
+      <button
+        type="submit"
+        disabled={disabled || uploading}
+        className="mt-4 inline-flex min-h-11 items-center rounded-full bg-brand-700 px-5 py-2 font-semibold text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:bg-slate-400 disabled:text-slate-900 dark:bg-brand-500 dark:text-brand-950 dark:hover:bg-brand-400"
+      >
+        {uploading ? "Uploading…" : `Upload ${imageType === "before" ? "Before" : "After"}`}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,63 @@
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../tests/helpers/test-database";
+import { OAUTH_PROVIDERS, ROLES } from "../app/features/accounts/account-constants";
+import { BOOKING_SOURCES, BOOKING_STATUSES } from "../app/features/bookings/booking-constants";
+import { IMAGE_TYPES } from "../app/features/media/media-constants";
+import { DOG_COUNTS, NOTIFICATION_STATUSES, QUOTE_STATUSES, YARD_SIZES } from "../app/features/quotes/quote-constants";
+import { SERVICE_STATUSES, SERVICE_TYPES } from "../app/features/visits/visit-constants";
+
+// Migrations are frozen and carry their own copies of the lists they check. This test is what
+// keeps those copies and the live lists in step: change a list, and it fails until a new
+// migration changes the CHECK constraint to match.
+const LIVE_LISTS: { table: string; column: string; values: readonly string[] }[] = [
+  { table: "services", column: "service_type", values: SERVICE_TYPES },
+  { table: "services", column: "status", values: SERVICE_STATUSES },
+  { table: "bookings", column: "status", values: BOOKING_STATUSES },
+  { table: "bookings", column: "source", values: BOOKING_SOURCES },
+  { table: "service_images", column: "image_type", values: IMAGE_TYPES },
+  { table: "user_roles", column: "role", values: ROLES },
+  { table: "oauth_accounts", column: "provider", values: OAUTH_PROVIDERS },
+  { table: "quote_requests", column: "status", values: QUOTE_STATUSES },
+  { table: "quote_requests", column: "dogs", values: DOG_COUNTS },
+  { table: "quote_requests", column: "yard_size", values: YARD_SIZES },
+  { table: "quote_requests", column: "notification_status", values: NOTIFICATION_STATUSES },
+];
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database.close();
+});
+
+/** The string literals a column's CHECK constraints allow, as the migrated database states them. */
+async function allowedValues(table: string, column: string): Promise<string[]> {
+  const { rows } = await sql<{ definition: string }>`
+    select pg_get_constraintdef(c.oid) as definition
+    from pg_constraint c
+    join pg_class t on t.oid = c.conrelid
+    join pg_attribute a on a.attrelid = t.oid and a.attnum = any (c.conkey)
+    where c.contype = 'c' and t.relname = ${table} and a.attname = ${column}
+      and t.relnamespace = (select oid from pg_namespace where nspname = current_schema())`.execute(database.db);
+  const lists = rows
+    .map((row) => [...row.definition.matchAll(/'((?:[^']|'')*)'::text/g)].map((m) => m[1].replace(/''/g, "'")))
+    .filter((values) => values.length > 0);
+  expect(lists, `${table}.${column} has one CHECK list`).toHaveLength(1);
+  return lists[0];
+}
+
+describe("the live value lists", () => {
+  for (const { table, column, values } of LIVE_LISTS) {
+    it(`match the CHECK constraint of ${table}.${column}`, async () => {
+      expect((await allowedValues(table, column)).sort()).toEqual([...values].sort());
+    });
+  }
+
+  it("would notice a list that drifted from its constraint", async () => {
+    // The check above is only worth having if it can fail: a list with one extra value differs.
+    const drifted = [...SERVICE_STATUSES, "teleported"].sort();
+    expect((await allowedValues("services", "status")).sort()).not.toEqual(drifted);
+  });
+});

@@ -1,0 +1,267 @@
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { useAppDatabase } from "../helpers/app-database";
+import { createUser, sessionCookieFor } from "../helpers/factories";
+import { goodQuote } from "../helpers/quote-form";
+import { createQuoteRequest } from "~/models/quote-request.server";
+import { createQuoteSchema } from "~/features/quotes/quote-schema";
+import { getToast } from "~/utils/toast.server";
+import { action as detailAction, loader as detailLoader } from "~/routes/admin-dashboard.quotes.$quoteId";
+import { loader as listLoader } from "~/routes/admin-dashboard.quotes";
+
+const database = useAppDatabase();
+let adminCookie: string;
+let customerCookie: string;
+
+const MISSING_ID = "00000000-0000-4000-8000-000000000000";
+
+async function storeQuote(overrides: Record<string, string>, options: { outside?: boolean; minutesAgo?: number } = {}) {
+  const input = createQuoteSchema().parse(goodQuote(overrides));
+  const { quote } = await createQuoteRequest({
+    ...input,
+    outsideServiceArea: options.outside ?? false,
+    estimateCents: 10400,
+    estimateLabel: "$104/month",
+    clientKey: null,
+  });
+  if (options.minutesAgo) {
+    await database.current.db
+      .updateTable("quote_requests")
+      .set({ created_at: new Date(Date.now() - options.minutesAgo * 60_000) } as never)
+      .where("id", "=", quote.id)
+      .execute();
+  }
+  return quote;
+}
+
+function get(path: string, cookie?: string) {
+  return new Request(`http://localhost${path}`, { headers: cookie ? { Cookie: cookie } : {} });
+}
+
+function post(path: string, values: Record<string, string>, cookie?: string) {
+  return new Request(`http://localhost${path}`, {
+    method: "POST",
+    body: new URLSearchParams(values),
+    headers: { "Content-Type": "application/x-www-form-urlencoded", ...(cookie ? { Cookie: cookie } : {}) },
+  });
+}
+
+/** Runs a loader or action and returns the Response, whether it was returned or thrown. */
+async function settle(run: () => Promise<unknown>): Promise<Response> {
+  try {
+    const result = await run();
+    if (result instanceof Response) return result;
+    throw new Error("expected a Response");
+  } catch (error) {
+    if (error instanceof Response) return error;
+    throw error;
+  }
+}
+
+beforeAll(async () => {
+  const admin = await createUser(database.current.db, { admin: true });
+  const customer = await createUser(database.current.db);
+  adminCookie = await sessionCookieFor(admin.id);
+  customerCookie = await sessionCookieFor(customer.id);
+});
+
+beforeEach(async () => {
+  await database.current.db.deleteFrom("quote_requests").execute();
+});
+
+describe("quote inbox authorization", () => {
+  it("sends the anonymous to /auth and customers to their dashboard with Access Denied, for every loader and action", async () => {
+    const quote = await storeQuote({});
+    const calls = (cookie?: string) => [
+      () => listLoader({ request: get("/admin-dashboard/quotes", cookie), params: {}, context: {} }),
+      () =>
+        detailLoader({
+          request: get(`/admin-dashboard/quotes/${quote.id}`, cookie),
+          params: { quoteId: quote.id },
+          context: {},
+        }),
+      () =>
+        detailAction({
+          request: post(`/admin-dashboard/quotes/${quote.id}`, { status: "won" }, cookie),
+          params: { quoteId: quote.id },
+          context: {},
+        }),
+    ];
+    for (const call of calls()) {
+      const response = await settle(call);
+      expect(response.status).toBe(302);
+      expect(response.headers.get("Location")).toBe("/auth");
+    }
+    for (const call of calls(customerCookie)) {
+      const response = await settle(call);
+      expect(response.status).toBe(302);
+      expect(response.headers.get("Location")).toBe("/customer-dashboard");
+      const cookie = (response.headers.get("Set-Cookie") ?? "").split(";")[0];
+      const { toast } = await getToast(
+        new Request("http://localhost/customer-dashboard", { headers: { Cookie: cookie } }),
+      );
+      expect(toast).toMatchObject({
+        type: "error",
+        message: "Access Denied",
+        description: "You don't have admin privileges",
+      });
+    }
+    const row = await database.current.db.selectFrom("quote_requests").select("status").executeTakeFirstOrThrow();
+    expect(row.status).toBe("new");
+  });
+});
+
+describe("quote inbox list", () => {
+  it("lists newest first with the fields the owner scans, and flags requests outside the area", async () => {
+    await storeQuote({ name: "Oldest Owner" }, { minutesAgo: 30 });
+    await storeQuote({ name: "Far Away", zip: "90210", dogs: "4+" }, { outside: true, minutesAgo: 20 });
+    await storeQuote({ name: "Newest Owner", service: "dash" }, { minutesAgo: 10 });
+    const response = await settle(() =>
+      listLoader({ request: get("/admin-dashboard/quotes", adminCookie), params: {}, context: {} }),
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Cache-Control")).toBe("private, no-store");
+    const data = await response.json();
+    expect(data.quotes.map((q: { name: string }) => q.name)).toEqual(["Newest Owner", "Far Away", "Oldest Owner"]);
+    expect(data.quotes[1]).toMatchObject({
+      zip: "90210",
+      outsideServiceArea: true,
+      dogs: "4 or more dogs",
+      status: "new",
+    });
+    expect(data.quotes[0].service).toBe("Swift Dash (one-time cleanup)");
+    expect(data.counts).toEqual({ new: 3 });
+  });
+
+  it("filters by status, and says so when the status does not exist", async () => {
+    const a = await storeQuote({ name: "Alpha" });
+    await storeQuote({ name: "Bravo" });
+    await detailAction({
+      request: post(`/admin-dashboard/quotes/${a.id}`, { status: "contacted" }, adminCookie),
+      params: { quoteId: a.id },
+      context: {},
+    });
+
+    const contacted = await (
+      await settle(() =>
+        listLoader({ request: get("/admin-dashboard/quotes?status=contacted", adminCookie), params: {}, context: {} }),
+      )
+    ).json();
+    expect(contacted.quotes.map((q: { name: string }) => q.name)).toEqual(["Alpha"]);
+    expect(contacted.status).toBe("contacted");
+
+    const fresh = await (
+      await settle(() =>
+        listLoader({ request: get("/admin-dashboard/quotes?status=new", adminCookie), params: {}, context: {} }),
+      )
+    ).json();
+    expect(fresh.quotes.map((q: { name: string }) => q.name)).toEqual(["Bravo"]);
+
+    const bad = await settle(() =>
+      listLoader({ request: get("/admin-dashboard/quotes?status=maybe", adminCookie), params: {}, context: {} }),
+    );
+    expect(bad.status).toBe(400);
+    const badData = await bad.json();
+    expect(badData.invalidStatus).toBe('There is no status "maybe". Showing all quote requests.');
+    expect(badData.quotes).toHaveLength(2);
+  });
+
+  it("pages through many requests 25 at a time", async () => {
+    for (let i = 0; i < 27; i++) await storeQuote({ name: `Person ${i}` }, { minutesAgo: 100 - i });
+    const page2 = await (
+      await settle(() =>
+        listLoader({ request: get("/admin-dashboard/quotes?page=2", adminCookie), params: {}, context: {} }),
+      )
+    ).json();
+    expect(page2).toMatchObject({ page: 2, pageCount: 2, total: 27 });
+    expect(page2.quotes.map((q: { name: string }) => q.name)).toEqual(["Person 1", "Person 0"]);
+  });
+});
+
+describe("quote detail and status changes", () => {
+  it("shows every field with call and e-mail links data", async () => {
+    const quote = await storeQuote({ message: "Beware of the friendly dog." });
+    const response = await settle(() =>
+      detailLoader({
+        request: get(`/admin-dashboard/quotes/${quote.id}`, adminCookie),
+        params: { quoteId: quote.id },
+        context: {},
+      }),
+    );
+    const { quote: shown } = await response.json();
+    expect(shown).toMatchObject({
+      name: "Dana Scoopfan",
+      phone: "(702) 555-0123",
+      email: quote.email,
+      address: quote.address,
+      zip: "89048",
+      dogs: "2 dogs",
+      yardSize: "Medium (2,000–5,000 sq ft)",
+      service: "Weekly Swift Service",
+      message: "Beware of the friendly dog.",
+      estimateLabel: "$104/month",
+      status: "new",
+      notification: { status: "pending", attempts: 0 },
+    });
+  });
+
+  it("answers 404 for an unknown or malformed id", async () => {
+    for (const quoteId of [MISSING_ID, "not-a-uuid"]) {
+      const loaded = await settle(() =>
+        detailLoader({
+          request: get(`/admin-dashboard/quotes/${quoteId}`, adminCookie),
+          params: { quoteId },
+          context: {},
+        }),
+      );
+      expect(loaded.status).toBe(404);
+      const posted = await settle(() =>
+        detailAction({
+          request: post(`/admin-dashboard/quotes/${quoteId}`, { status: "won" }, adminCookie),
+          params: { quoteId },
+          context: {},
+        }),
+      );
+      expect(posted.status).toBe(404);
+    }
+  });
+
+  it("changes the status with a success toast", async () => {
+    const quote = await storeQuote({});
+    const response = await settle(() =>
+      detailAction({
+        request: post(`/admin-dashboard/quotes/${quote.id}`, { status: "contacted" }, adminCookie),
+        params: { quoteId: quote.id },
+        context: {},
+      }),
+    );
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe(`/admin-dashboard/quotes/${quote.id}`);
+    const cookie = (response.headers.get("Set-Cookie") ?? "").split(";")[0];
+    const { toast } = await getToast(new Request("http://localhost/", { headers: { Cookie: cookie } }));
+    expect(toast).toMatchObject({
+      type: "success",
+      message: "Status updated",
+      description: "Dana Scoopfan's request is now marked contacted.",
+    });
+    const row = await database.current.db.selectFrom("quote_requests").select("status").executeTakeFirstOrThrow();
+    expect(row.status).toBe("contacted");
+  });
+
+  it("rejects an invalid status with 400 and a message, changing nothing", async () => {
+    const quote = await storeQuote({});
+    for (const values of [{ status: "archived" }, {}] as Record<string, string>[]) {
+      const response = await settle(() =>
+        detailAction({
+          request: post(`/admin-dashboard/quotes/${quote.id}`, values, adminCookie),
+          params: { quoteId: quote.id },
+          context: {},
+        }),
+      );
+      expect(response.status).toBe(400);
+      const data = await response.json();
+      expect(data.lastResult.error.status).toEqual(["Choose one of: New, Contacted, Won, Lost."]);
+    }
+    const row = await database.current.db.selectFrom("quote_requests").select("status").executeTakeFirstOrThrow();
+    expect(row.status).toBe("new");
+  });
+});
