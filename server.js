@@ -15,6 +15,7 @@ import { createRemixRequest } from "./server/remix-request.js";
 import { requestGuards } from "./server/request-guards.js";
 import { refuseCrossSiteWrites } from "./server/cross-site.js";
 import { createPageCache, pageCacheOptionsFromEnv } from "./server/page-cache.js";
+import { previewFrameAncestor } from "./server/preview-frame.js";
 
 installGlobals({ nativeFetch: true });
 
@@ -41,7 +42,7 @@ async function importBuild() {
 }
 
 /** The Content-Security-Policy for one response; scripts run only with this request's nonce. */
-function contentSecurityPolicy(nonce) {
+function contentSecurityPolicy(nonce, frameAncestor) {
   const dev = MODE === "development";
   const directives = {
     "default-src": ["'self'"],
@@ -55,7 +56,8 @@ function contentSecurityPolicy(nonce) {
     // Sign-in with Google/Facebook and the booking calendar leave the site through a form post
     // (redirected): only those origins, plus any named in FORM_ACTION_ORIGINS.
     "form-action": ["'self'", ...FORM_ACTION_ORIGINS],
-    "frame-ancestors": ["'none'"],
+    // Only the Sanity Studio, only in preview (server/preview-frame.js).
+    "frame-ancestors": frameAncestor ? ["'self'", frameAncestor] : ["'none'"],
     "base-uri": ["'self'"],
     "object-src": ["'none'"],
     ...(HTTPS ? { "upgrade-insecure-requests": [] } : {}),
@@ -68,10 +70,12 @@ function contentSecurityPolicy(nonce) {
 function securityHeaders(req, res, next) {
   const nonce = randomBytes(16).toString("base64");
   res.locals.cspNonce = nonce;
-  res.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce));
+  const frameAncestor = previewFrameAncestor(req);
+  res.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce, frameAncestor));
   res.setHeader("X-Content-Type-Options", "nosniff");
   res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
-  res.setHeader("X-Frame-Options", "DENY");
+  // X-Frame-Options cannot name an origin; frame-ancestors above says who may frame a preview.
+  if (!frameAncestor) res.setHeader("X-Frame-Options", "DENY");
   res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
   res.setHeader(
     "Permissions-Policy",
@@ -115,7 +119,12 @@ if (MODE === "development") {
 }
 
 const handleRemix = createRemixHandler(() => build, MODE);
-const renderRemix = (req, res) => handleRemix(createRemixRequest(req, res), getLoadContext(req, res));
+const renderRemix = (req, res) => {
+  const request = createRemixRequest(req, res);
+  // Content reads drafts only inside a preview request (app/content/preview.server.ts).
+  const runWithRequestContext = build.entry.module.runWithRequestContext ?? ((_request, fn) => fn());
+  return runWithRequestContext(request, () => handleRemix(request, getLoadContext(req, res)));
+};
 
 /**
  * Sends a Remix response like @remix-run/express's handler, except that the body is piped with

@@ -41,6 +41,9 @@ ensureQuoteNotificationRetries();
 
 const ABORT_DELAY = 5_000;
 
+// server.js runs every request inside this, so that content knows whether it previews drafts.
+export { runWithRequestContext } from "./content/preview.server";
+
 export function handleError(error: unknown, { request, context }: LoaderFunctionArgs | ActionFunctionArgs) {
   if (request.signal.aborted) return;
   // Remembered for this request: its answer becomes the 503 "try again" page, not a 500.

@@ -6,8 +6,10 @@ import { A11yHeadScript } from "~/components/a11y-head-script";
 import { AccessibilityPanel } from "~/components/accessibility-panel";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FlashToast } from "~/components/flash-toast";
+import { PreviewOverlays } from "~/components/preview-overlays";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
+import { isPreviewing } from "~/content/preview.server";
 import { getShellContent } from "~/content/shell.server";
 import { getOptionalUser } from "~/features/accounts/auth.server";
 import { useNonce } from "~/utils/nonce";
@@ -26,7 +28,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     getOptionalUser(request, context),
     getToast(request),
   ]);
-  return json({ shell, user: user ? { email: user.email, isAdmin: user.isAdmin } : null, toast }, { headers });
+  return json(
+    { shell, user: user ? { email: user.email, isAdmin: user.isAdmin } : null, toast, preview: isPreviewing() },
+    { headers },
+  );
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -61,6 +66,7 @@ export function Layout({ children }: { children: ReactNode }) {
         {data ? <SiteFooter shell={data.shell} /> : null}
         <AccessibilityPanel />
         <FlashToast toast={data?.toast} />
+        {data?.preview ? <PreviewOverlays /> : null}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -18,7 +18,7 @@ const SECRET = "bench-publish-webhook-secret";
 const GOAL_MS = 5_000;
 const ROUNDS = 5;
 
-const documents = await readDataset(path.resolve("studio/data/production.ndjson"));
+const documents = await readDataset(path.resolve("studio/data/production.tar.gz"));
 const withWeeklyPrice = (amount: number) =>
   documents.map((doc) => {
     const d = doc as { _id: string; price?: object };

@@ -1,4 +1,5 @@
 import type {StructureResolver} from 'sanity/structure'
+import {PricesView} from './components/prices-view'
 import {SINGLETON_TYPES} from './schemas'
 
 const singletonTitles: Record<(typeof SINGLETON_TYPES)[number], string> = {
@@ -7,6 +8,7 @@ const singletonTitles: Record<(typeof SINGLETON_TYPES)[number], string> = {
   servicesPage: 'Services page',
   aboutPage: 'About page',
   contactPage: 'Contact page',
+  galleryPage: 'Gallery page',
 }
 
 const singletonTypes: readonly string[] = SINGLETON_TYPES
@@ -22,6 +24,8 @@ export const structure: StructureResolver = (S) =>
           .id(type)
           .child(S.document().schemaType(type).documentId(type).title(singletonTitles[type])),
       ),
+      S.divider(),
+      S.listItem().id('prices').title('Prices').child(S.component(PricesView).id('prices').title('Prices')),
       S.divider(),
       ...S.documentTypeListItems().filter((item) => !singletonTypes.includes(item.getId() ?? '')),
     ])

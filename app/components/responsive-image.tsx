@@ -22,6 +22,8 @@ export function ResponsiveImage({
       alt={image.alt}
       loading={priority ? "eager" : "lazy"}
       decoding={priority ? "auto" : "async"}
+      // React 18 does not know fetchPriority yet; the lower-case attribute passes through as is.
+      {...(priority ? { fetchpriority: "high" } : {})}
       className={`h-auto w-full rounded-2xl object-cover ${className}`}
     />
   );

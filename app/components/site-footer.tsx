@@ -37,6 +37,11 @@ export function SiteFooter({ shell }: { shell: ShellContent }) {
               <li key={area}>{area}</li>
             ))}
           </ul>
+          <p className="mt-4">
+            <Link className={linkClass} to="/gallery">
+              Before &amp; After
+            </Link>
+          </p>
         </section>
 
         <section aria-labelledby="footer-promises">

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { statSync } from "node:fs";
 import path from "node:path";
 import { createClient } from "@sanity/client";
 import { evaluate, parse } from "groq-js";
@@ -6,9 +6,11 @@ import type { z } from "zod";
 import {
   ABOUT_PAGE_QUERY,
   ADD_ONS_QUERY,
+  BEFORE_AFTER_QUERY,
   CATALOGUE_QUERY,
   CONTACT_PAGE_QUERY,
   FAQS_QUERY,
+  GALLERY_PAGE_QUERY,
   HOME_PAGE_QUERY,
   LEGAL_PAGE_QUERY,
   PLAN_BY_SLUG_QUERY,
@@ -18,13 +20,17 @@ import {
   SITEMAP_QUERY,
 } from "./queries";
 import { getEnv, SANITY_API_VERSION } from "~/utils/env.server";
+import { readDatasetArchive, type DatasetArchive } from "./dataset-archive.server";
+import { currentRequestContext } from "./request-context.server";
 import { createSwrCache } from "./swr-cache";
 import {
   aboutPageSchema,
   addOnsSchema,
+  beforeAfterListSchema,
   catalogueSchema,
   contactPageSchema,
   faqsSchema,
+  galleryPageSchema,
   homePageSchema,
   legalPageSchema,
   planSchema,
@@ -38,7 +44,8 @@ import {
 // The pinned API version is env.server.ts's default for SANITY_API_VERSION; tests read it here.
 export { SANITY_API_VERSION };
 
-export const DEFAULT_DATASET_PATH = "studio/data/production.ndjson";
+/** The bundled dataset, as `sanity dataset export` writes it: data.ndjson and images/ in a .tar.gz. */
+export const DEFAULT_DATASET_PATH = "studio/data/production.tar.gz";
 
 const DEFAULT_FRESH_MS = 60_000;
 
@@ -56,7 +63,36 @@ export type SanitySourceOptions = {
   apiHost?: string;
   apiVersion?: string;
   useCdn?: boolean;
+  /** Drafts instead of published documents: needs `token`, never uses the CDN. */
+  drafts?: { token: string; studioUrl?: string };
 };
+
+/**
+ * Fields whose text visual editing may tag (invisible characters that point the overlay at the
+ * field in the Studio). Only display text: never slugs, prices, e-mails, URLs or enum values,
+ * which the app compares or validates.
+ */
+const EDITABLE_TEXT_FIELDS = new Set([
+  "heading",
+  "subheading",
+  "text",
+  "caption",
+  "title",
+  "question",
+  "answer",
+  "shortDescription",
+  "description",
+  "detailHeadline",
+  "tagline",
+  "intro",
+  "name",
+  "label",
+  "responseTimeNote",
+  "features",
+  "buttonLabel",
+  "neighbourhood",
+  "emptyText",
+]);
 
 export function createSanitySource({
   projectId,
@@ -64,13 +100,33 @@ export function createSanitySource({
   apiHost,
   apiVersion = SANITY_API_VERSION,
   useCdn = true,
+  drafts,
 }: SanitySourceOptions): ContentSource {
   const client = createClient({
     projectId,
     dataset,
     apiVersion,
-    useCdn,
-    perspective: "published",
+    useCdn: drafts ? false : useCdn,
+    perspective: drafts ? "drafts" : "published",
+    ...(drafts
+      ? {
+          token: drafts.token,
+          stega: {
+            enabled: Boolean(drafts.studioUrl),
+            studioUrl: drafts.studioUrl,
+            filter: (props) => {
+              const path = props.sourcePath.filter((segment): segment is string => typeof segment === "string");
+              const field = path.at(-1);
+              return (
+                props.filterDefault(props) &&
+                !path.includes("seo") &&
+                field !== undefined &&
+                EDITABLE_TEXT_FIELDS.has(field)
+              );
+            },
+          },
+        }
+      : {}),
     timeout: 10_000,
     maxRetries: 2,
     // A custom host (tests, a proxy) is used as is; otherwise the client would prefix it with
@@ -103,23 +159,27 @@ function isPublished(doc: unknown): boolean {
   return typeof id === "string" && !/^(?:drafts|versions|_)\./.test(id);
 }
 
-export async function readDataset(filePath: string): Promise<unknown[]> {
-  const text = await readFile(filePath, "utf8");
-  return text
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line, index) => {
-      try {
-        const doc: unknown = JSON.parse(line);
-        return doc;
-      } catch {
-        throw new Error(`${filePath}:${index + 1} is not valid JSON`);
-      }
-    })
-    .filter(isPublished);
+const archives = new Map<string, { modified: number; archive: DatasetArchive }>();
+
+/** The archive at `filePath`, read again only when the file changes (it is small: kept in memory). */
+export function loadDatasetArchive(filePath: string): DatasetArchive {
+  const modified = statSync(filePath).mtimeMs;
+  const cached = archives.get(filePath);
+  if (cached?.modified === modified) return cached.archive;
+  const archive = readDatasetArchive(filePath);
+  if (archive.missingAssets.length > 0) {
+    throw new Error(`${filePath} refers to files it does not hold: ${archive.missingAssets.join(", ")}`);
+  }
+  archives.set(filePath, { modified, archive });
+  return archive;
 }
 
-/** Runs GROQ in-process with groq-js over an NDJSON export, read once on first use. */
+/** The published documents of a dataset export (.tar.gz, or .ndjson with images/ beside it). */
+export async function readDataset(filePath: string): Promise<unknown[]> {
+  return loadDatasetArchive(filePath).documents.filter(isPublished);
+}
+
+/** Runs GROQ in-process with groq-js over a dataset export, read once on first use. */
 export function createDatasetSource(filePath: string): ContentSource {
   let documents: Promise<unknown[]> | undefined;
   const load = () => {
@@ -149,7 +209,7 @@ type ContentEnv = {
   freshMs: number;
 };
 
-function readContentEnv(): ContentEnv {
+export function readContentEnv(): ContentEnv {
   const env = getEnv();
   return {
     projectId: env.SANITY_PROJECT_ID,
@@ -175,9 +235,20 @@ export function createSourceFromEnv(env: ContentEnv = readContentEnv()): Content
   return createDatasetSource(env.datasetPath);
 }
 
-export type ContentStoreOptions = { source: ContentSource; freshMs?: number; now?: () => number };
+export type ContentStoreOptions = {
+  source: ContentSource;
+  freshMs?: number;
+  now?: () => number;
+  /** false: every call reads the source (preview: drafts change by the keystroke). */
+  cache?: boolean;
+};
 
-export function createContentStore({ source, freshMs = DEFAULT_FRESH_MS, now }: ContentStoreOptions) {
+export function createContentStore({
+  source,
+  freshMs = DEFAULT_FRESH_MS,
+  now,
+  cache: useCache = true,
+}: ContentStoreOptions) {
   const caches: { clear(): void; readonly size: number }[] = [];
 
   /** One cached, validated query. The cache key is the query's parameters. */
@@ -190,14 +261,15 @@ export function createContentStore({ source, freshMs = DEFAULT_FRESH_MS, now }: 
       onRefreshError: (key, error) => console.error(`Content refresh of ${name} ${key} failed; serving stale`, error),
     });
     caches.push(cache);
+    const load = async (params: QueryParams) => {
+      const result = schema.safeParse(await source.fetch(query, params));
+      if (!result.success) {
+        throw new Error(`Content "${name}" does not match its schema: ${result.error.message}`);
+      }
+      return result.data;
+    };
     return (params: QueryParams = {}): Promise<z.output<S>> =>
-      cache.get(JSON.stringify(params), async () => {
-        const result = schema.safeParse(await source.fetch(query, params));
-        if (!result.success) {
-          throw new Error(`Content "${name}" does not match its schema: ${result.error.message}`);
-        }
-        return result.data;
-      });
+      useCache ? cache.get(JSON.stringify(params), () => load(params)) : load(params);
   }
 
   const siteSettings = cachedQuery("siteSettings", SITE_SETTINGS_QUERY, siteSettingsSchema);
@@ -216,12 +288,15 @@ export function createContentStore({ source, freshMs = DEFAULT_FRESH_MS, now }: 
     quoteServiceOptionsSchema,
   );
   const sitemap = cachedQuery("sitemap", SITEMAP_QUERY, sitemapSchema);
+  const galleryPage = cachedQuery("galleryPage", GALLERY_PAGE_QUERY, galleryPageSchema);
+  const beforeAfterPairs = cachedQuery("beforeAfterPairs", BEFORE_AFTER_QUERY, beforeAfterListSchema);
 
   const PAGE_PATHS: Record<string, string> = {
     homePage: "/",
     servicesPage: "/services",
     aboutPage: "/about",
     contactPage: "/contact",
+    galleryPage: "/gallery",
   };
 
   return {
@@ -237,6 +312,8 @@ export function createContentStore({ source, freshMs = DEFAULT_FRESH_MS, now }: 
     getContactPage: () => contactPage(),
     getLegalPage: (slug: string) => legalPage({ slug }),
     getQuoteServiceOptions: () => quoteServiceOptions(),
+    getGalleryPage: () => galleryPage(),
+    getBeforeAfterPairs: () => beforeAfterPairs(),
     async getSitemapEntries(): Promise<SitemapEntry[]> {
       const content = await sitemap();
       return [
@@ -262,7 +339,29 @@ export type ContentStore = ReturnType<typeof createContentStore>;
 
 let store: ContentStore | undefined;
 
+let previewStore: ContentStore | undefined;
+
+/**
+ * The store for this request: in preview (a signed preview cookie, see preview.server.ts) one that
+ * reads drafts from Sanity and caches nothing; otherwise the shared, cached, published one.
+ */
 function contentStore(): ContentStore {
+  if (currentRequestContext().preview) {
+    const env = getEnv();
+    if (env.SANITY_PROJECT_ID && env.SANITY_DATASET && env.SANITY_API_READ_TOKEN) {
+      previewStore ??= createContentStore({
+        source: createSanitySource({
+          projectId: env.SANITY_PROJECT_ID,
+          dataset: env.SANITY_DATASET,
+          apiHost: env.SANITY_API_HOST,
+          apiVersion: env.SANITY_API_VERSION,
+          drafts: { token: env.SANITY_API_READ_TOKEN, studioUrl: env.SANITY_STUDIO_URL },
+        }),
+        cache: false,
+      });
+      return previewStore;
+    }
+  }
   if (!store) {
     const env = readContentEnv();
     store = createContentStore({ source: createSourceFromEnv(env), freshMs: env.freshMs });
@@ -273,6 +372,7 @@ function contentStore(): ContentStore {
 /** Tests swap the store (e.g. for one over a modified dataset); undefined goes back to env. */
 export function replaceContentStore(next?: ContentStore) {
   store = next;
+  previewStore = undefined;
 }
 
 /** Forget every cached result, e.g. after Sanity reports a publish. */
@@ -292,3 +392,5 @@ export const getContactPage = () => contentStore().getContactPage();
 export const getLegalPage = (slug: string) => contentStore().getLegalPage(slug);
 export const getQuoteServiceOptions = () => contentStore().getQuoteServiceOptions();
 export const getSitemapEntries = () => contentStore().getSitemapEntries();
+export const getGalleryPage = () => contentStore().getGalleryPage();
+export const getBeforeAfterPairs = () => contentStore().getBeforeAfterPairs();

@@ -1,10 +1,14 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { evaluate, parse } from "groq-js";
+import sharp from "sharp";
+import { list as listTar } from "tar";
 import { createSchema, validateDocument, type SanityClient, type Workspace } from "sanity";
 import { describe, expect, test, vi } from "vitest";
 import { schemaTypes } from "../../studio/schemas";
 import { createContentStore, createDatasetSource, DEFAULT_DATASET_PATH } from "./content.server";
+import { readDatasetArchive } from "./dataset-archive.server";
 
 /**
  * The bundled dataset against the studio's own schema and validation rules: what the owner could
@@ -18,9 +22,9 @@ function isDoc(value: unknown): value is Doc {
 }
 
 // Read synchronously: test.each needs the documents when the tests are collected.
-const lines = readFileSync(path.resolve(DEFAULT_DATASET_PATH), "utf8").trim().split("\n");
-const parsed: unknown[] = lines.map((line) => JSON.parse(line));
-const documents: Doc[] = parsed.filter(isDoc);
+const archivePath = path.resolve(DEFAULT_DATASET_PATH);
+const archive = readDatasetArchive(archivePath);
+const documents: Doc[] = archive.documents.filter(isDoc);
 
 const schema = createSchema({ name: "default", types: schemaTypes });
 
@@ -36,7 +40,7 @@ function offlineWorkspace(): Workspace {
 async function validationMarkers(document: Doc) {
   // Sanity's validator waits for an idle callback, which it polyfills with window.setTimeout.
   vi.stubGlobal("window", { setTimeout, clearTimeout });
-  const ids = new Set(documents.map((doc) => doc._id));
+  const ids = new Set([...documents.map((doc) => doc._id), ...archive.images.keys()]);
   const markers = await validateDocument({
     document: { _createdAt: "", _updatedAt: "", _rev: "", ...document },
     workspace: offlineWorkspace(),
@@ -59,8 +63,8 @@ describe("the studio schema", () => {
 });
 
 describe("every document passes the studio validation rules", () => {
-  test("the file has one document per line", () => {
-    expect(documents).toHaveLength(lines.length);
+  test("data.ndjson has one document per line", () => {
+    expect(documents).toHaveLength(archive.documents.length);
   });
 
   test.each(documents.map((doc): [string, Doc] => [doc._id, doc]))("%s", async (_id, document) => {
@@ -92,6 +96,24 @@ describe("the validation rules reject what would break the site", () => {
       "a popular plan without a badge",
       () => ({ ...find("servicePlan.twice-weekly"), badge: undefined }),
       "error at badge",
+    ],
+    [
+      "a Before & After pair the customer did not agree to publish",
+      () => ({ ...find("beforeAfter.summerlin-backyard"), customerConsent: false }),
+      "error at customerConsent: The customer must agree",
+    ],
+    [
+      "a picture without alternative text",
+      () => {
+        const pair = find("beforeAfter.summerlin-backyard");
+        return { ...pair, before: { ...(pair.before as object), alt: "" } };
+      },
+      "error at before.alt",
+    ],
+    [
+      "a neighbourhood with a house number",
+      () => ({ ...find("beforeAfter.summerlin-backyard"), neighbourhood: "1234 Main St" }),
+      "error at neighbourhood",
     ],
     ["a 4-digit ZIP code", () => ({ ...find("siteSettings"), servedZipCodes: ["8904"] }), "error at servedZipCodes"],
     ["an invalid e-mail", () => ({ ...find("siteSettings"), email: "hello-at-example" }), "error at email"],
@@ -127,6 +149,73 @@ describe("the validation rules reject what would break the site", () => {
   ])("%s", async (_label, broken, expected) => {
     const markers = await validationMarkers(broken());
     expect(markers.some((marker) => marker.startsWith(expected))).toBe(true);
+  });
+});
+
+/** The archive's entries, read the way `tar tzf` would. */
+async function archiveEntries(): Promise<{ path: string; size: number }[]> {
+  const entries: { path: string; size: number }[] = [];
+  await listTar({ file: archivePath, onReadEntry: (entry) => entries.push({ path: entry.path, size: entry.size }) });
+  return entries;
+}
+
+/** Every `_sanityAsset` placeholder of data.ndjson, straight from the archive (before any rewriting). */
+async function placeholders(): Promise<string[]> {
+  const found: string[] = [];
+  const walk = (value: unknown) => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (typeof value === "object" && value !== null)
+      for (const [key, child] of Object.entries(value)) {
+        if (key === "_sanityAsset" && typeof child === "string") found.push(child);
+        else walk(child);
+      }
+  };
+  const { Parser } = await import("tar");
+  let text = "";
+  const parser = new Parser({
+    onReadEntry(entry) {
+      if (!entry.path.endsWith("/data.ndjson")) return entry.resume();
+      entry.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+    },
+  });
+  parser.end(gunzipSync(readFileSync(archivePath)));
+  for (const line of text.trim().split("\n")) walk(JSON.parse(line));
+  return found;
+}
+
+describe("the archive is what `sanity dataset export` writes", () => {
+  test("one folder holding data.ndjson, assets.json and images/, a few hundred kB at most", async () => {
+    const entries = await archiveEntries();
+    const folders = new Set(entries.map((entry) => entry.path.split("/")[0]));
+    expect([...folders]).toEqual(["production-export"]);
+    const names = entries.map((entry) => entry.path.slice("production-export/".length));
+    expect(names).toContain("data.ndjson");
+    expect(names).toContain("assets.json");
+    const images = names.filter((name) => name.startsWith("images/"));
+    expect(images.length).toBeGreaterThanOrEqual(8);
+    for (const name of images) expect(name).toMatch(/^images\/[a-f0-9]{40}-\d+x\d+\.png$/);
+    expect(readFileSync(archivePath).byteLength).toBeLessThan(400_000);
+  });
+
+  test("every image reference in data.ndjson resolves to a file inside the archive", async () => {
+    const references = await placeholders();
+    expect(references.length).toBeGreaterThanOrEqual(8);
+    const files = new Set((await archiveEntries()).map((entry) => entry.path.replace(/^production-export\//, "")));
+    for (const reference of references) {
+      expect(reference).toMatch(/^image@file:\/\/\.\/images\//);
+      expect(files.has(reference.replace("image@file://./", "")), reference).toBe(true);
+    }
+    expect(archive.missingAssets).toEqual([]);
+  });
+
+  test("each image file is the picture its name says: sha1 of its bytes, and its width and height", async () => {
+    const { createHash } = await import("node:crypto");
+    for (const [id, bytes] of archive.images) {
+      const [, sha1, width, height, format] = /^image-([a-f0-9]{40})-(\d+)x(\d+)-([a-z]+)$/.exec(id) ?? [];
+      expect(createHash("sha1").update(bytes).digest("hex")).toBe(sha1);
+      const metadata = await sharp(bytes).metadata();
+      expect([metadata.width, metadata.height, metadata.format]).toEqual([Number(width), Number(height), format]);
+    }
   });
 });
 

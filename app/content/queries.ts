@@ -81,8 +81,20 @@ export const QUOTE_SERVICE_OPTIONS_QUERY = /* groq */ `*[_type == "quoteServiceO
   "plan": plan->{name, "slug": slug.current, kind, price{amount, unit}}
 }`;
 
+export const GALLERY_PAGE_QUERY = /* groq */ `*[_id == "galleryPage"][0]{
+  hero${SECTION}, homeSection${SECTION}, viewAllLabel, emptyText, ${SEO}
+}`;
+
+// Consent is checked here too, not only in the studio: a pair without it is never served.
+export const BEFORE_AFTER_QUERY = /* groq */ `*[_type == "beforeAfter" && customerConsent == true
+  && defined(before.asset) && defined(after.asset)] | order(order asc, _id asc){
+  _id, caption, neighbourhood,
+  "service": service->{name, "slug": slug.current},
+  before{asset, alt, hotspot, crop}, after{asset, alt, hotspot, crop}
+}`;
+
 export const SITEMAP_QUERY = /* groq */ `{
-  "pages": *[_id in ["homePage", "servicesPage", "aboutPage", "contactPage"]]{_id, _updatedAt},
+  "pages": *[_id in ["homePage", "servicesPage", "aboutPage", "contactPage", "galleryPage"]]{_id, _updatedAt},
   "plans": *[_type == "servicePlan" && defined(slug.current)] | order(order asc){"slug": slug.current, _updatedAt},
   "legalPages": *[_type == "legalPage" && defined(slug.current)] | order(slug.current asc){"slug": slug.current, _updatedAt}
 }`;

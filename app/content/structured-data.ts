@@ -150,7 +150,12 @@ export function faqPage(faqs: Faq[]): JsonLd {
 }
 
 export function webPage(
-  page: { type?: "WebPage" | "AboutPage" | "ContactPage"; name: string; description: string; path: string },
+  page: {
+    type?: "WebPage" | "AboutPage" | "ContactPage" | "CollectionPage";
+    name: string;
+    description: string;
+    path: string;
+  },
   siteUrl: string,
   extra: JsonLd = {},
 ): JsonLd {

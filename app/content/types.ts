@@ -191,6 +191,24 @@ export const quoteServiceOptionSchema = z.object({
 });
 export const quoteServiceOptionsSchema = z.array(quoteServiceOptionSchema);
 
+export const galleryPageSchema = z.object({
+  hero: sectionSchema,
+  homeSection: sectionSchema,
+  viewAllLabel: text,
+  emptyText: text,
+  seo: seoSchema,
+});
+
+export const beforeAfterSchema = z.object({
+  _id: z.string(),
+  caption: text,
+  neighbourhood: text,
+  service: z.object({ name: text, slug: z.string() }).nullable(),
+  before: imageSchema,
+  after: imageSchema,
+});
+export const beforeAfterListSchema = z.array(beforeAfterSchema);
+
 const datedSlug = z.object({ slug: z.string(), _updatedAt: z.string() });
 export const sitemapSchema = z.object({
   pages: z.array(z.object({ _id: z.string(), _updatedAt: z.string() })),
@@ -217,5 +235,7 @@ export type AboutPage = z.infer<typeof aboutPageSchema>;
 export type ContactPage = z.infer<typeof contactPageSchema>;
 export type LegalPage = z.infer<typeof legalPageSchema>;
 export type QuoteServiceOption = z.infer<typeof quoteServiceOptionSchema>;
+export type GalleryPage = z.infer<typeof galleryPageSchema>;
+export type BeforeAfter = z.infer<typeof beforeAfterSchema>;
 export type SitemapContent = z.infer<typeof sitemapSchema>;
 export type SitemapEntry = { path: string; lastModified: string };

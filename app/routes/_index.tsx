@@ -9,30 +9,36 @@ import { PageSection } from "~/components/page-hero";
 import { PlanCard } from "~/components/plan-card";
 import { ResponsiveImage } from "~/components/responsive-image";
 import { BusinessHours, ServiceAreaList } from "~/components/service-area";
-import { getCatalogue, getHomePage, getServicesPage, getSiteSettings } from "~/content/content.server";
+import { getCatalogue, getGalleryPage, getHomePage, getServicesPage, getSiteSettings } from "~/content/content.server";
 import { resolveImage } from "~/content/images.server";
 import { getSiteUrl, pageSeo } from "~/content/page.server";
 import { localBusiness, webPage } from "~/content/structured-data";
 import type { SiteSettings } from "~/content/types";
+import { BeforeAfterList } from "~/features/gallery/before-after-list";
+import { getGalleryPairs } from "~/features/gallery/gallery.server";
 import { publicCacheHeaders, publicPageHeaders } from "~/utils/cache-headers";
 import { seoMeta } from "~/utils/seo";
 import { telHref } from "~/utils/tel";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [home, settings, catalogue, servicesPage] = await Promise.all([
+  const [home, settings, catalogue, servicesPage, galleryPage, pairs] = await Promise.all([
     getHomePage(),
     getSiteSettings(),
     getCatalogue(),
     getServicesPage(),
+    getGalleryPage(),
+    getGalleryPairs(HOME_GALLERY_PAIRS),
   ]);
   const siteUrl = getSiteUrl();
+  const heroImage = resolveImage(home.hero.image, { maxWidth: 720, aspectRatio: 4 / 3 });
   return json(
     {
       home,
       settings,
       featured: catalogue.filter((plan) => plan.kind === "subscription").slice(0, 3),
       learnMoreLabel: servicesPage.learnMoreLabel,
-      heroImage: resolveImage(home.hero.image, { maxWidth: 720, aspectRatio: 4 / 3 }),
+      heroImage,
+      gallery: { section: galleryPage.homeSection, viewAllLabel: galleryPage.viewAllLabel, pairs },
       seo: await pageSeo(home.seo, "/"),
       jsonLd: [
         localBusiness(settings, siteUrl, catalogue),
@@ -44,6 +50,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export const headers = publicPageHeaders;
+
+const HOME_GALLERY_PAIRS = 3;
+const HERO_SIZES = "(min-width: 1024px) 36rem, 100vw";
 
 /** Beside the hero when there is no photo: how to reach us, when, and where we work. */
 function QuickFacts({ settings }: { settings: SiteSettings }) {
@@ -73,7 +82,7 @@ function QuickFacts({ settings }: { settings: SiteSettings }) {
 }
 
 export default function HomePage() {
-  const { home, settings, featured, learnMoreLabel, heroImage, jsonLd } = useLoaderData<typeof loader>();
+  const { home, settings, featured, learnMoreLabel, heroImage, gallery, jsonLd } = useLoaderData<typeof loader>();
   return (
     <>
       <JsonLd data={jsonLd} />
@@ -114,7 +123,7 @@ export default function HomePage() {
             </ul>
           </div>
           {heroImage ? (
-            <ResponsiveImage image={heroImage} sizes="(min-width: 1024px) 36rem, 100vw" priority />
+            <ResponsiveImage image={heroImage} sizes={HERO_SIZES} priority />
           ) : (
             <QuickFacts settings={settings} />
           )}
@@ -144,6 +153,21 @@ export default function HomePage() {
         </p>
       </PageSection>
 
+      {gallery.pairs.length > 0 ? (
+        <PageSection id="gallery" heading={gallery.section.heading} text={gallery.section.text}>
+          <BeforeAfterList pairs={gallery.pairs} />
+          <p className="mt-8">
+            <Link
+              to="/gallery"
+              prefetch="intent"
+              className="text-lg font-semibold text-brand-800 underline underline-offset-4 hover:text-brand-900 dark:text-brand-200 dark:hover:text-white"
+            >
+              {gallery.viewAllLabel}
+            </Link>
+          </p>
+        </PageSection>
+      ) : null}
+
       <div className="mx-auto grid max-w-6xl gap-0 lg:grid-cols-2">
         <PageSection id="areas" heading={home.serviceAreaSection.heading} text={home.serviceAreaSection.text}>
           <ServiceAreaList areas={settings.serviceAreas} />
@@ -166,7 +190,23 @@ export default function HomePage() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => seoMeta(data?.seo);
+// The hero picture is the largest element above the fold: fetch it with the document, not after.
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  ...seoMeta(data?.seo),
+  ...(data?.heroImage
+    ? [
+        {
+          tagName: "link",
+          rel: "preload",
+          as: "image",
+          href: data.heroImage.src,
+          imageSrcSet: data.heroImage.srcSet,
+          imageSizes: HERO_SIZES,
+          fetchpriority: "high",
+        },
+      ]
+    : []),
+];
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

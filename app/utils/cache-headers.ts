@@ -1,4 +1,5 @@
 import type { HeadersFunction } from "@remix-run/node";
+import { isPreviewRequest } from "~/content/preview.server";
 
 /**
  * Public pages may be kept briefly by browsers and a CDN, and served stale while the CDN
@@ -8,10 +9,14 @@ import type { HeadersFunction } from "@remix-run/node";
 export const PUBLIC_CACHE_CONTROL = "public, max-age=60, s-maxage=300, stale-while-revalidate=86400";
 export const PRIVATE_CACHE_CONTROL = "private, no-store";
 
-/** Headers for a public page's loader response (document and data requests alike). */
+/**
+ * Headers for a public page's loader response (document and data requests alike). A preview
+ * (drafts) is never public either: the page cache and CDNs skip `private, no-store`.
+ */
 export function publicCacheHeaders(request: Request): Headers {
   const headers = new Headers({ Vary: "Cookie" });
-  headers.set("Cache-Control", request.headers.has("Cookie") ? PRIVATE_CACHE_CONTROL : PUBLIC_CACHE_CONTROL);
+  const personal = request.headers.has("Cookie") || isPreviewRequest(request);
+  headers.set("Cache-Control", personal ? PRIVATE_CACHE_CONTROL : PUBLIC_CACHE_CONTROL);
   return headers;
 }
 

@@ -49,6 +49,10 @@ const schema = z
     CAL_COM_WEBHOOK_SECRET: optional(z.string().min(8)),
     CALENDLY_WEBHOOK_SIGNING_KEY: optional(z.string().min(8)),
     CONTENT_DATASET_PATH: optional(z.string().min(1)),
+    // Live preview (Studio's Presentation tool): a Viewer token reads drafts and checks the
+    // preview secret; the Studio's origin may frame the site in preview only.
+    SANITY_API_READ_TOKEN: optional(z.string().min(8)),
+    SANITY_STUDIO_URL: optional(z.string().url()),
     // How long content stays fresh in the process cache before a background refresh.
     CONTENT_CACHE_SECONDS: withDefault(z.coerce.number().int().min(0).max(86_400), 60),
 

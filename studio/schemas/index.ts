@@ -1,7 +1,9 @@
 import {aboutPage} from './documents/about-page'
 import {addOn} from './documents/add-on'
+import {beforeAfter} from './documents/before-after'
 import {contactPage} from './documents/contact-page'
 import {faq} from './documents/faq'
+import {galleryPage} from './documents/gallery-page'
 import {homePage} from './documents/home-page'
 import {legalPage} from './documents/legal-page'
 import {quoteServiceOption} from './documents/quote-service-option'
@@ -18,7 +20,7 @@ import {price} from './objects/price'
 import {seo} from './objects/seo'
 
 /** Documents with a fixed id: exactly one of each exists, edited in place. */
-export const SINGLETON_TYPES = ['siteSettings', 'homePage', 'servicesPage', 'aboutPage', 'contactPage'] as const
+export const SINGLETON_TYPES = ['siteSettings', 'homePage', 'servicesPage', 'aboutPage', 'contactPage', 'galleryPage'] as const
 
 export const schemaTypes = [
   siteSettings,
@@ -26,7 +28,9 @@ export const schemaTypes = [
   servicesPage,
   aboutPage,
   contactPage,
+  galleryPage,
   servicePlan,
+  beforeAfter,
   addOn,
   faq,
   legalPage,

@@ -1,14 +1,21 @@
 /**
- * Writes studio/data/production.ndjson, the bundled dataset, in the format of
- * `sanity dataset export` / `sanity dataset import`. Run: npx tsx studio/scripts/build-dataset.ts
+ * Writes studio/data/production.tar.gz, the bundled dataset, in the format of
+ * `sanity dataset export` / `sanity dataset import`: one folder holding `data.ndjson`, `assets.json`
+ * and `images/`, whose documents point at their pictures with `_sanityAsset` placeholders.
+ * The pictures are drawn here (dataset/pictures.ts). Run: npx tsx studio/scripts/build-dataset.ts
  *
  * This is an authoring aid for the first version of the content. Once the owner edits content in
  * a Sanity project, `sanity dataset export` output replaces the file and this script is retired.
  */
 import {createHash} from 'node:crypto'
-import {writeFileSync} from 'node:fs'
+import {mkdir, mkdtemp, rm, writeFile} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
+import path from 'node:path'
 import {fileURLToPath} from 'node:url'
+import sharp from 'sharp'
+import {create as createTar} from 'tar'
 import {business} from './dataset/business'
+import {galleryPage, pairs} from './dataset/gallery'
 import {legalPages} from './dataset/legal'
 import {
   aboutPage,
@@ -21,6 +28,7 @@ import {
   siteSeo,
   trustBadges,
 } from './dataset/pages'
+import {heroScene, truckScene, yardScene} from './dataset/pictures'
 import {plans, quoteOptions} from './dataset/plans'
 import {keyFor, portableText} from './dataset/portable-text'
 
@@ -44,6 +52,40 @@ const whyChoose = (value: {heading: string; items: {title: string; text: string}
   items: keyed(value.items, seed, 'highlight'),
 })
 
+/** The folder name inside the archive, as `sanity dataset export` names it (dataset + "-export"). */
+const EXPORT_FOLDER = 'production-export'
+
+type Picture = {fileName: string; bytes: Buffer; originalFilename: string}
+const pictures: Picture[] = []
+
+/**
+ * Renders an SVG to a palette PNG and returns the image field as an export writes it: the asset
+ * reference replaced by `_sanityAsset: "image@file://./images/<sha1>-<w>x<h>.png"`.
+ */
+async function picture(
+  name: string,
+  svg: string,
+  alt: string,
+  hotspot?: {x: number; y: number; width: number; height: number},
+) {
+  const bytes = await sharp(Buffer.from(svg)).png({palette: true, quality: 90, compressionLevel: 9, effort: 10}).toBuffer()
+  const {width, height} = await sharp(bytes).metadata()
+  const sha1 = createHash('sha1').update(bytes).digest('hex')
+  const fileName = `${sha1}-${width}x${height}.png`
+  pictures.push({fileName, bytes, originalFilename: `${name}.png`})
+  return {
+    _type: 'accessibleImage',
+    _sanityAsset: `image@file://./images/${fileName}`,
+    alt,
+    ...(hotspot
+      ? {
+          hotspot: {_type: 'sanity.imageHotspot', ...hotspot},
+          crop: {_type: 'sanity.imageCrop', top: 0, bottom: 0, left: 0, right: 0},
+        }
+      : {}),
+  }
+}
+
 const docs: Doc[] = []
 
 docs.push({
@@ -61,13 +103,29 @@ docs.push({
   trustBadges: keyed(trustBadges, 'trustBadges', 'highlight'),
   social: business.social,
   bookingCalendarUrl: business.bookingCalendarUrl,
+  // Calendar event types → visit types (README "Connect your calendar"); unmapped ones are "Other".
+  bookingServiceTypes: [
+    {_key: 'evt0a', _type: 'bookingServiceType', eventType: 'weekly-cleanup', serviceType: 'Weekly Service'},
+    {_key: 'evt1b', _type: 'bookingServiceType', eventType: 'twice-weekly-cleanup', serviceType: 'Twice Weekly Service'},
+    {_key: 'evt2c', _type: 'bookingServiceType', eventType: 'yard-refresh', serviceType: 'Yard Refresh'},
+    {_key: 'evt3d', _type: 'bookingServiceType', eventType: 'sanitize-deodorize', serviceType: 'Sanitize & Deodorize'},
+    {_key: 'evt4e', _type: 'bookingServiceType', eventType: 'trash-bin-clean', serviceType: 'Trash Bin Clean'},
+  ],
   seo: seo(siteSeo.title, siteSeo.description),
 })
 
 docs.push({
   _id: 'homePage',
   _type: 'homePage',
-  hero: homePage.hero,
+  hero: {
+    ...homePage.hero,
+    image: await picture(
+      'home-hero',
+      heroScene(1600, 1200),
+      'A clean, striped lawn behind a wooden fence, with a dog, a bucket and a scooper.',
+      {x: 0.55, y: 0.62, width: 0.7, height: 0.6},
+    ),
+  },
   trustSection: section(homePage.trustSection),
   serviceAreaSection: section(homePage.serviceAreaSection),
   hoursSection: section(homePage.hoursSection),
@@ -95,7 +153,15 @@ docs.push({
   _id: 'aboutPage',
   _type: 'aboutPage',
   hero: section(aboutPage.hero),
-  whoWeAre: {heading: aboutPage.whoWeAre.heading, body: portableText(aboutPage.whoWeAre.body, 'about.whoWeAre')},
+  whoWeAre: {
+    heading: aboutPage.whoWeAre.heading,
+    body: portableText(aboutPage.whoWeAre.body, 'about.whoWeAre'),
+    image: await picture(
+      'about-truck',
+      truckScene(1200, 900),
+      'The white and blue service truck parked on a road in front of desert mountains.',
+    ),
+  },
   promise: section(aboutPage.promise),
   whyChoose: whyChoose(aboutPage.whyChoose, 'about.whyChoose'),
   serviceArea: section(aboutPage.serviceArea),
@@ -177,6 +243,30 @@ quoteOptions.forEach((option, index) => {
   })
 })
 
+docs.push({
+  _id: 'galleryPage',
+  _type: 'galleryPage',
+  hero: section(galleryPage.hero),
+  homeSection: section(galleryPage.homeSection),
+  viewAllLabel: galleryPage.viewAllLabel,
+  emptyText: galleryPage.emptyText,
+  seo: seo(galleryPage.seo.title, galleryPage.seo.description),
+})
+
+for (const [index, pair] of pairs.entries()) {
+  docs.push({
+    _id: `beforeAfter.${pair.id}`,
+    _type: 'beforeAfter',
+    before: await picture(`${pair.id}-before`, yardScene(pair.scene, false, 1200, 900, pair.seed), pair.beforeAlt),
+    after: await picture(`${pair.id}-after`, yardScene(pair.scene, true, 1200, 900, pair.seed), pair.afterAlt),
+    caption: pair.caption,
+    service: {_type: 'reference', _ref: `servicePlan.${pair.plan}`},
+    neighbourhood: pair.neighbourhood,
+    customerConsent: true,
+    order: (index + 1) * 10,
+  })
+}
+
 const lines = docs.map((doc) =>
   JSON.stringify({
     _createdAt: TIMESTAMP,
@@ -186,6 +276,26 @@ const lines = docs.map((doc) =>
   }),
 )
 
-const target = fileURLToPath(new URL('../data/production.ndjson', import.meta.url))
-writeFileSync(target, `${lines.join('\n')}\n`)
-console.log(`Wrote ${docs.length} documents to ${target}`)
+const target = fileURLToPath(new URL('../data/production.tar.gz', import.meta.url))
+const work = await mkdtemp(path.join(tmpdir(), 'dataset-'))
+try {
+  const folder = path.join(work, EXPORT_FOLDER)
+  await mkdir(path.join(folder, 'images'), {recursive: true})
+  await writeFile(path.join(folder, 'data.ndjson'), `${lines.join('\n')}\n`)
+  // assets.json: what `sanity dataset import` puts on each uploaded asset document.
+  const assets = Object.fromEntries(
+    pictures.map((item) => [`image-${item.fileName.split('-')[0]}`, {originalFilename: item.originalFilename}]),
+  )
+  await writeFile(path.join(folder, 'assets.json'), `${JSON.stringify(assets, null, 2)}\n`)
+  for (const item of pictures) await writeFile(path.join(folder, 'images', item.fileName), item.bytes)
+  const entries = [
+    `${EXPORT_FOLDER}/data.ndjson`,
+    `${EXPORT_FOLDER}/assets.json`,
+    ...pictures.map((item) => `${EXPORT_FOLDER}/images/${item.fileName}`).sort(),
+  ]
+  // portable + a fixed mtime: the same content gives the same bytes, so the file diffs cleanly.
+  await createTar({gzip: {level: 9}, file: target, cwd: work, portable: true, mtime: new Date(TIMESTAMP)}, entries)
+} finally {
+  await rm(work, {recursive: true, force: true})
+}
+console.log(`Wrote ${docs.length} documents and ${pictures.length} images to ${target}`)

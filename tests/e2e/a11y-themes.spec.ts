@@ -19,6 +19,7 @@ const PUBLIC_PAGES = [
   ...SERVICE_SLUGS.map((slug) => `/services/${slug}`),
   "/about",
   "/contact",
+  "/gallery",
   "/terms-of-service",
   "/privacy-policy",
   "/disclaimer",

@@ -1,24 +1,20 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect, request as playwrightRequest, test, type Page } from "@playwright/test";
 import { formatPrice } from "../../app/content/pricing";
+import { bundledDocuments, writeDatasetCopy } from "../helpers/bundled-dataset";
 import { expectNoAxeViolations, waitForHydration } from "./helpers";
 
 /**
  * The public pages of the content issue, checked against the bundled dataset itself: what the
- * tests expect (plans, prices, labels) is read from the same NDJSON file the server reads.
+ * tests expect (plans, prices, labels) is read from the same dataset archive the server reads.
  */
 
 type Doc = Record<string, unknown> & { _id: string; _type: string };
-const DATASET_PATH = path.resolve("studio/data/production.ndjson");
-const datasetText = readFileSync(DATASET_PATH, "utf8");
-const documents: Doc[] = datasetText
-  .trim()
-  .split("\n")
-  .map((line) => JSON.parse(line));
+const documents: Doc[] = bundledDocuments();
 
 type PlanDoc = Doc & {
   name: string;
@@ -38,6 +34,7 @@ const PUBLIC_PATHS = [
   ...plans.map((plan) => `/services/${plan.slug.current}`),
   "/about",
   "/contact",
+  "/gallery",
   ...legalSlugs.map((slug) => `/${slug}`),
 ];
 
@@ -98,6 +95,7 @@ function jsonLdProblems(node: JsonLdNode): string[] {
     case "WebPage":
     case "AboutPage":
     case "ContactPage":
+    case "CollectionPage":
       need(node.name && node.url, "name and url");
       break;
     default:
@@ -397,17 +395,10 @@ test.describe("one price per plan", () => {
     test.setTimeout(120_000);
     workDir = mkdtempSync(path.join(os.tmpdir(), "price-change-"));
     // The same dataset with one number changed: the weekly plan's price.
-    const changed = datasetText
-      .trim()
-      .split("\n")
-      .map((line) => {
-        const doc = JSON.parse(line);
-        if (doc._id === "servicePlan.weekly") doc.price.amount = NEW_AMOUNT;
-        return JSON.stringify(doc);
-      })
-      .join("\n");
-    const datasetPath = path.join(workDir, "production.ndjson");
-    writeFileSync(datasetPath, `${changed}\n`);
+    const datasetPath = writeDatasetCopy(path.join(workDir, "dataset"), (doc) => {
+      if (doc._id === "servicePlan.weekly") (doc.price as { amount: number }).amount = NEW_AMOUNT;
+      return doc;
+    });
 
     const port = await freePort();
     origin = `http://127.0.0.1:${port}`;

@@ -1,6 +1,5 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { bundledDocuments } from "../helpers/bundled-dataset";
 import { DEV_ADMIN, expectNoAxeViolations, signIn, waitForHydration } from "./helpers";
 
 /**
@@ -10,10 +9,7 @@ import { DEV_ADMIN, expectNoAxeViolations, signIn, waitForHydration } from "./he
  */
 
 type Doc = Record<string, unknown> & { _id: string };
-const documents: Doc[] = readFileSync(path.resolve("studio/data/production.ndjson"), "utf8")
-  .trim()
-  .split("\n")
-  .map((line) => JSON.parse(line));
+const documents: Doc[] = bundledDocuments();
 const doc = <T>(id: string) => documents.find((d) => d._id === id) as unknown as T;
 const settings = doc<{ hours: { display: string } }>("siteSettings");
 const weekly = doc<{ price: { amount: number } }>("servicePlan.weekly");

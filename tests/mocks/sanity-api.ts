@@ -7,6 +7,11 @@ import { evaluate, parse } from "groq-js";
  * `GET /v<apiVersion>/data/query/<dataset>?query=...&$param=<JSON>` (or POST with a JSON body
  * for long queries), by evaluating the GROQ with groq-js over the given documents, and replies
  * `{query, result, ms}` like the real API.
+ *
+ * Perspectives as the real API applies them: `published` (the default) hides drafts; `drafts`
+ * (or its old name `previewDrafts`) shows each draft in place of its published document; `raw`
+ * shows everything. The last two need a token (`Authorization: Bearer <token>`), as on a
+ * private dataset: without the right one the answer is 401.
  */
 
 export type RecordedRequest = { method: string; pathname: string; searchParams: URLSearchParams };
@@ -24,7 +29,31 @@ async function readBody(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-export async function startSanityApiMock(options: { documents: unknown[]; dataset: string }): Promise<SanityApiMock> {
+type Doc = { _id: string };
+const isDoc = (value: unknown): value is Doc =>
+  typeof value === "object" && value !== null && typeof (value as Doc)._id === "string";
+
+/** The documents one perspective sees. */
+export function applyPerspective(documents: unknown[], perspective: string): unknown[] {
+  if (perspective === "raw") return documents;
+  const published = documents.filter((doc) => isDoc(doc) && !doc._id.startsWith("drafts."));
+  if (perspective !== "drafts" && perspective !== "previewDrafts") return published;
+  const drafts = new Map(
+    documents
+      .filter((doc): doc is Doc => isDoc(doc) && doc._id.startsWith("drafts."))
+      .map((doc) => [doc._id.slice("drafts.".length), { ...doc, _id: doc._id.slice("drafts.".length) }]),
+  );
+  const merged = published.map((doc) => (isDoc(doc) && drafts.get(doc._id)) || doc);
+  const publishedIds = new Set(published.filter(isDoc).map((doc) => doc._id));
+  return [...merged, ...[...drafts.values()].filter((doc) => !publishedIds.has(doc._id))];
+}
+
+export async function startSanityApiMock(options: {
+  documents: unknown[];
+  dataset: string;
+  /** The token that unlocks the drafts and raw perspectives. */
+  token?: string;
+}): Promise<SanityApiMock> {
   let documents = options.documents;
   const requests: RecordedRequest[] = [];
 
@@ -52,8 +81,13 @@ export async function startSanityApiMock(options: { documents: unknown[]; datase
         }
       }
       if (!query) return reply(400, { error: "Missing query" });
+      const perspective = url.searchParams.get("perspective") ?? "published";
+      if (perspective !== "published" && request.headers.authorization !== `Bearer ${options.token ?? ""}`) {
+        return reply(401, { error: "Unauthorized", message: `The ${perspective} perspective needs a valid token` });
+      }
       const started = performance.now();
-      const result = await (await evaluate(parse(query, { params }), { dataset: documents, params })).get();
+      const dataset = applyPerspective(documents, perspective);
+      const result = await (await evaluate(parse(query, { params }), { dataset, params })).get();
       reply(200, { query, result, ms: Math.round(performance.now() - started) });
     } catch (error) {
       reply(400, { error: { description: error instanceof Error ? error.message : String(error) } });

@@ -53,7 +53,7 @@ async function msUntilPrice(machine: AppServer, price: string, limitMs: number) 
 
 beforeAll(async () => {
   await ensureBuild();
-  documents = await readDataset(path.resolve("studio/data/production.ndjson"));
+  documents = await readDataset(path.resolve("studio/data/production.tar.gz"));
   sanity = await startSanityApiMock({ documents: withWeeklyPrice(89), dataset: DATASET });
   await admin(`create database "${name}"`);
   const url = new URL(SERVER_URL);

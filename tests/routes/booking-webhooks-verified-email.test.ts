@@ -42,7 +42,10 @@ describe("linking a booking by the attendee's e-mail", () => {
   });
 
   it("leaves the booking unlinked when the e-mail is not verified, or belongs to an admin", async () => {
-    const unverified = await createUser(database.current.db, { email: `unverified-${uid()}@example.com`, verified: false });
+    const unverified = await createUser(database.current.db, {
+      email: `unverified-${uid()}@example.com`,
+      verified: false,
+    });
     expect(await deliver(unverified.email)).toBeNull();
     const admin = await createUser(database.current.db, { email: `admin-${uid()}@example.com`, admin: true });
     await sql`update users set email_verified_at = now() where id = ${admin.id}`.execute(database.current.db);

@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../../tests/helpers/app-database";
+import { writeDatasetCopy } from "../../../tests/helpers/bundled-dataset";
 import { goodQuote, quotePost } from "../../../tests/helpers/quote-form";
-import { DEFAULT_DATASET_PATH, getAddOns, getQuoteServiceOptions, replaceContentStore } from "~/content/content.server";
+import { getAddOns, getQuoteServiceOptions, replaceContentStore } from "~/content/content.server";
 import { action } from "~/routes/contact";
 import { resetEnvCache } from "~/utils/env.server";
 import { dogCountFrom, estimateQuote } from "./quote-estimate";
@@ -89,22 +90,17 @@ describe("the estimate follows a price change in content", () => {
   beforeAll(() => {
     // A copy of the dataset with the weekly plan at $99 and the two-dog tier at $20.
     folder = mkdtempSync(path.join(os.tmpdir(), "quote-content-"));
-    const lines = readFileSync(DEFAULT_DATASET_PATH, "utf8")
-      .split("\n")
-      .filter((line) => line.trim() !== "")
-      .map((line) => {
-        const doc = JSON.parse(line) as {
-          _id: string;
-          price?: { amount: number };
-          tiers?: { minDogs: number; monthlyAmount: number }[];
-        };
-        if (doc._id === "servicePlan.weekly" && doc.price) doc.price.amount = 99;
-        if (doc._id === "addOn.multi-dog")
-          for (const tier of doc.tiers ?? []) if (tier.minDogs === 2) tier.monthlyAmount = 20;
-        return JSON.stringify(doc);
-      });
-    writeFileSync(path.join(folder, "dataset.ndjson"), lines.join("\n"));
-    process.env.CONTENT_DATASET_PATH = path.join(folder, "dataset.ndjson");
+    const dataPath = writeDatasetCopy(folder, (doc) => {
+      const changed = doc as typeof doc & {
+        price?: { amount: number };
+        tiers?: { minDogs: number; monthlyAmount: number }[];
+      };
+      if (changed._id === "servicePlan.weekly" && changed.price) changed.price.amount = 99;
+      if (changed._id === "addOn.multi-dog")
+        for (const tier of changed.tiers ?? []) if (tier.minDogs === 2) tier.monthlyAmount = 20;
+      return changed;
+    });
+    process.env.CONTENT_DATASET_PATH = dataPath;
     resetEnvCache();
     replaceContentStore(undefined);
   });

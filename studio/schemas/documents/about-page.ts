@@ -31,5 +31,5 @@ export const aboutPage = defineType({
     defineField({name: 'cta', title: 'Closing call to action', type: 'callToAction', validation: (rule) => rule.required()}),
     defineField({name: 'seo', title: 'Search engine listing', type: 'seo', validation: (rule) => rule.required()}),
   ],
-  preview: {prepare: () => ({title: 'About page'})},
+  preview: {select: {media: 'whoWeAre.image'}, prepare: ({media}) => ({title: 'About page', media})},
 })

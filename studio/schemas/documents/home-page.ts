@@ -81,5 +81,5 @@ export const homePage = defineType({
     defineField({name: 'cta', title: 'Closing call to action', type: 'callToAction', validation: (rule) => rule.required()}),
     defineField({name: 'seo', title: 'Search engine listing', type: 'seo', validation: (rule) => rule.required()}),
   ],
-  preview: {prepare: () => ({title: 'Home page'})},
+  preview: {select: {media: 'hero.image'}, prepare: ({media}) => ({title: 'Home page', media})},
 })

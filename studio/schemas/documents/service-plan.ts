@@ -16,7 +16,10 @@ export const servicePlan = defineType({
       title: 'Name',
       type: 'string',
       group: 'card',
-      validation: (rule) => rule.required().max(60),
+      validation: (rule) => [
+        rule.required().error('Give the plan a name.'),
+        rule.max(60).error('Keep the name under 60 characters.'),
+      ],
     }),
     defineField({
       name: 'slug',
@@ -26,7 +29,7 @@ export const servicePlan = defineType({
       description: 'The page lives at /services/<slug>. Changing it breaks existing links.',
       options: {source: 'name', maxLength: 60},
       validation: (rule) =>
-        rule.required().custom((slug) => {
+        rule.required().error('Click "Generate" to make the page address from the name.').custom((slug) => {
           if (!slug?.current) return true
           return SLUG_PATTERN.test(slug.current) ? true : 'Use lower-case letters, digits and single hyphens'
         }),
@@ -152,10 +155,11 @@ export const servicePlan = defineType({
   ],
   orderings: [{title: 'Catalogue order', name: 'catalogue', by: [{field: 'order', direction: 'asc'}]}],
   preview: {
-    select: {title: 'name', amount: 'price.amount', unit: 'price.unit', shown: 'showInCatalogue'},
-    prepare: ({title, amount, unit, shown}) => ({
+    select: {title: 'name', amount: 'price.amount', unit: 'price.unit', shown: 'showInCatalogue', media: 'image'},
+    prepare: ({title, amount, unit, shown, media}) => ({
       title,
       subtitle: `$${amount ?? '?'} ${unit ?? ''}${shown === false ? ' · hidden' : ''}`,
+      media,
     }),
   },
 })

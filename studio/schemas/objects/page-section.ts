@@ -10,7 +10,10 @@ export const pageSection = defineType({
       name: 'heading',
       title: 'Heading',
       type: 'string',
-      validation: (rule) => rule.required().max(100),
+      validation: (rule) => [
+        rule.required().error('Write a heading for this section.'),
+        rule.max(100).error('Keep the heading under 100 characters.'),
+      ],
     }),
     defineField({
       name: 'text',

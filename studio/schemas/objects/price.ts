@@ -21,14 +21,19 @@ export const price = defineType({
       name: 'amount',
       title: 'Amount (US dollars)',
       type: 'number',
-      validation: (rule) => rule.required().greaterThan(0).precision(2).max(100000),
+      validation: (rule) => [
+        rule.required().error('Enter the price in dollars, e.g. 89.'),
+        rule.greaterThan(0).error('A price must be more than $0.'),
+        rule.max(100000).error('That price looks too high: check for an extra zero.'),
+        rule.precision(2).error('Use at most two decimals (cents).'),
+      ],
     }),
     defineField({
       name: 'unit',
       title: 'Unit',
       type: 'string',
       options: {list: PRICE_UNITS, layout: 'radio'},
-      validation: (rule) => rule.required(),
+      validation: (rule) => rule.required().error('Choose how the price is charged (per month, one-time, ...).'),
     }),
   ],
 })

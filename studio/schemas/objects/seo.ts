@@ -11,7 +11,9 @@ export const seo = defineType({
       title: 'Page title',
       type: 'string',
       validation: (rule) => [
-        rule.required().min(10).max(70),
+        rule.required().error('Write the title search engines show for this page.'),
+        rule.min(10).error('Make the title at least 10 characters.'),
+        rule.max(70).error('Keep the title under 70 characters.'),
         rule.max(60).warning('Titles over 60 characters are usually cut off in search results.'),
       ],
     }),
@@ -21,7 +23,9 @@ export const seo = defineType({
       type: 'text',
       rows: 3,
       validation: (rule) => [
-        rule.required().min(50).max(200),
+        rule.required().error('Write a one- or two-sentence summary for search results.'),
+        rule.min(50).error('Make the description at least 50 characters.'),
+        rule.max(200).error('Keep the description under 200 characters.'),
         rule.max(160).warning('Descriptions over 160 characters are usually cut off.'),
       ],
     }),

@@ -1,0 +1,137 @@
+import { useEffect, useRef, type CSSProperties } from "react";
+import { useNonce } from "~/utils/nonce";
+
+/**
+ * CompareSlider: two pictures of the same place, compared with a divider the visitor moves.
+ *
+ *   <CompareSlider before={image} after={image} sizes="(min-width: 768px) 50vw, 100vw" />
+ *
+ * Props
+ * - before, after: { src, srcSet?, alt, width, height } (a ResolvedImage fits as is). Both keep
+ *   their alt text in every mode; width and height reserve the space (no layout shift).
+ * - sizes: the `sizes` of both images (default "100vw").
+ * - label: the accessible name of the slider (default "Compare before and after").
+ * - priority: load eagerly (the largest picture above the fold); lazy otherwise.
+ *
+ * Behaviour
+ * - Without JavaScript the two pictures stand side by side, each captioned Before / After.
+ * - With JavaScript they are stacked: the "before" picture covers the part left of the divider.
+ *   A native range input (0-100, the divider's position in percent) moves it: drag or click,
+ *   arrow keys step by 1%, Page Up/Down by 10%, Home and End go to the ends (all after / all
+ *   before). The input is invisible over the pictures; its focus ring is drawn on the handle.
+ * - The enhancement is a few lines of plain script that run as soon as the markup is parsed (no
+ *   wait for React, no layout jump), and again from an effect after client-side navigation.
+ */
+
+export type CompareImage = { src: string; srcSet?: string; alt: string; width: number; height: number };
+
+export type CompareSliderProps = {
+  before: CompareImage;
+  after: CompareImage;
+  sizes?: string;
+  label?: string;
+  priority?: boolean;
+};
+
+/**
+ * Wires one slider: the range input sets --position on the root. Self-contained (it is also
+ * inlined as a script, so it may not use anything from this module's scope).
+ */
+function enhance(root: HTMLElement | null) {
+  if (!root || root.dataset.enhanced === "true") return;
+  const input = root.querySelector("input");
+  if (!input) return;
+  const update = () => {
+    const value = Number(input.value);
+    root.style.setProperty("--position", `${value}%`);
+    input.setAttribute("aria-valuetext", `${value}% before, ${100 - value}% after`);
+  };
+  input.addEventListener("input", update);
+  update();
+  root.dataset.enhanced = "true";
+}
+
+const INLINE_SCRIPT = `(${enhance.toString()})(document.currentScript && document.currentScript.parentElement)`;
+
+function Picture({
+  image,
+  caption,
+  sizes,
+  priority,
+}: {
+  image: CompareImage;
+  caption: string;
+  sizes: string;
+  priority: boolean;
+}) {
+  return (
+    <>
+      <img
+        src={image.src}
+        srcSet={image.srcSet}
+        sizes={image.srcSet ? sizes : undefined}
+        width={image.width}
+        height={image.height}
+        alt={image.alt}
+        loading={priority ? "eager" : "lazy"}
+        decoding="async"
+        draggable={false}
+        className="block h-auto w-full select-none rounded-xl object-cover"
+      />
+      <span className="pointer-events-none absolute top-2 rounded-md bg-slate-900/85 px-2 py-1 text-sm font-semibold text-white hc:bg-black">
+        {caption}
+      </span>
+    </>
+  );
+}
+
+export function CompareSlider({
+  before,
+  after,
+  sizes = "100vw",
+  label = "Compare before and after",
+  priority = false,
+}: CompareSliderProps) {
+  const root = useRef<HTMLDivElement>(null);
+  const nonce = useNonce();
+  // After a client-side navigation React inserts the inline script without running it.
+  useEffect(() => enhance(root.current), []);
+
+  return (
+    <div
+      ref={root}
+      className="group relative"
+      style={{ "--position": "50%" } as CSSProperties}
+      // The inline script marks the root before React hydrates.
+      suppressHydrationWarning
+    >
+      <div className="grid grid-cols-2 gap-2 group-data-[enhanced=true]:block">
+        <div className="relative group-data-[enhanced=true]:absolute group-data-[enhanced=true]:inset-0 group-data-[enhanced=true]:z-10 group-data-[enhanced=true]:[clip-path:inset(0_calc(100%-var(--position))_0_0)] [&>span]:left-2">
+          <Picture image={before} caption="Before" sizes={sizes} priority={priority} />
+        </div>
+        <div className="relative [&>span]:left-2 group-data-[enhanced=true]:[&>span]:left-auto group-data-[enhanced=true]:[&>span]:right-2">
+          <Picture image={after} caption="After" sizes={sizes} priority={priority} />
+        </div>
+      </div>
+      <input
+        type="range"
+        min={0}
+        max={100}
+        step={1}
+        defaultValue={50}
+        aria-label={label}
+        className="peer absolute inset-0 z-30 hidden h-full w-full cursor-ew-resize opacity-0 group-data-[enhanced=true]:block"
+      />
+      <div
+        aria-hidden="true"
+        className="pointer-events-none absolute inset-y-0 z-20 hidden w-1 -translate-x-1/2 bg-white shadow-[0_0_0_1px_rgba(15,23,42,0.6)] group-data-[enhanced=true]:block peer-focus-visible:ring-4 peer-focus-visible:ring-amber-400 hc:bg-black"
+        style={{ left: "var(--position)" }}
+      >
+        <span className="absolute left-1/2 top-1/2 flex h-10 w-10 -translate-x-1/2 -translate-y-1/2 items-center justify-center rounded-full border-2 border-slate-900 bg-white text-lg font-bold text-slate-900 hc:border-black">
+          ↔
+        </span>
+      </div>
+      <script nonce={nonce} dangerouslySetInnerHTML={{ __html: INLINE_SCRIPT }} />
+    </div>
+  );
+}
