@@ -39,6 +39,7 @@ afterAll(async () => {
 beforeEach(async () => {
   await smtp.start();
   smtp.messages.length = 0;
+  smtp.envelopes.length = 0;
   process.env.SMTP_URL = smtp.url;
   process.env.MAIL_FROM = "Yard Team <team@example.com>";
   resetEnvCache();
