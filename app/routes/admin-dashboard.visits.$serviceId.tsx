@@ -16,7 +16,8 @@ import {
   MISSED_REASON_LABELS,
   MISSED_REASONS,
 } from "~/features/visits/visit-constants";
-import { handleAdminVisitAction, loadAdminVisit, visitPath } from "~/features/visits/visit-page.server";
+import { handleAdminVisitAction, loadAdminVisit } from "~/features/visits/visit-page.server";
+import { visitPath } from "~/features/visits/visit-paths";
 import { VISIT_ACTIONS, type VisitAction } from "~/features/visits/visit-transitions";
 import { YardDetails } from "~/features/yards/yard-details";
 

@@ -2,6 +2,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { json } from "@remix-run/node";
 import { HEALTH_FLAG_LABELS, MISSED_REASON_LABELS } from "./visit-constants";
 import { toBusinessInputValue } from "./visit-dates";
+import { visitPath } from "./visit-paths";
 import { dateSchema, healthSchema, missSchema, notesSchema } from "./visit-schemas";
 import { isAllowed, isVisitAction, VISIT_ACTION_NAMES, VISIT_TOASTS } from "./visit-transitions";
 import { applyVisitAction, saveHealthNotes, saveVisitNotes, type VisitActionInput } from "./visit-workflow.server";
@@ -17,8 +18,6 @@ import { getDb } from "~/utils/db.server";
 import { errorFields, log } from "~/utils/logger.server";
 import { getStorage } from "~/utils/storage.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
-
-export const visitPath = (serviceId: string) => `/admin-dashboard/visits/${serviceId}`;
 
 const notFound = () => new Response("Visit not found", { status: 404 });
 
