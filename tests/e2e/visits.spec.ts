@@ -151,6 +151,21 @@ for (const js of [true, false]) {
       await expect(
         page.getByRole("region", { name: "History" }).getByText(/Status scheduled → completed/),
       ).toBeVisible();
+
+      // --- Customers: server-side search, the customer's page with the masked gate code -----
+      await waitForToastsToClear(page, js);
+      await sections.getByRole("link", { name: "Customers" }).click();
+      await expect(page.getByRole("heading", { name: "Customers", level: 2 })).toBeVisible();
+      await page.getByLabel("Search by name or e-mail").fill(fullName.toUpperCase());
+      await page.getByRole("button", { name: "Search" }).click();
+      await expect(page).toHaveURL(/[?&]q=/);
+      expect(await page.content()).not.toContain(GATE_CODE);
+      if (js) await expectNoAxeViolations(page, "on Customers");
+      await page.getByRole("link", { name: fullName }).click();
+      await expect(page.getByRole("heading", { name: fullName, level: 2 })).toBeVisible();
+      await expect(page.getByRole("link", { name: /Weekly Service/ })).toBeVisible();
+      await expect(page.getByText(GATE_CODE, { exact: true })).toBeHidden();
+      if (js) await expectNoAxeViolations(page, "on a customer's page");
       await logout(page);
 
       // --- The customer opens the e-mail's link ------------------------------------------
