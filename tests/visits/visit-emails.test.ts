@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -213,5 +213,32 @@ describe("completion and missed e-mails through the outbox", () => {
     expect(new Set(smtp.envelopes.map((rcpt) => rcpt.join(","))).size).toBe(31);
     const rows = await db().selectFrom("outbox").select(["status", "attempts"]).execute();
     expect(rows.every((r) => r.status === "sent" && r.attempts === 1)).toBe(true);
+  });
+});
+
+describe("deleting a visit's media", () => {
+  test("removes the row and the stored object, writes the history; a second delete is 404", async () => {
+    const visit = await scheduledVisit();
+    await addMedia(visit.id, "before", "image/png", PHOTO);
+    const image = await db().selectFrom("service_images").selectAll().executeTakeFirstOrThrow();
+    expect(existsSync(path.join(uploads, image.image_url))).toBe(true);
+    const response = await post(visit.id, { intent: "delete-media", mediaId: image.id });
+    expect(response.status).toBe(302);
+    expect(await db().selectFrom("service_images").selectAll().execute()).toHaveLength(0);
+    expect(existsSync(path.join(uploads, image.image_url))).toBe(false);
+    const events = await db().selectFrom("service_events").select("kind").where("service_id", "=", visit.id).execute();
+    expect(events.map((e) => e.kind)).toEqual(["media_deleted"]);
+    const again = await post(visit.id, { intent: "delete-media", mediaId: image.id });
+    expect(again.status).toBe(404);
+  });
+
+  test("another visit's media cannot be deleted through this visit", async () => {
+    const visit = await scheduledVisit();
+    const other = await scheduledVisit();
+    await addMedia(other.id, "after", "image/png", PHOTO);
+    const image = await db().selectFrom("service_images").selectAll().executeTakeFirstOrThrow();
+    expect((await post(visit.id, { intent: "delete-media", mediaId: image.id })).status).toBe(404);
+    expect(await db().selectFrom("service_images").selectAll().execute()).toHaveLength(1);
+    expect(existsSync(path.join(uploads, image.image_url))).toBe(true);
   });
 });
