@@ -24,11 +24,17 @@ COPY --from=deps /app/node_modules /app/node_modules
 COPY --from=build /app/build /app/build
 COPY --from=build /app/public /app/public
 COPY package.json server.js tsconfig.json ./
+COPY server ./server
 # Sources for the tsx scripts: migrations, admin:grant, quotes:retry.
 COPY db ./db
 COPY app ./app
 COPY scripts ./scripts
 COPY studio/data ./studio/data
+# The app runs as the unprivileged `node` user. The only paths it writes: DATA_DIR (PGlite in
+# development builds, and the default uploads folder) and UPLOADS_DIR when a Fly volume is
+# mounted there instead of S3. Both belong to `node`; the code itself stays read-only.
+RUN mkdir -p /data/uploads && chown -R node:node /data
+ENV DATA_DIR=/data
 USER node
 EXPOSE 3000
 CMD ["node", "server.js"]

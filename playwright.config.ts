@@ -8,6 +8,10 @@ import { findChromium } from "./scripts/find-chromium.js";
 const checkoutOffset = [...process.cwd()].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 500, 7);
 const PORT = Number(process.env.E2E_PORT || 3210 + checkoutOffset);
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
+// Account e-mails go to a local SMTP server that tests/e2e/account-security.spec.ts starts on
+// this port (workers read it from the environment); while nobody listens, sending just fails.
+const E2E_SMTP_PORT = Number(process.env.E2E_SMTP_PORT || PORT + 1000);
+process.env.E2E_SMTP_PORT = String(E2E_SMTP_PORT);
 const executablePath = (await findChromium()) ?? undefined;
 
 // A fresh PGlite folder per run unless CI points the server at a fresh PostgreSQL database.
@@ -61,7 +65,15 @@ export default defineConfig({
       DATA_DIR: dataDir,
       SESSION_SECRET: "e2e-session-secret-that-is-long-enough-0123456789",
       SEED_DEV_DATA: "true",
+      // The production build on PGlite, folder storage and seeded accounts: test-only (decision 050).
+      ALLOW_EMBEDDED_IN_PRODUCTION: "true",
       ENABLE_TEST_ROUTES: "1",
+      // The bookings journey signs its Cal.com deliveries with this (tests/e2e/bookings.spec.ts).
+      CAL_COM_WEBHOOK_SECRET: "e2e-cal-com-webhook-secret-0123456789",
+      // Each test picks its own client with X-Forwarded-For, as behind one trusted proxy.
+      TRUST_PROXY: "1",
+      SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`,
+      MAIL_FROM: "Swift Scoop <accounts@example.com>",
       LOG_LEVEL: process.env.E2E_LOG_LEVEL || "warn",
       ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
     },

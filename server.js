@@ -6,10 +6,13 @@ import path from "node:path";
 import url from "node:url";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import remixExpress from "@remix-run/express/dist/server.js";
 import { broadcastDevReady, createRequestHandler as createRemixHandler, installGlobals } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
+import { boundedBodies } from "./server/body-limits.js";
+import { createRemixRequest } from "./server/remix-request.js";
+import { requestGuards } from "./server/request-guards.js";
+import { refuseCrossSiteWrites } from "./server/cross-site.js";
 
 installGlobals({ nativeFetch: true });
 
@@ -17,6 +20,17 @@ const MODE = process.env.NODE_ENV ?? "development";
 const BUILD_PATH = path.resolve("build/index.js");
 const SITE_URL = process.env.SITE_URL || "http://localhost:3000";
 const HTTPS = SITE_URL.startsWith("https://");
+const FORM_ACTION_ORIGINS = [
+  "https://accounts.google.com",
+  "https://facebook.com",
+  "https://www.facebook.com",
+  "https://calendly.com",
+  "https://cal.com",
+  "https://app.cal.com",
+  ...(process.env.FORM_ACTION_ORIGINS ?? "").split(/[\s,]+/).filter(Boolean),
+];
+// HSTS preload is hard to undo (browsers ship the list): the owner opts in with HSTS_PRELOAD=true.
+const HSTS = `max-age=63072000; includeSubDomains${process.env.HSTS_PRELOAD === "true" ? "; preload" : ""}`;
 
 async function importBuild() {
   const stat = fs.statSync(BUILD_PATH);
@@ -36,8 +50,9 @@ function contentSecurityPolicy(nonce) {
     "media-src": ["'self'", "blob:"],
     "font-src": ["'self'"],
     "connect-src": ["'self'", ...(dev ? ["ws://localhost:*", "ws://127.0.0.1:*"] : [])],
-    // Sign-in with Google/Facebook and the booking calendar leave the site through a form post.
-    "form-action": ["'self'", "https:", ...(HTTPS ? [] : ["http:"])],
+    // Sign-in with Google/Facebook and the booking calendar leave the site through a form post
+    // (redirected): only those origins, plus any named in FORM_ACTION_ORIGINS.
+    "form-action": ["'self'", ...FORM_ACTION_ORIGINS],
     "frame-ancestors": ["'none'"],
     "base-uri": ["'self'"],
     "object-src": ["'none'"],
@@ -61,22 +76,25 @@ function securityHeaders(req, res, next) {
     "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=(), browsing-topics=()",
   );
   if (MODE === "production" && HTTPS) {
-    res.setHeader("Strict-Transport-Security", "max-age=63072000; includeSubDomains; preload");
+    res.setHeader("Strict-Transport-Security", HSTS);
   }
   next();
 }
 
 const app = express();
 app.disable("x-powered-by");
-app.set("trust proxy", true); // Fly's proxy sets X-Forwarded-For; rate limits key on the client.
+// Fly's proxy terminates TLS: request URLs take their protocol from X-Forwarded-Proto. Rate
+// limits never read req.ip; they use app/utils/client-ip.server.ts (Fly-Client-IP, TRUST_PROXY).
+app.set("trust proxy", true);
 app.use(compression());
 app.use(securityHeaders);
+app.use(requestGuards(), refuseCrossSiteWrites({ siteUrl: SITE_URL }), boundedBodies());
 
 // Fingerprinted build assets never change under one name.
 app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
 app.use(express.static("public", { maxAge: "1h" }));
 
-const getLoadContext = (req, res) => ({ cspNonce: res.locals.cspNonce });
+const getLoadContext = (req, res) => ({ cspNonce: res.locals.cspNonce, clientAddress: req.socket.remoteAddress });
 
 let build = await importBuild();
 if (MODE === "development") {
@@ -96,7 +114,7 @@ function remixRequestHandler() {
   const handle = createRemixHandler(() => build, MODE);
   return async (req, res, next) => {
     try {
-      const request = remixExpress.createRemixRequest(req, res);
+      const request = createRemixRequest(req, res);
       const response = await handle(request, getLoadContext(req, res));
       res.statusMessage = response.statusText;
       res.status(response.status);
@@ -106,7 +124,7 @@ function remixRequestHandler() {
       await pipeline(Readable.fromWeb(response.body), res);
     } catch (error) {
       // A client that goes away mid-response is not an error of ours.
-      if (res.headersSent) return void res.destroy();
+      if (res.headersSent || res.destroyed) return void res.destroy();
       next(error);
     }
   };

@@ -11,6 +11,8 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { getDb } from "./utils/db.server";
+import { databaseUnavailablePage, databaseUnavailableResponse } from "./utils/database-unavailable.server";
+import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from "./utils/database-errors.server";
 import { getEnv } from "./utils/env.server";
 import { errorFields, log } from "./utils/logger.server";
 import { NonceProvider } from "./utils/nonce";
@@ -37,12 +39,21 @@ startOutboxWorker();
 
 const ABORT_DELAY = 5_000;
 
-export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs) {
+export function handleError(error: unknown, { request, context }: LoaderFunctionArgs | ActionFunctionArgs) {
   if (request.signal.aborted) return;
+  // Remembered for this request: its answer becomes the 503 "try again" page, not a 500.
+  if (isDatabaseUnavailable(error)) context.databaseUnavailable = true;
   log.error("request.error", { method: request.method, path: new URL(request.url).pathname, ...errorFields(error) });
 }
 
-export const handleDataRequest: HandleDataRequestFunction = (response) => {
+export const handleDataRequest: HandleDataRequestFunction = (response, { context }) => {
+  // A client-side navigation while the database is away: the route's error boundary gets a
+  // 503 with the message (X-Remix-Catch makes it a route error response, not a crash).
+  if (context.databaseUnavailable)
+    return databaseUnavailableResponse(
+      { "X-Remix-Catch": "yes", "Content-Type": "text/plain; charset=utf-8" },
+      UNAVAILABLE_MESSAGE,
+    );
   // Loader data is per-user unless the route says otherwise.
   if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "private, no-store");
   return response;
@@ -55,6 +66,9 @@ export default function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
+  if (loadContext.databaseUnavailable) {
+    return databaseUnavailableResponse({ "Content-Type": "text/html; charset=utf-8" }, databaseUnavailablePage());
+  }
   const nonce = typeof loadContext.cspNonce === "string" ? loadContext.cspNonce : "";
   // Crawlers get the whole document at once; people get it streamed.
   const readyEvent = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";

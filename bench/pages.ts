@@ -43,6 +43,7 @@ async function main() {
     env: {
       ...process.env,
       NODE_ENV: "production",
+      ALLOW_EMBEDDED_IN_PRODUCTION: "true",
       PORT: String(port),
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,

@@ -123,6 +123,7 @@ async function overHttp(backend: "folder" | "s3") {
       env: {
         PATH: process.env.PATH,
         NODE_ENV: "production",
+        ALLOW_EMBEDDED_IN_PRODUCTION: "true",
         PORT: String(port),
         HOST: "127.0.0.1",
         SITE_URL: base,

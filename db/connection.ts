@@ -20,6 +20,8 @@ export type ConnectionOptions = {
   /** An already open PGlite (tests load theirs from a template). */
   pglite?: PGlite;
   poolSize?: number;
+  /** How long a query waits for a connection before failing (PostgreSQL only). */
+  connectionTimeoutMs?: number;
 };
 
 // bigint columns (sizes, counts) fit comfortably in a JS number here.
@@ -27,7 +29,13 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
 
 export function connect(options: ConnectionOptions): DatabaseHandle {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      // Without a timeout a request waits forever for a database that does not answer; with
+      // one it fails fast (a 503 page) and the pool connects afresh once the database is back.
+      connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
+    });
     // An idle client whose connection the server closed (restart, failover, a dropped test
     // database) emits 'error' on the pool; unhandled, that would crash the process. The pool
     // replaces the client on the next query, so a log line is enough.
@@ -40,6 +48,22 @@ export function connect(options: ConnectionOptions): DatabaseHandle {
           error: error.message,
         }),
       );
+    });
+    // pg-pool removes its listener while a client is checked out (Kysely holds one between
+    // acquiring it and running the query): a connection lost at that moment emitted 'error'
+    // with no listener and killed the process. The query itself still fails, and the pool
+    // drops the broken client when it is released.
+    pool.on("connect", (client) => {
+      client.on("error", (error) => {
+        console.error(
+          JSON.stringify({
+            time: new Date().toISOString(),
+            level: "warn",
+            event: "database.client_error",
+            error: error.message,
+          }),
+        );
+      });
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: "postgres", close: () => db.destroy() };

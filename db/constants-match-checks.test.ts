@@ -1,8 +1,8 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../tests/helpers/test-database";
-import { OAUTH_PROVIDERS, ROLES } from "../app/features/accounts/account-constants";
-import { BOOKING_SOURCES, BOOKING_STATUSES } from "../app/features/bookings/booking-constants";
+import { OAUTH_PROVIDERS, ROLES, TOKEN_PURPOSES } from "../app/features/accounts/account-constants";
+import { BOOKING_PROVIDERS, BOOKING_SOURCES, BOOKING_STATUSES } from "../app/features/bookings/booking-constants";
 import { IMAGE_TYPES } from "../app/features/media/media-constants";
 import { DOG_COUNTS, NOTIFICATION_STATUSES, QUOTE_STATUSES, YARD_SIZES } from "../app/features/quotes/quote-constants";
 import { OUTBOX_KINDS, OUTBOX_STATUSES } from "../app/features/outbox/outbox-constants";
@@ -27,9 +27,11 @@ const LIVE_LISTS: { table: string; column: string; values: readonly string[] }[]
   { table: "outbox", column: "status", values: OUTBOX_STATUSES },
   { table: "bookings", column: "status", values: BOOKING_STATUSES },
   { table: "bookings", column: "source", values: BOOKING_SOURCES },
+  { table: "bookings", column: "provider", values: BOOKING_PROVIDERS },
   { table: "service_images", column: "image_type", values: IMAGE_TYPES },
   { table: "user_roles", column: "role", values: ROLES },
   { table: "oauth_accounts", column: "provider", values: OAUTH_PROVIDERS },
+  { table: "account_tokens", column: "purpose", values: TOKEN_PURPOSES },
   { table: "quote_requests", column: "status", values: QUOTE_STATUSES },
   { table: "quote_requests", column: "dogs", values: DOG_COUNTS },
   { table: "quote_requests", column: "yard_size", values: YARD_SIZES },

@@ -3,6 +3,16 @@ import { connect } from "./connection";
 import { migrateToLatest } from "./migrator";
 import { databaseOptionsFromEnv } from "./options";
 
+// The release command must not migrate a throwaway PGlite folder in the container.
+if (
+  process.env.NODE_ENV === "production" &&
+  !process.env.DATABASE_URL &&
+  process.env.ALLOW_EMBEDDED_IN_PRODUCTION !== "true"
+) {
+  console.error("DATABASE_URL is required in production (the embedded PGlite database is for development only).");
+  process.exit(1);
+}
+
 const handle = connect(databaseOptionsFromEnv(process.env));
 try {
   const applied = await migrateToLatest(handle.db);

@@ -6,8 +6,8 @@ type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 
 // The value lists have one home each, in a client-safe feature module. Only their types come
 // here (type imports vanish at build time, so db/ never pulls app/ code into a bundle).
-export type { OAuthProvider, Role } from "../app/features/accounts/account-constants";
-export type { BookingSource, BookingStatus } from "../app/features/bookings/booking-constants";
+export type { OAuthProvider, Role, TokenPurpose } from "../app/features/accounts/account-constants";
+export type { BookingProvider, BookingSource, BookingStatus } from "../app/features/bookings/booking-constants";
 export type { ImageType } from "../app/features/media/media-constants";
 export type { DogCount, NotificationStatus, QuoteStatus, YardSize } from "../app/features/quotes/quote-constants";
 export type {
@@ -18,8 +18,8 @@ export type {
   ServiceType,
 } from "../app/features/visits/visit-constants";
 export type { OutboxKind, OutboxStatus } from "../app/features/outbox/outbox-constants";
-import type { OAuthProvider, Role } from "../app/features/accounts/account-constants";
-import type { BookingSource, BookingStatus } from "../app/features/bookings/booking-constants";
+import type { OAuthProvider, Role, TokenPurpose } from "../app/features/accounts/account-constants";
+import type { BookingProvider, BookingSource, BookingStatus } from "../app/features/bookings/booking-constants";
 import type { ImageType } from "../app/features/media/media-constants";
 import type { DogCount, NotificationStatus, QuoteStatus, YardSize } from "../app/features/quotes/quote-constants";
 import type {
@@ -35,6 +35,8 @@ export interface UsersTable {
   id: Generated<string>;
   email: string;
   password_hash: string | null;
+  /** Set when the person proved they read this address (a link, a reset, or Google/Facebook). */
+  email_verified_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: CreatedAt;
 }
 
@@ -76,6 +78,8 @@ export interface ServicesTable {
   notes: string | null;
   created_by: string | null;
   created_at: CreatedAt;
+  /** The booking this visit was created from; unique, so a booking makes at most one visit. */
+  booking_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** The missed visit this one returns to (the missed-spot promise). */
   return_visit_of: string | null;
   missed_reason: MissedReason | null;
@@ -151,13 +155,24 @@ export interface ServiceImagesTable {
 
 export interface BookingsTable {
   id: Generated<string>;
-  customer_id: string;
+  /** Null until the booking is linked to a customer (signed reference, verified e-mail or the admin). */
+  customer_id: string | null;
   service_type: string;
   booking_date: Timestamp;
   status: ColumnType<BookingStatus, BookingStatus | undefined, BookingStatus>;
   source: ColumnType<BookingSource, BookingSource | undefined, BookingSource>;
   external_id: string | null;
   created_at: CreatedAt;
+  provider: BookingProvider | null;
+  attendee_email: string | null;
+  /** The calendar's event type (Cal.com slug, Calendly event type URI). */
+  event_type: string | null;
+  ends_at: Timestamp | null;
+  /** The time the calendar stamped on the last delivery applied: older deliveries lose. */
+  provider_event_at: Timestamp | null;
+  /** The provider id of the booking this one replaced. */
+  rescheduled_from: string | null;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 export interface QuoteRequestsTable {
@@ -193,6 +208,38 @@ export interface RateLimitsTable {
   window_started_at: Timestamp;
 }
 
+export interface AccountTokensTable {
+  token_hash: string;
+  user_id: string;
+  purpose: TokenPurpose;
+  expires_at: Timestamp;
+  used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: CreatedAt;
+}
+
+export interface UserTotpTable {
+  user_id: string;
+  secret: string;
+  enabled_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  last_used_step: ColumnType<number | null, number | null | undefined, number | null>;
+  created_at: CreatedAt;
+}
+
+export interface RecoveryCodesTable {
+  user_id: string;
+  code_hash: string;
+  used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: CreatedAt;
+}
+
+export interface SignInChallengesTable {
+  id_hash: string;
+  user_id: string;
+  failed_attempts: ColumnType<number, number | undefined, number>;
+  expires_at: Timestamp;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -204,6 +251,10 @@ export interface Database {
   bookings: BookingsTable;
   quote_requests: QuoteRequestsTable;
   rate_limits: RateLimitsTable;
+  account_tokens: AccountTokensTable;
+  user_totp: UserTotpTable;
+  recovery_codes: RecoveryCodesTable;
+  sign_in_challenges: SignInChallengesTable;
   service_events: ServiceEventsTable;
   yard_profiles: YardProfilesTable;
   outbox: OutboxTable;

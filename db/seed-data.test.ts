@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { verifyPassword } from "../app/features/accounts/password.server";
 import { createTestDatabase, type TestDatabase } from "../tests/helpers/test-database";
+import { DEV_ADMIN_TOTP_SECRET } from "./dev-totp";
 import { DEV_ACCOUNTS, seedDevelopmentData } from "./seed-data";
 
 let database: TestDatabase;
@@ -18,6 +19,11 @@ it("seeds an admin and a customer with services and bookings, once", async () =>
   expect(await verifyPassword(DEV_ACCOUNTS.admin.password, admin.password_hash)).toBe(true);
   const roles = await database.db.selectFrom("user_roles").selectAll().execute();
   expect(roles).toEqual([expect.objectContaining({ user_id: admin.id, role: "admin" })]);
+  // The admin has two-step on with the published development secret; both addresses are verified.
+  const totp = await database.db.selectFrom("user_totp").selectAll().execute();
+  expect(totp).toEqual([expect.objectContaining({ user_id: admin.id, secret: DEV_ADMIN_TOTP_SECRET })]);
+  expect(totp[0].enabled_at).toBeInstanceOf(Date);
+  expect(users.every((u) => u.email_verified_at instanceof Date)).toBe(true);
   const services = await database.db.selectFrom("services").selectAll().execute();
   expect(services.length).toBeGreaterThanOrEqual(3);
   const bookings = await database.db.selectFrom("bookings").selectAll().execute();

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import { hashPassword } from "../app/features/accounts/password.server";
+import { DEV_ADMIN_TOTP_SECRET } from "./dev-totp";
 import type { Database } from "./schema";
 
 /** Development accounts; the README prints these. Never seeded in production. */
@@ -25,13 +26,22 @@ export async function seedDevelopmentData(db: Kysely<Database>): Promise<boolean
       const account = DEV_ACCOUNTS[key];
       const user = await trx
         .insertInto("users")
-        .values({ email: account.email, password_hash: await hashPassword(account.password) })
+        .values({
+          email: account.email,
+          password_hash: await hashPassword(account.password),
+          email_verified_at: new Date(),
+        })
         .returning("id")
         .executeTakeFirstOrThrow();
       await trx.insertInto("profiles").values({ user_id: user.id, full_name: account.fullName }).execute();
       ids[key] = user.id;
     }
     await trx.insertInto("user_roles").values({ user_id: ids.admin, role: "admin" }).execute();
+    // Admins must use two-step sign-in; the development admin's secret is a published constant.
+    await trx
+      .insertInto("user_totp")
+      .values({ user_id: ids.admin, secret: DEV_ADMIN_TOTP_SECRET, enabled_at: new Date() })
+      .execute();
 
     const now = Date.now();
     await trx

@@ -27,7 +27,19 @@ try {
       .values({ user_id: user.id, role: "admin" })
       .onConflict((oc) => oc.columns(["user_id", "role"]).doNothing())
       .execute();
+    const twoStep = await handle.db
+      .selectFrom("user_totp")
+      .select("user_id")
+      .where("user_id", "=", user.id)
+      .where("enabled_at", "is not", null)
+      .executeTakeFirst();
     console.log(`${user.email} is now an admin.`);
+    if (!twoStep) {
+      console.log(
+        "Admins must use two-step sign-in: after signing in they are sent to /account/security and cannot open " +
+          "any admin page until they turn it on there.",
+      );
+    }
   } else {
     await handle.db.deleteFrom("user_roles").where("user_id", "=", user.id).where("role", "=", "admin").execute();
     console.log(`${user.email} is no longer an admin.`);

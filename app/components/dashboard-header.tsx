@@ -1,4 +1,4 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { Form, useLocation, useNavigation } from "@remix-run/react";
 
 /** The heading block of both dashboards: title, subtitle, Logout, and the pending-state text. */
 export function DashboardHeader({
@@ -11,6 +11,10 @@ export function DashboardHeader({
   loadingText: string;
 }) {
   const navigation = useNavigation();
+  const { pathname } = useLocation();
+  // Only while this dashboard itself reloads (a tab, a service, a page of results): leaving for
+  // another page is not "loading your dashboard".
+  const reloading = navigation.state === "loading" && navigation.location.pathname === pathname;
   return (
     <div className="flex flex-wrap items-start justify-between gap-4">
       <div>
@@ -18,7 +22,7 @@ export function DashboardHeader({
         <p className="mt-1 text-lg text-slate-700 dark:text-slate-200">{subtitle}</p>
         {/* Always in the DOM so screen readers hear it when a navigation starts. */}
         <p role="status" className="mt-2 min-h-6 text-base text-slate-700 dark:text-slate-200">
-          {navigation.state === "loading" ? loadingText : ""}
+          {reloading ? loadingText : ""}
         </p>
       </div>
       {/* Signs out on the server and goes to the home page (POST, so it works without JavaScript). */}

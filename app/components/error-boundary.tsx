@@ -4,6 +4,7 @@ import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
 export function GeneralErrorBoundary() {
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  if (isRouteErrorResponse(error) && error.status === 503) return <Unavailable />;
 
   const status = isRouteErrorResponse(error) ? error.status : 500;
   // Stack traces only while developing; production shows nothing internal.
@@ -44,6 +45,17 @@ export function NotFound() {
       >
         Return to Home
       </Link>
+    </section>
+  );
+}
+
+/** The database (or another part we depend on) is away; entry.server answers 503. */
+function Unavailable() {
+  return (
+    <section className="mx-auto max-w-2xl px-4 py-24 text-center" aria-labelledby="unavailable-heading">
+      <h1 id="unavailable-heading" className="text-3xl font-bold text-slate-900 dark:text-white">
+        We&apos;re having trouble right now. Please try again in a moment.
+      </h1>
     </section>
   );
 }

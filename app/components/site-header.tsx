@@ -126,7 +126,14 @@ export function SiteHeader({ shell, signedIn }: { shell: ShellContent; signedIn:
             </svg>
             <span>Menu</span>
           </summary>
+          {/* A link to the page already shown changes no location, so the effect above would
+              leave the menu open over the page: any followed link closes it here. The click is
+              delegated from the links, which the keyboard activates too. */}
+          {/* eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions */}
           <nav
+            onClick={(event) => {
+              if (menuRef.current && (event.target as HTMLElement).closest("a")) menuRef.current.open = false;
+            }}
             id="mobile-navigation"
             aria-label="Main"
             className="absolute inset-x-0 top-full border-b border-slate-200 bg-white px-4 pb-6 pt-2 shadow-lg dark:border-slate-700 dark:bg-slate-900"

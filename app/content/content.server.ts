@@ -165,13 +165,15 @@ export function createSourceFromEnv(env: ContentEnv = readContentEnv()): Content
 export type ContentStoreOptions = { source: ContentSource; freshMs?: number; now?: () => number };
 
 export function createContentStore({ source, freshMs = DEFAULT_FRESH_MS, now }: ContentStoreOptions) {
-  const caches: { clear(): void }[] = [];
+  const caches: { clear(): void; readonly size: number }[] = [];
 
   /** One cached, validated query. The cache key is the query's parameters. */
   function cachedQuery<S extends z.ZodTypeAny>(name: string, query: string, schema: S) {
     const cache = createSwrCache<z.output<S>>({
       freshMs,
       now,
+      // Null is "no such document": not kept, so /services/<anything> adds no entry.
+      keep: (value) => value !== null && value !== undefined,
       onRefreshError: (key, error) => console.error(`Content refresh of ${name} ${key} failed; serving stale`, error),
     });
     caches.push(cache);
@@ -235,6 +237,10 @@ export function createContentStore({ source, freshMs = DEFAULT_FRESH_MS, now }: 
     },
     clear() {
       for (const cache of caches) cache.clear();
+    },
+    /** Entries held across every query (tests check that made-up slugs add none). */
+    cachedEntries() {
+      return caches.reduce((sum, cache) => sum + cache.size, 0);
     },
   };
 }

@@ -19,6 +19,7 @@ export const SITE_SETTINGS_QUERY = /* groq */ `*[_id == "siteSettings"][0]{
   trustBadges${HIGHLIGHTS},
   social{facebook, instagram, tiktok, youtube},
   bookingCalendarUrl,
+  "bookingServiceTypes": bookingServiceTypes[]{eventType, serviceType},
   ${SEO}
 }`;
 

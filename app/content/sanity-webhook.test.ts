@@ -1,7 +1,15 @@
+import path from "node:path";
 import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from "@sanity/webhook";
 import { afterEach, beforeEach, describe, expect, test, vi, type Mock } from "vitest";
 import { action, loader } from "~/routes/resources.sanity-webhook";
-import { createContentStore, getPlan, replaceContentStore, type ContentSource } from "./content.server";
+import {
+  createContentStore,
+  createDatasetSource,
+  DEFAULT_DATASET_PATH,
+  getPlan,
+  replaceContentStore,
+  type ContentSource,
+} from "./content.server";
 
 const SECRET = "test-webhook-secret";
 const URL = "http://localhost/resources/sanity-webhook";
@@ -11,7 +19,10 @@ let fetch: Mock<ContentSource["fetch"]>;
 
 beforeEach(() => {
   vi.stubEnv("SANITY_WEBHOOK_SECRET", SECRET);
-  fetch = vi.fn<ContentSource["fetch"]>(async () => null);
+  // The real bundled dataset, counted: an unknown document (null) is never cached, so the probe
+  // below needs a plan that exists.
+  const dataset = createDatasetSource(path.resolve(DEFAULT_DATASET_PATH));
+  fetch = vi.fn<ContentSource["fetch"]>((query, params) => dataset.fetch(query, params));
   const source: ContentSource = { kind: "dataset", fetch };
   replaceContentStore(createContentStore({ source }));
 });
@@ -70,6 +81,24 @@ describe("Sanity webhook", () => {
     vi.stubEnv("SANITY_WEBHOOK_SECRET", "");
     const signature = await encodeSignatureHeader(body, Date.now(), SECRET);
     expect((await post({ [SIGNATURE_HEADER_NAME]: signature })).status).toBe(401);
+  });
+
+  test("a correctly signed call older than 5 minutes (a replay) is refused before its body is read", async () => {
+    const dayOld = Date.now() - 24 * 60 * 60 * 1000;
+    const signature = await encodeSignatureHeader(body, dayOld, SECRET);
+    const request = new Request(URL, {
+      method: "POST",
+      headers: { "content-type": "application/json", [SIGNATURE_HEADER_NAME]: signature },
+      body,
+    });
+    const { response, cleared } = await cacheWasCleared(async () => action({ request, params: {}, context: {} }));
+    expect(response.status).toBe(401);
+    expect(cleared).toBe(false);
+    expect(request.bodyUsed).toBe(false);
+    const sixMinutes = await encodeSignatureHeader(body, Date.now() - 6 * 60 * 1000, SECRET);
+    expect((await post({ [SIGNATURE_HEADER_NAME]: sixMinutes })).status).toBe(401);
+    const fourMinutes = await encodeSignatureHeader(body, Date.now() - 4 * 60 * 1000, SECRET);
+    expect((await post({ [SIGNATURE_HEADER_NAME]: fourMinutes })).status).toBe(200);
   });
 
   test("GET answers 405 Method Not Allowed", async () => {

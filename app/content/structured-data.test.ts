@@ -34,6 +34,22 @@ describe("structured data", () => {
     });
   });
 
+  test("a service page's provider carries the business's address and phone", async () => {
+    const [settings, plan] = await Promise.all([store.getSiteSettings(), store.getPlan("weekly")]);
+    if (!plan) throw new Error("missing plan");
+    expect(serviceDetail(plan, settings, SITE).provider).toMatchObject({
+      "@type": "LocalBusiness",
+      name: settings.businessName,
+      telephone: internationalPhone(settings.phone),
+      address: {
+        "@type": "PostalAddress",
+        addressLocality: settings.address.locality,
+        addressRegion: settings.address.region,
+        postalCode: settings.address.postalCode,
+      },
+    });
+  });
+
   test('a "from" price is a minimum price', () => {
     expect(priceSpecification({ amount: 250, unit: "from" })).toEqual({
       "@type": "PriceSpecification",

@@ -64,6 +64,16 @@ export function offerCatalog(plans: PlanCard[], siteUrl: string, name: string): 
   };
 }
 
+function postalAddress(settings: SiteSettings) {
+  return {
+    "@type": "PostalAddress",
+    addressLocality: settings.address.locality,
+    addressRegion: settings.address.region,
+    postalCode: settings.address.postalCode,
+    addressCountry: settings.address.country,
+  };
+}
+
 export function localBusiness(settings: SiteSettings, siteUrl: string, plans?: PlanCard[]): JsonLd {
   const sameAs = Object.values(settings.social ?? {}).filter((url): url is string => Boolean(url));
   return {
@@ -77,13 +87,7 @@ export function localBusiness(settings: SiteSettings, siteUrl: string, plans?: P
     image: absolute(siteUrl, "/favicon.svg"),
     telephone: internationalPhone(settings.phone),
     email: settings.email,
-    address: {
-      "@type": "PostalAddress",
-      addressLocality: settings.address.locality,
-      addressRegion: settings.address.region,
-      postalCode: settings.address.postalCode,
-      addressCountry: settings.address.country,
-    },
+    address: postalAddress(settings),
     areaServed: settings.serviceAreas.map((name) => ({ "@type": "City", name })),
     openingHoursSpecification: [
       {
@@ -107,7 +111,15 @@ export function serviceDetail(plan: Plan, settings: SiteSettings, siteUrl: strin
     url: absolute(siteUrl, `/services/${plan.slug}`),
     serviceType: plan.kind === "subscription" ? "Recurring pet waste removal" : "One-time service",
     areaServed: settings.serviceAreas.map((name) => ({ "@type": "City", name })),
-    provider: { "@type": "LocalBusiness", "@id": businessId(siteUrl), name: settings.businessName },
+    // A LocalBusiness without an address is invalid for validators, even when its @id points
+    // at the full one on the home page.
+    provider: {
+      "@type": "LocalBusiness",
+      "@id": businessId(siteUrl),
+      name: settings.businessName,
+      address: postalAddress(settings),
+      telephone: internationalPhone(settings.phone),
+    },
     offers: offerFor(plan, siteUrl),
   };
 }

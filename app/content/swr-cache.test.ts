@@ -161,3 +161,27 @@ describe("content store cache", () => {
     expect(await store.getLegalPage("nope")).toBeNull();
   });
 });
+
+describe("bounded", () => {
+  test("an unknown slug adds no entry", async () => {
+    // The source knows no plan: every slug is unknown.
+    const fetch = vi.fn<ContentSource["fetch"]>(async () => null);
+    const store = createContentStore({ source: { kind: "dataset", fetch } });
+    for (let i = 0; i < 200; i++) expect(await store.getPlan(`made-up-${i}`)).toBeNull();
+    expect(store.cachedEntries()).toBe(0);
+    // The same unknown slug asks the source again each time (nothing was kept).
+    await store.getPlan("made-up-1");
+    expect(fetch).toHaveBeenCalledTimes(201);
+  });
+
+  test("the cache keeps at most maxEntries keys, dropping the least recently used", async () => {
+    const cache = createSwrCache<string>({ freshMs: 1000, maxEntries: 3 });
+    for (const key of ["a", "b", "c"]) await cache.get(key, async () => key);
+    await cache.get("a", async () => "a"); // a is now the most recent
+    await cache.get("d", async () => "d");
+    expect(cache.size).toBe(3);
+    const loads = vi.fn(async () => "again");
+    expect(await cache.get("a", loads)).toBe("a");
+    expect(await cache.get("b", loads)).toBe("again");
+  });
+});

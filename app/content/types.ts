@@ -72,6 +72,11 @@ export const siteSettingsSchema = z.object({
     })
     .nullable(),
   bookingCalendarUrl: z.string().url(),
+  /** Calendar event type -> visit type, for bookings that arrive by webhook; absent means none. */
+  bookingServiceTypes: z
+    .array(z.object({ eventType: text, serviceType: text }))
+    .nullable()
+    .optional(),
   seo: seoSchema,
 });
 

@@ -49,14 +49,15 @@ export async function findOAuthUserId(provider: OAuthProvider, providerUserId: s
 
 /**
  * Links an identity to the user with `email` (any case), or to a new user with a profile named
- * `fullName`, in one transaction.
+ * `fullName`, in one transaction. The provider has verified the address: an existing account
+ * whose address was never verified loses its password, sessions and second step first.
  */
 export async function linkOAuthIdentity(input: {
   provider: OAuthProvider;
   providerUserId: string;
   email: string;
   fullName: string;
-}): Promise<{ userId: string; created: boolean }> {
+}): Promise<{ userId: string; created: boolean; takenOver?: boolean }> {
   const db = await getDb();
   return db.transaction().execute(async (trx) => {
     const link = (userId: string) =>
@@ -66,18 +67,94 @@ export async function linkOAuthIdentity(input: {
         .onConflict((oc) => oc.columns(["provider", "provider_user_id"]).doNothing())
         .execute();
 
-    const existing = await trx.selectFrom("users").select("id").where(byEmail(input.email)).executeTakeFirst();
+    const existing = await trx
+      .selectFrom("users")
+      .select(["id", "email_verified_at"])
+      .where(byEmail(input.email))
+      .forUpdate()
+      .executeTakeFirst();
     if (existing) {
+      if (!existing.email_verified_at) {
+        // Nobody proved this address before the provider did: whoever set the password (and
+        // any second step) may be an impostor who signed up first. They are out; the owner is in.
+        await trx
+          .updateTable("users")
+          .set({ password_hash: null, email_verified_at: sql<Date>`now()` })
+          .where("id", "=", existing.id)
+          .execute();
+        for (const table of [
+          "sessions",
+          "sign_in_challenges",
+          "user_totp",
+          "recovery_codes",
+          "account_tokens",
+        ] as const) {
+          await trx.deleteFrom(table).where("user_id", "=", existing.id).execute();
+        }
+      }
       await link(existing.id);
-      return { userId: existing.id, created: false };
+      return { userId: existing.id, created: false, takenOver: !existing.email_verified_at };
     }
     const user = await trx
       .insertInto("users")
-      .values({ email: normalizeEmail(input.email), password_hash: null })
+      .values({ email: normalizeEmail(input.email), password_hash: null, email_verified_at: sql<Date>`now()` })
       .returning("id")
       .executeTakeFirstOrThrow();
     await trx.insertInto("profiles").values({ user_id: user.id, full_name: input.fullName }).execute();
     await link(user.id);
     return { userId: user.id, created: true };
   });
+}
+
+/** The account's address, name and whether it is verified. */
+export async function findAccountById(userId: string) {
+  const db = await getDb();
+  return db
+    .selectFrom("users")
+    .leftJoin("profiles", "profiles.user_id", "users.id")
+    .select(["users.id", "users.email", "users.email_verified_at", "users.password_hash", "profiles.full_name"])
+    .where("users.id", "=", userId)
+    .executeTakeFirst();
+}
+
+export async function markEmailVerified(userId: string) {
+  const db = await getDb();
+  await db
+    .updateTable("users")
+    .set({ email_verified_at: sql<Date>`coalesce(email_verified_at, now())` })
+    .where("id", "=", userId)
+    .execute();
+}
+
+/**
+ * A password reset: the new hash, the address proved (the link reached its inbox), and every
+ * session and pending second step of the account ended, in one transaction.
+ */
+export async function replacePasswordAndEndSessions(userId: string, passwordHash: string) {
+  const db = await getDb();
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable("users")
+      .set({ password_hash: passwordHash, email_verified_at: sql<Date>`coalesce(email_verified_at, now())` })
+      .where("id", "=", userId)
+      .execute();
+    await trx.deleteFrom("sessions").where("user_id", "=", userId).execute();
+    await trx.deleteFrom("sign_in_challenges").where("user_id", "=", userId).execute();
+    await trx
+      .updateTable("account_tokens")
+      .set({ used_at: sql<Date>`now()` })
+      .where("user_id", "=", userId)
+      .where("purpose", "=", "reset-password")
+      .where("used_at", "is", null)
+      .execute();
+  });
+}
+
+/** Ends every session of the account but `keepSessionId` (null: every one). */
+export async function deleteSessionsOfUser(userId: string, keepSessionId: string | null = null) {
+  const db = await getDb();
+  let query = db.deleteFrom("sessions").where("user_id", "=", userId);
+  if (keepSessionId) query = query.where("id", "!=", keepSessionId);
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -1,6 +1,7 @@
-import type { Selectable } from "kysely";
-import type { BookingsTable } from "../../db/schema";
+import { sql, type ExpressionBuilder, type Selectable } from "kysely";
+import type { BookingProvider, BookingStatus, BookingsTable, Database } from "../../db/schema";
 import { getDb } from "~/utils/db.server";
+import { isUuid } from "~/utils/uuid";
 
 export type Booking = Selectable<BookingsTable>;
 
@@ -15,4 +16,260 @@ export async function listRecentBookingsForCustomer(customerId: string, limit = 
     .orderBy("id")
     .limit(limit)
     .execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bookings written by the calendars' webhooks (app/features/bookings/booking-ingest.server.ts).
+
+export type ProviderBookingInput = {
+  provider: BookingProvider;
+  externalId: string;
+  status: BookingStatus;
+  serviceType: string;
+  bookingDate: Date;
+  endsAt: Date | null;
+  attendeeEmail: string | null;
+  eventType: string | null;
+  customerId: string | null;
+  rescheduledFrom: string | null;
+  /** The time the calendar stamped on the delivery: only a newer delivery changes a row. */
+  eventAt: Date;
+};
+
+export type UpsertOutcome = "created" | "updated" | "stale";
+
+/**
+ * One atomic statement per delivery: insert, or update when this delivery is newer than the
+ * last one applied. A replay (same time) or a late, older delivery changes nothing. A customer
+ * once linked (by reference, e-mail or the admin) stays linked.
+ */
+export async function upsertProviderBooking(input: ProviderBookingInput): Promise<UpsertOutcome> {
+  const db = await getDb();
+  const row = await db
+    .insertInto("bookings")
+    .values({
+      provider: input.provider,
+      external_id: input.externalId,
+      status: input.status,
+      service_type: input.serviceType,
+      booking_date: input.bookingDate,
+      ends_at: input.endsAt,
+      attendee_email: input.attendeeEmail,
+      event_type: input.eventType,
+      customer_id: input.customerId,
+      rescheduled_from: input.rescheduledFrom,
+      source: "calendar",
+      provider_event_at: input.eventAt,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(["provider", "external_id"])
+        .doUpdateSet((eb) => ({
+          status: eb.ref("excluded.status"),
+          service_type: eb.ref("excluded.service_type"),
+          booking_date: eb.ref("excluded.booking_date"),
+          ends_at: eb.ref("excluded.ends_at"),
+          attendee_email: eb.fn.coalesce("excluded.attendee_email", "bookings.attendee_email"),
+          event_type: eb.fn.coalesce("excluded.event_type", "bookings.event_type"),
+          customer_id: eb.fn.coalesce("bookings.customer_id", "excluded.customer_id"),
+          rescheduled_from: eb.fn.coalesce("bookings.rescheduled_from", "excluded.rescheduled_from"),
+          provider_event_at: eb.ref("excluded.provider_event_at"),
+          updated_at: sql`now()`,
+        }))
+        .where((eb) =>
+          eb.or([
+            eb("bookings.provider_event_at", "is", null),
+            eb("bookings.provider_event_at", "<", eb.ref("excluded.provider_event_at")),
+          ]),
+        ),
+    )
+    .returning(sql<boolean>`(xmax = 0)`.as("inserted"))
+    .executeTakeFirst();
+  if (!row) return "stale";
+  return row.inserted ? "created" : "updated";
+}
+
+/**
+ * The old booking of a reschedule becomes "rescheduled", unless a newer delivery already
+ * said something else about it. A missing old booking is fine (it may never have reached us).
+ */
+export async function markProviderBookingRescheduled(
+  provider: BookingProvider,
+  externalId: string,
+  eventAt: Date,
+): Promise<{ customerId: string | null } | null> {
+  const db = await getDb();
+  const row = await db
+    .updateTable("bookings")
+    .set({ status: "rescheduled", provider_event_at: eventAt, updated_at: sql`now()` })
+    .where("provider", "=", provider)
+    .where("external_id", "=", externalId)
+    .where((eb) => eb.or([eb("provider_event_at", "is", null), eb("provider_event_at", "<", eventAt)]))
+    .returning("customer_id")
+    .executeTakeFirst();
+  return row ? { customerId: row.customer_id } : null;
+}
+
+/** The customer an earlier booking of the calendar was linked to (a reschedule inherits it). */
+export async function findProviderBookingCustomer(provider: BookingProvider, externalId: string) {
+  const db = await getDb();
+  const row = await db
+    .selectFrom("bookings")
+    .select("customer_id")
+    .where("provider", "=", provider)
+    .where("external_id", "=", externalId)
+    .executeTakeFirst();
+  return row?.customer_id ?? null;
+}
+
+const notAdmin = (eb: ExpressionBuilder<Database, "users">) =>
+  eb.not(
+    eb.exists(
+      eb
+        .selectFrom("user_roles")
+        .select("user_roles.role")
+        .whereRef("user_roles.user_id", "=", "users.id")
+        .where("user_roles.role", "=", "admin"),
+    ),
+  );
+
+/** The id when it names an existing customer (a signed reference may outlive its account). */
+export async function findCustomerIdById(userId: string): Promise<string | null> {
+  if (!isUuid(userId)) return null;
+  const db = await getDb();
+  const row = await db
+    .selectFrom("users")
+    .select("users.id")
+    .where("users.id", "=", userId)
+    .where(notAdmin)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/** The customer with this e-mail, whatever its case. */
+export async function findCustomerIdByEmail(email: string): Promise<string | null> {
+  const db = await getDb();
+  const row = await db
+    .selectFrom("users")
+    .select("users.id")
+    .where(sql<string>`lower(users.email)`, "=", email.trim().toLowerCase())
+    .where(notAdmin)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+// Whether users.email_verified_at exists (the accounts work adds it): checked once per database.
+const verifiedColumnKnown = new WeakMap<object, Promise<boolean>>();
+
+async function hasEmailVerifiedColumn(db: Awaited<ReturnType<typeof getDb>>): Promise<boolean> {
+  let known = verifiedColumnKnown.get(db);
+  if (!known) {
+    known = sql<{ present: boolean }>`
+      select exists (
+        select 1 from information_schema.columns
+        where table_schema = current_schema() and table_name = 'users' and column_name = 'email_verified_at'
+      ) as present`
+      .execute(db)
+      .then((result) => Boolean(result.rows[0]?.present));
+    verifiedColumnKnown.set(db, known);
+  }
+  return known;
+}
+
+/**
+ * The customer whose *verified* e-mail is this one. Until the database knows verified e-mail
+ * (users.email_verified_at), nobody is verified and this finds no one: an unverified address
+ * proves nothing about who booked.
+ */
+export async function findCustomerIdByVerifiedEmail(email: string): Promise<string | null> {
+  const db = await getDb();
+  if (!(await hasEmailVerifiedColumn(db))) return null;
+  const row = await db
+    .selectFrom("users")
+    .select("users.id")
+    .where(sql<string>`lower(users.email)`, "=", email.trim().toLowerCase())
+    .where(sql<boolean>`users.email_verified_at is not null`)
+    .where(notAdmin)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The admin's Bookings page.
+
+export type AdminBooking = Booking & {
+  customer_email: string | null;
+  customer_name: string | null;
+  visit_id: string | null;
+};
+
+export type AdminBookingFilter = {
+  when: "upcoming" | "past";
+  status?: BookingStatus;
+  unmatched?: boolean;
+  now: Date;
+  limit: number;
+  /** Keyset paging: the last row of the previous page. */
+  after?: { bookingDate: Date; id: string } | null;
+};
+
+/** Upcoming soonest first, past latest first; keyset paging on (booking_date, id). */
+export async function listBookingsForAdmin(filter: AdminBookingFilter): Promise<AdminBooking[]> {
+  const db = await getDb();
+  const upcoming = filter.when === "upcoming";
+  let query = db
+    .selectFrom("bookings")
+    .leftJoin("users", "users.id", "bookings.customer_id")
+    .leftJoin("profiles", "profiles.user_id", "bookings.customer_id")
+    .leftJoin("services", "services.booking_id", "bookings.id")
+    .selectAll("bookings")
+    .select(["users.email as customer_email", "profiles.full_name as customer_name", "services.id as visit_id"])
+    .where("bookings.booking_date", upcoming ? ">=" : "<", filter.now);
+  if (filter.status) query = query.where("bookings.status", "=", filter.status);
+  if (filter.unmatched) query = query.where("bookings.customer_id", "is", null);
+  if (filter.after) {
+    const { bookingDate, id } = filter.after;
+    query = query.where((eb) =>
+      eb(eb.refTuple("bookings.booking_date", "bookings.id"), upcoming ? ">" : "<", eb.tuple(bookingDate, id)),
+    );
+  }
+  return query
+    .orderBy("bookings.booking_date", upcoming ? "asc" : "desc")
+    .orderBy("bookings.id", upcoming ? "asc" : "desc")
+    .limit(filter.limit)
+    .execute();
+}
+
+export async function getBookingById(bookingId: string): Promise<Booking | null> {
+  if (!isUuid(bookingId)) return null;
+  const db = await getDb();
+  return (await db.selectFrom("bookings").selectAll().where("id", "=", bookingId).executeTakeFirst()) ?? null;
+}
+
+/** Links an unlinked booking; false when it is gone or already linked (nobody is overwritten). */
+export async function assignBookingCustomer(bookingId: string, customerId: string): Promise<boolean> {
+  const db = await getDb();
+  const result = await db
+    .updateTable("bookings")
+    .set({ customer_id: customerId, updated_at: sql`now()` })
+    .where("id", "=", bookingId)
+    .where("customer_id", "is", null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Moves a booking from one of `from` to `to`; false when it is in none of them. */
+export async function changeBookingStatus(
+  bookingId: string,
+  from: readonly BookingStatus[],
+  to: BookingStatus,
+): Promise<boolean> {
+  const db = await getDb();
+  const result = await db
+    .updateTable("bookings")
+    .set({ status: to, updated_at: sql`now()` })
+    .where("id", "=", bookingId)
+    .where("status", "in", [...from])
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }

@@ -53,3 +53,15 @@ export async function refundRateLimit(key: string) {
     .where("hits", ">", 0)
     .execute();
 }
+
+/** The hits `key` has in its current window, without counting one (0 when the window has passed). */
+export async function peekRateLimit(key: string, windowMs: number): Promise<number> {
+  const db = await getDb();
+  const row = await db
+    .selectFrom("rate_limits")
+    .select("hits")
+    .where("key", "=", key)
+    .where("window_started_at", ">", sql<Date>`now() - make_interval(secs => ${windowMs / 1000})`)
+    .executeTakeFirst();
+  return row?.hits ?? 0;
+}

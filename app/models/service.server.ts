@@ -34,7 +34,7 @@ export async function getServiceWithCustomer(serviceId: string): Promise<Service
   return row ?? null;
 }
 
-export type CustomerOption = { id: string; email: string; fullName: string | null };
+export type CustomerOption = { id: string; email: string; fullName: string | null; emailVerified: boolean };
 
 /** Every customer (any user without the admin role), for the admin's customer select. */
 export async function listCustomers(): Promise<CustomerOption[]> {
@@ -42,7 +42,7 @@ export async function listCustomers(): Promise<CustomerOption[]> {
   const rows = await db
     .selectFrom("users")
     .leftJoin("profiles", "profiles.user_id", "users.id")
-    .select(["users.id", "users.email", "profiles.full_name"])
+    .select(["users.id", "users.email", "users.email_verified_at", "profiles.full_name"])
     .where((eb) =>
       eb.not(
         eb.exists(
@@ -57,7 +57,12 @@ export async function listCustomers(): Promise<CustomerOption[]> {
     .orderBy((eb) => eb.fn.coalesce("profiles.full_name", "users.email"))
     .orderBy("users.email")
     .execute();
-  return rows.map((r) => ({ id: r.id, email: r.email, fullName: r.full_name }));
+  return rows.map((r) => ({
+    id: r.id,
+    email: r.email,
+    fullName: r.full_name,
+    emailVerified: r.email_verified_at !== null,
+  }));
 }
 
 export async function isCustomer(userId: string): Promise<boolean> {
@@ -88,6 +93,8 @@ export type NewServiceInput = {
   serviceDate: Date;
   notes: string | null;
   createdBy: string;
+  /** The booking this visit comes from; services.booking_id is unique, so one visit per booking. */
+  bookingId?: string | null;
 };
 
 /** SPEC 4: an admin creates a service as 'scheduled'. */
@@ -102,7 +109,15 @@ export async function createService(input: NewServiceInput): Promise<Service> {
       status: "scheduled",
       notes: input.notes,
       created_by: input.createdBy,
+      booking_id: input.bookingId ?? null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** The visit created from a booking, if any. */
+export async function findServiceByBookingId(bookingId: string): Promise<Service | null> {
+  if (!isUuid(bookingId)) return null;
+  const db = await getDb();
+  return (await db.selectFrom("services").selectAll().where("booking_id", "=", bookingId).executeTakeFirst()) ?? null;
 }

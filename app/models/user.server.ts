@@ -5,6 +5,10 @@ export type SessionUser = {
   email: string;
   fullName: string | null;
   isAdmin: boolean;
+  /** The address was proved (a link, a reset, or Google/Facebook). */
+  emailVerified: boolean;
+  /** Two-step sign-in (TOTP) is on. Admins must have it to open admin pages. */
+  twoStepEnabled: boolean;
 };
 
 /** The user with their profile name and whether they hold the admin role. */
@@ -26,9 +30,26 @@ export async function getSessionUserById(id: string): Promise<SessionUser | null
             .where("user_roles.role", "=", "admin"),
         )
         .as("is_admin"),
+      "users.email_verified_at",
+      eb
+        .exists(
+          eb
+            .selectFrom("user_totp")
+            .select("user_totp.user_id")
+            .whereRef("user_totp.user_id", "=", "users.id")
+            .where("user_totp.enabled_at", "is not", null),
+        )
+        .as("two_step"),
     ])
     .where("users.id", "=", id)
     .executeTakeFirst();
   if (!row) return null;
-  return { id: row.id, email: row.email, fullName: row.full_name, isAdmin: Boolean(row.is_admin) };
+  return {
+    id: row.id,
+    email: row.email,
+    fullName: row.full_name,
+    isAdmin: Boolean(row.is_admin),
+    emailVerified: row.email_verified_at !== null,
+    twoStepEnabled: Boolean(row.two_step),
+  };
 }

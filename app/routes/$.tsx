@@ -13,7 +13,14 @@ export async function action(args: LoaderFunctionArgs) {
   return loader(args);
 }
 
-export const meta: MetaFunction = () => [{ title: "Page not found" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => [
+  { title: "Page not found" },
+  {
+    name: "description",
+    content: "The page you asked for does not exist. Return to the home page to find our services.",
+  },
+  { name: "robots", content: "noindex" },
+];
 
 export default function NotFoundRoute() {
   return null;

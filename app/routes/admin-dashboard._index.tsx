@@ -13,8 +13,8 @@ import { CreateServiceForm } from "~/features/visits/create-service-form";
 import { createServiceFromForm } from "~/features/visits/create-service.server";
 import { listMediaForServices } from "~/models/service-media.server";
 import { getServiceWithCustomer, listCustomers } from "~/models/service.server";
-import type { loader as rootLoader } from "~/root";
 import { formatBusinessDate, formatBusinessDateTime } from "~/utils/business-time";
+import { privatePageMeta } from "~/utils/seo";
 
 // "Services & Uploads": create a service, then upload its before/after media. The tab, the
 // current service and the chosen customer all live in the URL.
@@ -151,14 +151,8 @@ function ServicesTabs(props: { tab: AdminServicesTab; serviceId?: string; custom
   );
 }
 
-export const meta: MetaFunction<typeof loader, { root: typeof rootLoader }> = ({ matches }) => {
-  const site = matches.find((m) => m.id === "root")?.data?.shell.businessName;
-  return [
-    { title: site ? `Admin Dashboard | ${site}` : "Admin Dashboard" },
-    { name: "description", content: "Create services and upload before and after photos and videos." },
-    { name: "robots", content: "noindex" },
-  ];
-};
+export const meta: MetaFunction<typeof loader> = ({ matches }) =>
+  privatePageMeta(matches, "Admin Dashboard", "Create services and upload before and after photos and videos.");
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -2,9 +2,9 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { NavLink, Outlet } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import type { loader as rootLoader } from "~/root";
 import { DashboardHeader } from "~/components/dashboard-header";
 import { requireAdmin } from "~/features/accounts/auth.server";
+import { privatePageMeta } from "~/utils/seo";
 
 // The layout of every admin page: child routes (services, quote requests) render in <Outlet/>.
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -16,6 +16,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 const SECTIONS: readonly { to: string; label: string; end: boolean }[] = [
   { to: "/admin-dashboard", label: "Services & Uploads", end: true },
   { to: "/admin-dashboard/visits", label: "Visits", end: false },
+  { to: "/admin-dashboard/bookings", label: "Bookings", end: false },
   { to: "/admin-dashboard/customers", label: "Customers", end: false },
   { to: "/admin-dashboard/quotes", label: "Quote Requests", end: false },
 ];
@@ -57,14 +58,8 @@ export default function AdminDashboard() {
   );
 }
 
-export const meta: MetaFunction<typeof loader, { root: typeof rootLoader }> = ({ matches }) => {
-  const site = matches.find((m) => m.id === "root")?.data?.shell.businessName;
-  return [
-    { title: site ? `Admin Dashboard | ${site}` : "Admin Dashboard" },
-    { name: "description", content: "Manage services and customers." },
-    { name: "robots", content: "noindex" },
-  ];
-};
+export const meta: MetaFunction<typeof loader> = ({ matches }) =>
+  privatePageMeta(matches, "Admin Dashboard", "Manage services and customers.");
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -8,21 +8,26 @@ import { z } from "zod";
 import { ActionToast, type ActionToastMessage } from "~/components/action-toast";
 import { Field, ProviderButtons, submitClass, WorkInProgressNote } from "~/features/accounts/auth-fields";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import type { loader as rootLoader } from "~/root";
 import { createAccountWithPassword } from "~/features/accounts/accounts.server";
 import {
   countSignInAttempt,
   countSignUpAttempt,
   forgetSignInAttempts,
+  recordSignInFailure,
+  slowDownSignIn,
   tooManyAttemptsMessage,
 } from "~/features/accounts/auth-limits.server";
+import { MIN_PASSWORD_LENGTH } from "~/features/accounts/account-constants";
+import { sendVerificationEmail } from "~/features/accounts/email-verification.server";
+import { finishFirstStep } from "~/features/accounts/sign-in.server";
+import { readFormData } from "~/utils/form-data.server";
 import { getSessionUserById } from "~/models/user.server";
 import { getOptionalUser, homeFor } from "~/features/accounts/auth.server";
 import { describeAuthFailure, getAuthenticator } from "~/features/accounts/authenticator.server";
 import { getClientIp } from "~/utils/client-ip.server";
 import { log } from "~/utils/logger.server";
-import { createUserSessionHeaders } from "~/utils/session.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
+import { privatePageMeta } from "~/utils/seo";
 
 type Tab = "signin" | "signup";
 
@@ -54,7 +59,7 @@ export const SignUpSchema = z.object({
   email,
   password: z
     .string({ required_error: "Password is required" })
-    .min(6, "Password must be at least 6 characters")
+    .min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters`)
     .max(1024, "Password is too long"),
 });
 
@@ -74,17 +79,17 @@ function refuse(
   return json<ActionData>({ intent, result, toast }, { status, headers });
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  // remix-auth reads the body itself, so the action reads a copy.
-  const formData = await request.clone().formData();
-  return formData.get("intent") === "signup" ? signUp(request, formData) : signIn(request, formData);
+export async function action({ request, context }: ActionFunctionArgs) {
+  // remix-auth reads the body itself, so the action reads a copy. Not a form: 400.
+  const formData = await readFormData(request.clone());
+  const ip = getClientIp(request, context);
+  return formData.get("intent") === "signup" ? signUp(formData, ip) : signIn(request, formData, ip);
 }
 
-async function signIn(request: Request, formData: FormData) {
+async function signIn(request: Request, formData: FormData, ip: string) {
   const submission = parseWithZod(formData, { schema: SignInSchema });
   if (submission.status !== "success") return refuse("signin", submission.reply({ hideFields: ["password"] }), 400);
 
-  const ip = getClientIp(request);
   const limit = await countSignInAttempt(submission.value.email, ip);
   if (!limit.allowed) {
     const message = tooManyAttemptsMessage(limit.retryAfterSeconds);
@@ -94,11 +99,15 @@ async function signIn(request: Request, formData: FormData) {
     });
   }
 
+  // An address drawing failures from everywhere answers more slowly; it is never refused.
+  await slowDownSignIn(submission.value.email);
+
   let userId: string;
   try {
     userId = await getAuthenticator().authenticate("form", request, { context: { formData } });
   } catch (error) {
     if (!(error instanceof AuthorizationError)) throw error;
+    await recordSignInFailure(submission.value.email);
     const message = describeAuthFailure(error);
     log.info("auth.signin.failed", { ip });
     return refuse("signin", submission.reply({ formErrors: [message], hideFields: ["password"] }), 401, message);
@@ -107,21 +116,14 @@ async function signIn(request: Request, formData: FormData) {
   const user = await getSessionUserById(userId);
   if (!user) throw new Error("Signed-in user vanished");
   await forgetSignInAttempts(submission.value.email, ip);
-  log.info("auth.signin", { userId, method: "password" });
-  // A brand-new session id at every sign-in (remix-auth v3 would reuse the visitor's).
-  const headers = await createUserSessionHeaders(request, userId);
-  return redirectWithSuccess(
-    homeFor(user),
-    { message: "Welcome back!", description: "You've been logged in successfully." },
-    { headers },
-  );
+  return finishFirstStep(request, user, "password");
 }
 
-async function signUp(request: Request, formData: FormData) {
+async function signUp(formData: FormData, ip: string) {
   const submission = parseWithZod(formData, { schema: SignUpSchema });
   if (submission.status !== "success") return refuse("signup", submission.reply({ hideFields: ["password"] }), 400);
 
-  const limit = await countSignUpAttempt(submission.value.email, getClientIp(request));
+  const limit = await countSignUpAttempt(submission.value.email, ip);
   if (!limit.allowed) {
     const message = tooManyAttemptsMessage(limit.retryAfterSeconds);
     return refuse("signup", submission.reply({ formErrors: [message], hideFields: ["password"] }), 429, message, {
@@ -136,6 +138,7 @@ async function signUp(request: Request, formData: FormData) {
     return refuse("signup", submission.reply({ formErrors: [message], hideFields: ["password"] }), 400, message);
   }
   log.info("auth.signup", { userId: created.userId });
+  await sendVerificationEmail(created.userId);
   return redirectWithSuccess("/auth", {
     message: "Success!",
     description: "Account created successfully. You can now log in.",
@@ -216,6 +219,14 @@ function SignInForm({ lastResult }: { lastResult: SubmissionResult<string[]> | u
       <input type="hidden" name="intent" value="signin" />
       <Field label="Email" meta={fields.email} type="email" autoComplete="email" />
       <Field label="Password" meta={fields.password} type="password" autoComplete="current-password" />
+      <p className="text-sm">
+        <Link
+          to="/auth/forgot-password"
+          className="font-medium text-brand-800 underline underline-offset-2 hover:text-brand-900 dark:text-brand-200 dark:hover:text-white"
+        >
+          Forgot password?
+        </Link>
+      </p>
       <FormError id={form.errorId} errors={form.errors} />
       <button type="submit" className={submitClass} disabled={busy}>
         {busy ? "Signing in..." : "Sign In"}
@@ -263,14 +274,12 @@ function FormError({ id, errors }: { id: string; errors: string[] | undefined })
   );
 }
 
-export const meta: MetaFunction<typeof loader, { root: typeof rootLoader }> = ({ matches }) => {
-  const site = matches.find((m) => m.id === "root")?.data?.shell.businessName;
-  return [
-    { title: site ? `Customer Portal | ${site}` : "Customer Portal" },
-    { name: "description", content: "Sign in or create an account to see your services, photos and bookings." },
-    { name: "robots", content: "noindex" },
-  ];
-};
+export const meta: MetaFunction<typeof loader> = ({ matches }) =>
+  privatePageMeta(
+    matches,
+    "Customer Portal",
+    "Sign in or create an account to see your services, photos and bookings.",
+  );
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

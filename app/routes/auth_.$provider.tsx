@@ -4,6 +4,8 @@ import { getOptionalUser, homeFor } from "~/features/accounts/auth.server";
 import { isOAuthProvider, PROVIDER_NAMES } from "~/features/accounts/account-constants";
 import { getAuthenticator, isProviderConfigured } from "~/features/accounts/authenticator.server";
 import { oauthFailure } from "~/features/accounts/oauth-failure.server";
+import { countOAuthStart, tooManyAttemptsMessage } from "~/features/accounts/auth-limits.server";
+import { getClientIp } from "~/utils/client-ip.server";
 
 // Only the buttons' POST starts a provider round trip; a GET (a typed URL) goes back to /auth.
 export async function loader() {
@@ -22,6 +24,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   const user = await getOptionalUser(request);
   if (user) return redirect(homeFor(user));
+  // Each start stores a session (the OAuth state): limited per client, refused before storing.
+  const limit = await countOAuthStart(getClientIp(request));
+  if (!limit.allowed) return oauthFailure(provider, null, tooManyAttemptsMessage(limit.retryAfterSeconds));
   try {
     await getAuthenticator().authenticate(provider, request);
   } catch (error) {

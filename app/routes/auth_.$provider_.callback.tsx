@@ -1,17 +1,15 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getSessionUserById } from "~/models/user.server";
-import { homeFor } from "~/features/accounts/auth.server";
 import { isOAuthProvider, PROVIDER_NAMES } from "~/features/accounts/account-constants";
 import { getAuthenticator, isProviderConfigured, sanitizeCode } from "~/features/accounts/authenticator.server";
-import { log } from "~/utils/logger.server";
 import { oauthFailure, providerRedirectError } from "~/features/accounts/oauth-failure.server";
-import { createUserSessionHeaders } from "~/utils/session.server";
-import { redirectWithSuccess } from "~/utils/toast.server";
+import { finishFirstStep } from "~/features/accounts/sign-in.server";
 
 /**
  * GET /auth/{provider}/callback?code&state: remix-auth checks the state against the session,
  * trades the code for a token, reads the profile, and the verify callback finds, links or
- * creates the user. The sign-in then starts under a brand-new session id.
+ * creates the user. The sign-in then starts under a brand-new session id, or goes on to the
+ * second step when the account has two-step on.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const provider = params.provider;
@@ -32,11 +30,5 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
   const user = await getSessionUserById(userId);
   if (!user) return oauthFailure(provider, new Error("The signed-in user does not exist"));
-  log.info("auth.signin", { userId, method: provider });
-  const headers = await createUserSessionHeaders(request, userId);
-  return redirectWithSuccess(
-    homeFor(user),
-    { message: "Welcome back!", description: "You've been logged in successfully." },
-    { headers },
-  );
+  return finishFirstStep(request, user, provider);
 }

@@ -53,8 +53,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 // The quote request: validation, storage, notification and the success redirect live in
 // app/utils/quote-submission.server.ts.
-export async function action({ request }: ActionFunctionArgs) {
-  return submitQuoteRequest(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  return submitQuoteRequest(request, context);
 }
 
 export const headers = withQuoteActionHeaders(publicPageHeaders);

@@ -2,19 +2,20 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import type { loader as rootLoader } from "~/root";
 import { BookingCard } from "~/features/bookings/booking-card";
 import { DashboardHeader } from "~/components/dashboard-header";
 import { MediaView, type MediaViewItem } from "~/features/media/media-view";
 import { BookingStatusBadge, ServiceStatusBadge } from "~/components/status-badge";
-import { getBookingCalendarUrl, prefilledCalendarUrl } from "~/features/bookings/booking-calendar.server";
+import { bookingCalendarLink, getBookingCalendarUrl } from "~/features/bookings/booking-calendar.server";
 import { listRecentBookingsForCustomer } from "~/models/booking.server";
 import { mediaKindOf } from "~/features/media/service-media.server";
 import { listMediaForServices } from "~/models/service-media.server";
 import { formatBusinessDate, formatBusinessDateTime } from "~/utils/business-time";
 import { listRecentServicesForCustomer } from "~/models/service.server";
 import { requireUser } from "~/features/accounts/auth.server";
+import { VerifyEmailNotice } from "~/features/accounts/verify-email-notice";
 import { redirectWithError } from "~/utils/toast.server";
+import { privatePageMeta } from "~/utils/seo";
 
 /** SPEC 9: at most this many media items on the dashboard. */
 const MEDIA_SHOWN = 4;
@@ -58,7 +59,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json(
     {
       email: user.email,
-      calendarUrl: calendarUrl ? prefilledCalendarUrl(calendarUrl, { name: user.fullName, email: user.email }) : null,
+      emailVerified: user.emailVerified,
+      calendarUrl: calendarUrl
+        ? bookingCalendarLink(calendarUrl, { id: user.id, name: user.fullName, email: user.email })
+        : null,
       services: services.map((s) => ({
         id: s.id,
         serviceType: s.service_type,
@@ -95,7 +99,7 @@ export async function action({ request }: ActionFunctionArgs) {
       description: "Online booking is not available right now. Please try again later.",
     });
   }
-  return redirect(prefilledCalendarUrl(calendarUrl, { name: user.fullName, email: user.email }));
+  return redirect(bookingCalendarLink(calendarUrl, { id: user.id, name: user.fullName, email: user.email }));
 }
 
 const card = "rounded-2xl border border-slate-300 p-6 shadow-sm dark:border-slate-600";
@@ -103,10 +107,11 @@ const cardHeading = "text-2xl font-bold text-slate-900 dark:text-white";
 const empty = "mt-4 text-slate-700 dark:text-slate-300";
 
 export default function CustomerDashboard() {
-  const { email, calendarUrl, services, visits, bookings } = useLoaderData<typeof loader>();
+  const { email, emailVerified, calendarUrl, services, visits, bookings } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
       <DashboardHeader title="Welcome back" subtitle={email} loadingText="Loading your dashboard..." />
+      {emailVerified ? null : <VerifyEmailNotice />}
 
       <div className="mt-8 grid gap-6 lg:grid-cols-2">
         <BookingCard calendarUrl={calendarUrl} />
@@ -207,14 +212,8 @@ export default function CustomerDashboard() {
   );
 }
 
-export const meta: MetaFunction<typeof loader, { root: typeof rootLoader }> = ({ matches }) => {
-  const site = matches.find((m) => m.id === "root")?.data?.shell.businessName;
-  return [
-    { title: site ? `Customer Dashboard | ${site}` : "Customer Dashboard" },
-    { name: "description", content: "Your services, before and after photos, and bookings." },
-    { name: "robots", content: "noindex" },
-  ];
-};
+export const meta: MetaFunction<typeof loader> = ({ matches }) =>
+  privatePageMeta(matches, "Customer Dashboard", "Your services, before and after photos, and bookings.");
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

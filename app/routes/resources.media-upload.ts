@@ -15,6 +15,6 @@ export async function action({ request }: ActionFunctionArgs) {
   return handleMediaUpload(request, admin.id);
 }
 
-export function loader() {
+export async function loader() {
   throw new Response("Method Not Allowed", { status: 405, headers: { Allow: "POST" } });
 }

@@ -1,23 +1,63 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { getClientIp } from "./client-ip.server";
 
 const withHeaders = (headers: Record<string, string>) => new Request("http://localhost/", { headers });
+const PEER = { clientAddress: "192.0.2.50" };
+const FORGED = { "Fly-Client-IP": "198.51.100.7", "X-Forwarded-For": "203.0.113.9, 10.0.0.1" };
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+function stub(env: { FLY_APP_NAME?: string; TRUST_PROXY?: string }) {
+  vi.stubEnv("FLY_APP_NAME", env.FLY_APP_NAME ?? "");
+  vi.stubEnv("TRUST_PROXY", env.TRUST_PROXY ?? "");
+}
 
 describe("getClientIp", () => {
-  it("prefers Fly-Client-IP, which Fly's proxy sets and clients cannot forge", () => {
-    expect(getClientIp(withHeaders({ "Fly-Client-IP": "198.51.100.7", "X-Forwarded-For": "203.0.113.9" }))).toBe(
-      "198.51.100.7",
+  it("off Fly and without TRUST_PROXY, believes no header: the TCP peer", () => {
+    stub({});
+    expect(getClientIp(withHeaders(FORGED), PEER)).toBe("192.0.2.50");
+  });
+
+  it("on Fly (FLY_APP_NAME set), takes Fly-Client-IP", () => {
+    stub({ FLY_APP_NAME: "swift-scoop" });
+    expect(getClientIp(withHeaders(FORGED), PEER)).toBe("198.51.100.7");
+    // Without the header (a health check from inside), the peer.
+    expect(getClientIp(withHeaders({}), PEER)).toBe("192.0.2.50");
+  });
+
+  it("with TRUST_PROXY=n, takes the n-th X-Forwarded-For entry from the right", () => {
+    stub({ TRUST_PROXY: "1" });
+    expect(getClientIp(withHeaders({ "X-Forwarded-For": "6.6.6.6, 203.0.113.9" }), PEER)).toBe("203.0.113.9");
+    stub({ TRUST_PROXY: "2" });
+    expect(getClientIp(withHeaders({ "X-Forwarded-For": "6.6.6.6, 203.0.113.9 , 10.0.0.1" }), PEER)).toBe(
+      "203.0.113.9",
+    );
+    expect(getClientIp(withHeaders({ "X-Forwarded-For": "2001:DB8::1, 10.0.0.1" }), PEER)).toBe("2001:db8::1");
+    // Fewer entries than trusted proxies: the header did not come through them all.
+    expect(getClientIp(withHeaders({ "X-Forwarded-For": "203.0.113.9" }), PEER)).toBe("192.0.2.50");
+  });
+
+  it("ignores Fly-Client-IP off Fly even with TRUST_PROXY", () => {
+    stub({ TRUST_PROXY: "1" });
+    expect(getClientIp(withHeaders({ "Fly-Client-IP": "198.51.100.7" }), PEER)).toBe("192.0.2.50");
+  });
+
+  it("falls through to the peer when a header is not an address", () => {
+    stub({ FLY_APP_NAME: "swift-scoop", TRUST_PROXY: "1" });
+    expect(getClientIp(withHeaders({ "Fly-Client-IP": "x".repeat(500), "X-Forwarded-For": "nope" }), PEER)).toBe(
+      "192.0.2.50",
     );
   });
 
-  it("else takes the first X-Forwarded-For entry", () => {
-    expect(getClientIp(withHeaders({ "X-Forwarded-For": " 203.0.113.9 , 10.0.0.1" }))).toBe("203.0.113.9");
-    expect(getClientIp(withHeaders({ "X-Forwarded-For": "2001:db8::1" }))).toBe("2001:db8::1");
+  it("reports an IPv4 peer on a dual-stack socket as plain IPv4", () => {
+    stub({});
+    expect(getClientIp(withHeaders({}), { clientAddress: "::ffff:192.0.2.8" })).toBe("192.0.2.8");
   });
 
-  it("answers 'unknown' without a usable address", () => {
-    expect(getClientIp(withHeaders({}))).toBe("unknown");
-    expect(getClientIp(withHeaders({ "X-Forwarded-For": "not-an-ip, 10.0.0.1" }))).toBe("unknown");
-    expect(getClientIp(withHeaders({ "Fly-Client-IP": "x".repeat(500) }))).toBe("unknown");
+  it("answers 'unknown' only when there is no connection at all", () => {
+    stub({});
+    expect(getClientIp(withHeaders(FORGED))).toBe("unknown");
   });
 });

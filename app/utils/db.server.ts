@@ -25,8 +25,15 @@ function start(): State {
     }
     return handle.db;
   })();
-  ready.catch((error) => log.error("database.failed", errorFields(error)));
-  return { handle, ready };
+  const state: State = { handle, ready };
+  ready.catch((error) => {
+    log.error("database.failed", errorFields(error));
+    // Never keep a rejected start: the next caller (the health check, a visitor) connects and
+    // migrates afresh, so a database that comes up after the server needs no restart.
+    if (globalState.__database === state) globalState.__database = undefined;
+    handle.close().catch(() => undefined);
+  });
+  return state;
 }
 
 /** The migrated database. The first call connects and applies pending migrations. */

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { EnvError, parseEnv } from "./env.server";
 
+const PRODUCTION = {
+  NODE_ENV: "production",
+  SESSION_SECRET: "x".repeat(40),
+  DATABASE_URL: "postgres://app@db.internal:5432/app",
+  S3_BUCKET: "service-images",
+};
+
 describe("parseEnv", () => {
   it("gives a working default for every variable", () => {
     const env = parseEnv({});
@@ -26,8 +33,36 @@ describe("parseEnv", () => {
   });
 
   it("requires a real session secret in production", () => {
-    expect(() => parseEnv({ NODE_ENV: "production" })).toThrowError(/SESSION_SECRET/);
-    expect(parseEnv({ NODE_ENV: "production", SESSION_SECRET: "x".repeat(40) }).NODE_ENV).toBe("production");
+    const { SESSION_SECRET: _omitted, ...withoutSecret } = PRODUCTION;
+    expect(() => parseEnv(withoutSecret)).toThrowError(/SESSION_SECRET/);
+    expect(parseEnv({ ...PRODUCTION, SESSION_SECRET: "x".repeat(40) }).NODE_ENV).toBe("production");
+  });
+
+  it("refuses production on the embedded database, naming DATABASE_URL", () => {
+    const { DATABASE_URL: _omitted, ...withoutDatabase } = PRODUCTION;
+    expect(() => parseEnv(withoutDatabase)).toThrowError(/DATABASE_URL: is required in production/);
+  });
+
+  it("wants S3_BUCKET in production unless UPLOADS_DIR names a volume", () => {
+    const { S3_BUCKET: _omitted, ...withoutBucket } = PRODUCTION;
+    expect(() => parseEnv(withoutBucket)).toThrowError(/S3_BUCKET: is required in production, unless UPLOADS_DIR/);
+    expect(parseEnv({ ...withoutBucket, UPLOADS_DIR: "/data/uploads" }).UPLOADS_DIR).toBe("/data/uploads");
+  });
+
+  it("refuses SEED_DEV_DATA in production", () => {
+    expect(() => parseEnv({ ...PRODUCTION, SEED_DEV_DATA: "true" })).toThrowError(/SEED_DEV_DATA/);
+    expect(parseEnv({ ...PRODUCTION, SEED_DEV_DATA: "false" }).SEED_DEV_DATA).toBe(false);
+  });
+
+  it("the test-only escape lets the browser tests run production embedded", () => {
+    const env = parseEnv({
+      NODE_ENV: "production",
+      SESSION_SECRET: "x".repeat(40),
+      SEED_DEV_DATA: "true",
+      ALLOW_EMBEDDED_IN_PRODUCTION: "true",
+    });
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.SEED_DEV_DATA).toBe(true);
   });
 
   it("wants paired settings together", () => {

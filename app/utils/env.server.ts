@@ -45,12 +45,21 @@ const schema = z
     SANITY_API_HOST: optional(z.string().url()),
     SANITY_USE_CDN: flag(true),
     SANITY_WEBHOOK_SECRET: optional(z.string().min(8)),
+    // Booking calendars: each webhook receiver answers 404 until its secret is set.
+    CAL_COM_WEBHOOK_SECRET: optional(z.string().min(8)),
+    CALENDLY_WEBHOOK_SIGNING_KEY: optional(z.string().min(8)),
     CONTENT_DATASET_PATH: optional(z.string().min(1)),
     // How long content stays fresh in the process cache before a background refresh.
     CONTENT_CACHE_SECONDS: withDefault(z.coerce.number().int().min(0).max(86_400), 60),
 
-    // Files: S3 when S3_BUCKET is set, else a local folder under DATA_DIR.
+    // Files: S3 when S3_BUCKET is set, else a local folder: UPLOADS_DIR (in production a
+    // mounted volume), or DATA_DIR/uploads in development.
     S3_BUCKET: optional(z.string().min(3)),
+    UPLOADS_DIR: optional(z.string().min(1)),
+    // Test-only escape (the browser tests run the production build on PGlite with seeded
+    // accounts): lets production run embedded PGlite, folder storage and the seed. Never on a
+    // deployed machine; see docs/decisions/050-production-guard-rails.md.
+    ALLOW_EMBEDDED_IN_PRODUCTION: flag(false),
     S3_ENDPOINT: optional(z.string().url()),
     S3_REGION: withDefault(z.string().min(1), "auto"),
     S3_ACCESS_KEY_ID: optional(z.string().min(1)),
@@ -63,6 +72,11 @@ const schema = z
     FACEBOOK_CLIENT_ID: optional(z.string().min(1)),
     FACEBOOK_CLIENT_SECRET: optional(z.string().min(1)),
 
+    // The client address for limits (app/utils/client-ip.server.ts): Fly-Client-IP when running
+    // on Fly (Fly sets FLY_APP_NAME), X-Forwarded-For only behind this many trusted proxies.
+    FLY_APP_NAME: optional(z.string().min(1)),
+    TRUST_PROXY: withDefault(z.coerce.number().int().min(0).max(10), 0),
+
     // E-mail: quote notifications are sent when SMTP_URL is set.
     SMTP_URL: optional(z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")),
     MAIL_FROM: optional(z.string().min(3)),
@@ -70,6 +84,30 @@ const schema = z
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production" && env.SESSION_SECRET === DEV_SESSION_SECRET && !process.env.ALLOW_DEV_SECRET) {
       ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "must be set in production" });
+    }
+    if (env.NODE_ENV === "production" && !env.ALLOW_EMBEDDED_IN_PRODUCTION) {
+      // Production never falls back silently to what only suits a laptop.
+      if (!env.DATABASE_URL) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["DATABASE_URL"],
+          message: "is required in production (the embedded PGlite database is for development only)",
+        });
+      }
+      if (!env.S3_BUCKET && !env.UPLOADS_DIR) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["S3_BUCKET"],
+          message: "is required in production, unless UPLOADS_DIR names a mounted volume",
+        });
+      }
+      if (env.SEED_DEV_DATA) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["SEED_DEV_DATA"],
+          message: "must not be set in production (it creates accounts with published passwords)",
+        });
+      }
     }
     if (Boolean(env.SANITY_PROJECT_ID) !== Boolean(env.SANITY_DATASET)) {
       ctx.addIssue({

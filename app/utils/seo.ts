@@ -38,3 +38,20 @@ export function seoMeta(seo: PageSeo | undefined): MetaDescriptor[] {
     { name: "twitter:description", content: seo.description },
   ];
 }
+
+/** What a private page's `meta` needs from the matched routes: the root's shell content. */
+type MatchesWithShell = readonly { id: string; data?: unknown }[];
+
+/**
+ * Tags of a page behind sign-in: "Title | Business", its description, and noindex. The business
+ * name comes from the root loader's shell content (the owner's site settings).
+ */
+export function privatePageMeta(matches: MatchesWithShell, title: string, description: string): MetaDescriptor[] {
+  const root = matches.find((m) => m.id === "root")?.data as { shell?: { businessName?: string } } | undefined;
+  const site = root?.shell?.businessName;
+  return [
+    { title: site ? `${title} | ${site}` : title },
+    { name: "description", content: description },
+    { name: "robots", content: "noindex" },
+  ];
+}

@@ -89,4 +89,48 @@ describe("purgeExpiredSessions", () => {
     expect(left).toEqual([{ user_id: live.id }]);
     await expect(getUserId(requestWith(liveCookie))).resolves.toBe(live.id);
   });
+
+  it("deletes anonymous sessions older than 10 minutes, whatever their expiry, and old limit rows", async () => {
+    const { purgeExpiredSessions } = await import("./session.server");
+    const db = database.current.db;
+    const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
+    const inDays = new Date(Date.now() + 20 * 24 * 60 * 60 * 1000);
+    await db
+      .insertInto("sessions")
+      .values([
+        { id: "anon-old", user_id: null, data: "{}", expires_at: inDays, created_at: hourAgo },
+        { id: "anon-new", user_id: null, data: "{}", expires_at: inDays },
+      ])
+      .execute();
+    await db
+      .insertInto("rate_limits")
+      .values([
+        { key: "purge:old", hits: 3, window_started_at: new Date(Date.now() - 25 * 60 * 60 * 1000) },
+        { key: "purge:new", hits: 3, window_started_at: new Date() },
+      ])
+      .execute();
+    await purgeExpiredSessions();
+    const ids = (
+      await db.selectFrom("sessions").select("id").where("id", "in", ["anon-old", "anon-new"]).execute()
+    ).map((r) => r.id);
+    expect(ids).toEqual(["anon-new"]);
+    const keys = (await db.selectFrom("rate_limits").select("key").where("key", "like", "purge:%").execute()).map(
+      (r) => r.key,
+    );
+    expect(keys).toEqual(["purge:new"]);
+  });
+
+  it("an anonymous session is stored for at most 10 minutes", async () => {
+    const storage = getSessionStorage();
+    const session = await storage.getSession();
+    session.set("oauth2:state", "abc");
+    const cookie = (await storage.commitSession(session)).split(";")[0];
+    const id = (await getSession(requestWith(cookie))).id;
+    const row = await database.current.db
+      .selectFrom("sessions")
+      .select("expires_at")
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(new Date(row.expires_at).getTime() - Date.now()).toBeLessThanOrEqual(10 * 60 * 1000 + 1000);
+  });
 });

@@ -6,8 +6,21 @@ import { getEnv } from "./env.server";
 export const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 30;
 export const USER_ID_KEY = "userId";
 
+/**
+ * A session without a user is only ever an OAuth round trip in progress (remix-auth keeps the
+ * state there): it lives 10 minutes, so abandoned attempts do not pile up for 30 days.
+ */
+export const ANONYMOUS_SESSION_MAX_AGE_SECONDS = 10 * 60;
+
 function defaultExpiry() {
   return new Date(Date.now() + SESSION_MAX_AGE_SECONDS * 1000);
+}
+
+function expiryFor(data: Record<string, unknown>, expires: Date | undefined) {
+  const wanted = expires ?? defaultExpiry();
+  if (userIdOf(data)) return wanted;
+  const anonymousLimit = new Date(Date.now() + ANONYMOUS_SESSION_MAX_AGE_SECONDS * 1000);
+  return wanted < anonymousLimit ? wanted : anonymousLimit;
 }
 
 function userIdOf(data: Record<string, unknown>): string | null {
@@ -33,7 +46,7 @@ function createStorage() {
       const id = randomBytes(32).toString("base64url");
       await db
         .insertInto("sessions")
-        .values({ id, user_id: userIdOf(data), data: JSON.stringify(data), expires_at: expires ?? defaultExpiry() })
+        .values({ id, user_id: userIdOf(data), data: JSON.stringify(data), expires_at: expiryFor(data, expires) })
         .execute();
       return id;
     },
@@ -56,7 +69,7 @@ function createStorage() {
       const db = await getDb();
       await db
         .updateTable("sessions")
-        .set({ data: JSON.stringify(data), user_id: userIdOf(data), expires_at: expires ?? defaultExpiry() })
+        .set({ data: JSON.stringify(data), user_id: userIdOf(data), expires_at: expiryFor(data, expires) })
         .where("id", "=", id)
         .execute();
     },
@@ -107,13 +120,31 @@ export async function logout(request: Request, redirectTo = "/") {
   throw redirect(redirectTo, { headers: await destroySessionHeaders(session) });
 }
 
-/** Deletes expired sessions (abandoned OAuth attempts included) and stale rate-limit windows. */
+/**
+ * Deletes expired sessions, anonymous ones older than their 10 minutes (also those made
+ * before that limit existed), stale rate-limit windows, abandoned second steps and account
+ * links a day past their expiry.
+ */
 export async function purgeExpiredSessions(): Promise<number> {
   const db = await getDb();
-  const result = await db.deleteFrom("sessions").where("expires_at", "<=", new Date()).executeTakeFirst();
+  const anonymousCutoff = new Date(Date.now() - ANONYMOUS_SESSION_MAX_AGE_SECONDS * 1000);
+  const result = await db
+    .deleteFrom("sessions")
+    .where((eb) =>
+      eb.or([
+        eb("expires_at", "<=", new Date()),
+        eb.and([eb("user_id", "is", null), eb("created_at", "<", anonymousCutoff)]),
+      ]),
+    )
+    .executeTakeFirst();
   await db
     .deleteFrom("rate_limits")
     .where("window_started_at", "<", new Date(Date.now() - 24 * 60 * 60 * 1000))
+    .execute();
+  await db.deleteFrom("sign_in_challenges").where("expires_at", "<=", new Date()).execute();
+  await db
+    .deleteFrom("account_tokens")
+    .where("expires_at", "<", new Date(Date.now() - 24 * 60 * 60 * 1000))
     .execute();
   return Number(result.numDeletedRows);
 }

@@ -208,7 +208,7 @@ export function createS3Storage(options: S3StorageOptions): StorageBackend {
 let configured: StorageBackend | undefined;
 let override: StorageBackend | undefined;
 
-/** S3 when S3_BUCKET is set, else the folder `${DATA_DIR}/uploads`. */
+/** S3 when S3_BUCKET is set, else the folder UPLOADS_DIR (default `${DATA_DIR}/uploads`). */
 export function getStorage(): StorageBackend {
   if (override) return override;
   if (!configured) {
@@ -224,7 +224,7 @@ export function getStorage(): StorageBackend {
               ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY }
               : undefined,
         })
-      : createFolderStorage(path.resolve(env.DATA_DIR, "uploads"));
+      : createFolderStorage(path.resolve(env.UPLOADS_DIR ?? path.join(env.DATA_DIR, "uploads")));
   }
   return configured;
 }

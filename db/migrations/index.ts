@@ -1,6 +1,8 @@
 import type { Migration } from "kysely";
 import * as initial from "./0001-initial";
+import * as accounts from "./0002-accounts";
 import * as visits from "./0003-visits";
+import * as bookings from "./0004-bookings";
 
 /**
  * Every migration, in order. A static map (not a folder scan) so that the same list works in
@@ -8,6 +10,7 @@ import * as visits from "./0003-visits";
  */
 export const migrations: Record<string, Migration> = {
   "0001-initial": initial,
-  // 0002 is reserved for a parallel branch (bookings/accounts); Kysely orders by name.
+  "0002-accounts": accounts,
   "0003-visits": visits,
+  "0004-bookings": bookings,
 };

@@ -109,7 +109,9 @@ for (const js of [true, false]) {
       await expectToast(page, js, "Missing Information", "Please fill in all required fields");
 
       const customerOption = `${customer.fullName} (${customer.email})`;
-      await page.getByLabel("Customer").selectOption({ label: customerOption });
+      // A customer who has not opened the verification link yet is marked in the picker.
+      const pickerOption = `${customerOption} (unverified)`;
+      await page.getByLabel("Customer").selectOption({ label: pickerOption });
       await page.getByLabel("Service Type").selectOption("Desert Dash");
       await page.getByLabel("Service Date").fill("2025-06-14T09:30");
       await page.getByLabel("Notes (optional)").fill("Back gate, two dogs");
@@ -121,7 +123,7 @@ for (const js of [true, false]) {
         `Desert Dash for ${customerOption} on Jun 14, 2025, 9:30 AM`,
       );
       // The form is cleared except for the customer.
-      await expect(page.getByLabel("Customer").locator("option:checked")).toHaveText(customerOption);
+      await expect(page.getByLabel("Customer").locator("option:checked")).toHaveText(pickerOption);
       await expect(page.getByLabel("Service Type")).toHaveValue("");
       await expect(page.getByLabel("Service Date")).toHaveValue("");
       await expect(page.getByLabel("Notes (optional)")).toHaveValue("");
@@ -305,7 +307,7 @@ for (const js of [true, false]) {
 /** As the signed-in admin, creates a service for the customer and opens its upload tab. */
 async function createServiceAsAdmin(page: Page, customer: { fullName: string; email: string }) {
   await page.goto("/admin-dashboard");
-  await page.getByLabel("Customer").selectOption({ label: `${customer.fullName} (${customer.email})` });
+  await page.getByLabel("Customer").selectOption({ label: `${customer.fullName} (${customer.email}) (unverified)` });
   await page.getByLabel("Service Type").selectOption("Trash Bin Clean");
   await page.getByLabel("Service Date").fill("2025-08-01T10:00");
   await page.getByRole("button", { name: "Create Service" }).click();

@@ -101,6 +101,18 @@ test.describe("document shell", () => {
     await expect(page).toHaveURL(/\/about$/);
     await expect(menu).toBeHidden();
   });
+
+  test("the small-screen menu closes when its link is the page already shown @phone", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/about");
+    await waitForHydration(page);
+    const menu = page.locator("#mobile-navigation");
+    await page.getByText("Menu", { exact: true }).click();
+    await expect(menu).toBeVisible();
+    await menu.getByRole("link", { name: "About", exact: true }).click();
+    await expect(page).toHaveURL(/\/about$/);
+    await expect(menu).toBeHidden();
+  });
 });
 
 test.describe("without JavaScript", () => {

@@ -6,7 +6,7 @@ export const ORIGIN = "http://localhost:3000";
 export function formPost(path: string, fields: Record<string, string>, options: { cookie?: string; ip?: string } = {}) {
   const headers = new Headers({ "Content-Type": "application/x-www-form-urlencoded" });
   if (options.cookie) headers.set("Cookie", options.cookie);
-  if (options.ip) headers.set("X-Forwarded-For", `${options.ip}, 10.0.0.1`);
+  if (options.ip) headers.set("X-Forwarded-For", options.ip);
   return new Request(`${ORIGIN}${path}`, { method: "POST", headers, body: new URLSearchParams(fields) });
 }
 
@@ -42,4 +42,21 @@ export async function toastOf(response: Response) {
   if (!cookie) return undefined;
   const { toast } = await getToast(new Request(ORIGIN, { headers: { Cookie: cookie } }));
   return toast;
+}
+
+/**
+ * The second step of a sign-in, as a person with the authenticator app would do it: the
+ * challenge cookie the first step set, and the code for `secret` now (or `code`).
+ */
+export async function completeSecondStep(
+  firstStep: Response,
+  secret: string,
+  options: { code?: string } = {},
+): Promise<Response> {
+  const { action } = await import("~/routes/auth_.verify");
+  const { totpCode } = await import("./totp");
+  const challenge = setCookie(firstStep, "__two_step");
+  if (!challenge) throw new Error(`The first step set no challenge (status ${firstStep.status})`);
+  const request = formPost("/auth/verify", { code: options.code ?? totpCode(secret) }, { cookie: challenge });
+  return settle(() => action({ request, params: {}, context: {} }));
 }

@@ -1,27 +1,60 @@
 import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
+import { DEV_ADMIN_TOTP_SECRET } from "../../db/dev-totp";
 import type { Database } from "../../db/schema";
 import { hashPassword } from "~/features/accounts/password.server";
 import { createUserSessionHeaders } from "~/utils/session.server";
 
-export type TestUser = { id: string; email: string; password: string; fullName: string };
+export type TestUser = {
+  id: string;
+  email: string;
+  password: string;
+  fullName: string;
+  /** The TOTP secret when two-step is on (admins by default), for tests/helpers/totp.ts. */
+  totpSecret: string | null;
+};
 
-/** A user with a profile (and the admin role when asked); the password is known to the test. */
+/** The secret test admins get: the development admin's, so one helper computes every code. */
+export const TEST_TOTP_SECRET = DEV_ADMIN_TOTP_SECRET;
+
+/**
+ * A user with a profile (and the admin role when asked); the password is known to the test.
+ * The address is verified unless `verified: false`. Admins have two-step on (as they must to
+ * open admin pages) unless `twoStep: false`; anyone gets it with `twoStep: true`.
+ */
 export async function createUser(
   db: Kysely<Database>,
-  options: { email?: string; password?: string; fullName?: string; admin?: boolean } = {},
+  options: {
+    email?: string;
+    password?: string;
+    fullName?: string;
+    admin?: boolean;
+    verified?: boolean;
+    twoStep?: boolean;
+  } = {},
 ): Promise<TestUser> {
   const email = options.email ?? `user-${randomBytes(4).toString("hex")}@example.com`;
   const password = options.password ?? "correct horse battery";
   const fullName = options.fullName ?? "Test Person";
   const user = await db
     .insertInto("users")
-    .values({ email, password_hash: await hashPassword(password) })
+    .values({
+      email,
+      password_hash: await hashPassword(password),
+      email_verified_at: options.verified === false ? null : new Date(),
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   await db.insertInto("profiles").values({ user_id: user.id, full_name: fullName }).execute();
   if (options.admin) await db.insertInto("user_roles").values({ user_id: user.id, role: "admin" }).execute();
-  return { id: user.id, email, password, fullName };
+  const twoStep = options.twoStep ?? Boolean(options.admin);
+  if (twoStep) {
+    await db
+      .insertInto("user_totp")
+      .values({ user_id: user.id, secret: TEST_TOTP_SECRET, enabled_at: new Date() })
+      .execute();
+  }
+  return { id: user.id, email, password, fullName, totpSecret: twoStep ? TEST_TOTP_SECRET : null };
 }
 
 /** The Cookie header of a fresh signed-in session for the user. */

@@ -36,7 +36,7 @@ export function quotePost(values: Record<string, string>, options: { ip?: string
     body,
     headers: {
       "Content-Type": "application/x-www-form-urlencoded",
-      "X-Forwarded-For": `${options.ip ?? randomClientIp()}, 10.0.0.1`,
+      "X-Forwarded-For": options.ip ?? randomClientIp(),
     },
   });
 }

@@ -19,11 +19,12 @@ export type TestSmtpServer = {
   waitForMessages(count: number, timeoutMs?: number): Promise<ParsedMail[]>;
 };
 
-export async function startTestSmtpServer(): Promise<TestSmtpServer> {
+/** `options.port`: a fixed port (a browser test's server was told it in advance); else any free one. */
+export async function startTestSmtpServer(options: { port?: number } = {}): Promise<TestSmtpServer> {
   const messages: ParsedMail[] = [];
   const envelopes: string[][] = [];
   let server: SMTPServer | undefined;
-  let port = 0;
+  let port = options.port ?? 0;
 
   const create = () =>
     new SMTPServer({

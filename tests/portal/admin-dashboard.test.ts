@@ -221,7 +221,7 @@ describe("Upload Images", () => {
     const [row] = await imagesOf(service.id);
     expect(row).toMatchObject({ image_type: "before", content_type: "image/png", uploaded_by: admin.id });
     expect(Number(row.size_bytes)).toBe(png.length);
-    expect(row.image_url).toMatch(new RegExp(`^${customer.id}/${service.id}/before_\\d{13}\\.png$`));
+    expect(row.image_url).toMatch(new RegExp(`^${customer.id}/${service.id}/before_\\d{19}\\.png$`));
     expect(storedFiles()).toEqual([row.image_url]);
   });
 

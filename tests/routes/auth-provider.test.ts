@@ -1,7 +1,7 @@
 import { OAuth2Server } from "oauth2-mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
-import { formPost, get, ORIGIN, settle, setCookie, toastOf } from "../helpers/auth-requests";
+import { completeSecondStep, formPost, get, ORIGIN, settle, setCookie, toastOf } from "../helpers/auth-requests";
 import { createUser, sessionCookieFor } from "../helpers/factories";
 import type { OAuthProvider } from "../../db/schema";
 import { getOptionalUser } from "~/features/accounts/auth.server";
@@ -11,6 +11,9 @@ import { action as startAction, loader as startLoader } from "~/routes/auth_.$pr
 import { loader as callbackLoader } from "~/routes/auth_.$provider_.callback";
 
 const database = useAppDatabase();
+let ipCounter = 0;
+/** Each round trip from its own address, so the per-client start limit never meets. */
+const freshIp = () => `198.51.100.${++ipCounter}`;
 const server = new OAuth2Server();
 let providerOrigin = "";
 
@@ -84,7 +87,7 @@ const facebookProfile = (id: string, email: string | undefined) => ({
 async function roundTrip(provider: OAuthProvider, options: { cookie?: string } = {}) {
   const start = await settle(() =>
     startAction({
-      request: formPost(`/auth/${provider}`, {}, { cookie: options.cookie }),
+      request: formPost(`/auth/${provider}`, {}, { cookie: options.cookie, ip: freshIp() }),
       params: { provider },
       context: {},
     }),
@@ -157,7 +160,11 @@ describe.each(["google", "facebook"] as const)("%s sign-in", (provider) => {
   it("links an existing account with the same (verified) address, in any case", async () => {
     const existing = await createUser(database.current.db, { email: `Existing.${provider}@Example.com`, admin: true });
     nextProfile(profile(`${provider}-existing-1`, `existing.${provider}@example.com`));
-    const { done } = await roundTrip(provider);
+    const { done: firstStep } = await roundTrip(provider);
+    // An admin has two-step on: the provider is the first step, the code the second.
+    expect(firstStep.headers.get("Location")).toBe("/auth/verify");
+    expect(await signedInUser(firstStep)).toBeNull();
+    const done = await completeSecondStep(firstStep, existing.totpSecret!);
     expect(done.headers.get("Location")).toBe("/admin-dashboard");
     expect((await signedInUser(done))?.id).toBe(existing.id);
     const links = await database.current.db
@@ -215,6 +222,65 @@ describe.each(["google", "facebook"] as const)("%s sign-in", (provider) => {
     const toast = await toastOf(response);
     expect(toast?.message).toBe(`${name} sign in failed`);
     expect(toast?.description).toBe(`Sign-in was cancelled at ${name}. Please try again or use e-mail.`);
+  });
+});
+
+describe("account pre-hijacking", () => {
+  it("an impostor signs up with the owner's address; the owner signs in with Google: the impostor is out", async () => {
+    const email = "owner.prehijack@example.com";
+    const impostor = await createUser(database.current.db, { email, password: "impostor-pass", verified: false });
+    const impostorSession = await sessionCookieFor(impostor.id);
+    // The impostor even turned on two-step for "their" account.
+    await database.current.db
+      .insertInto("user_totp")
+      .values({ user_id: impostor.id, secret: "IMPOSTORSECRETAAIMPOSTORSECRETAA", enabled_at: new Date() })
+      .execute();
+
+    nextProfile(googleProfile("google-real-owner", email));
+    const { done } = await roundTrip("google");
+    // The provider proved the address: the owner is in at once (no impostor's second step).
+    expect(done.headers.get("Location")).toBe("/customer-dashboard");
+    const owner = await signedInUser(done);
+    expect(owner?.id).toBe(impostor.id);
+    expect(owner?.emailVerified).toBe(true);
+    expect(owner?.twoStepEnabled).toBe(false);
+
+    const row = await database.current.db
+      .selectFrom("users")
+      .select(["password_hash", "email_verified_at"])
+      .where("id", "=", impostor.id)
+      .executeTakeFirstOrThrow();
+    expect(row.password_hash).toBeNull();
+    expect(row.email_verified_at).toBeInstanceOf(Date);
+    // The impostor's session is over, and their password no longer signs in.
+    expect(await getOptionalUser(get("/", { cookie: impostorSession }))).toBeNull();
+    const { action: signInAction } = await import("~/routes/auth");
+    const retry = await settle(() =>
+      signInAction({
+        request: formPost("/auth", { intent: "signin", email, password: "impostor-pass" }, { ip: "198.51.100.77" }),
+        params: {},
+        context: {},
+      }),
+    );
+    expect(retry.status).toBe(401);
+    expect(await database.current.db.selectFrom("sessions").where("user_id", "=", impostor.id).execute()).toHaveLength(
+      1,
+    );
+  });
+
+  it("a verified account keeps its password and sessions when Google is linked", async () => {
+    const user = await createUser(database.current.db, { email: "verified.owner@example.com" });
+    const session = await sessionCookieFor(user.id);
+    nextProfile(googleProfile("google-verified-owner", user.email));
+    const { done } = await roundTrip("google");
+    expect((await signedInUser(done))?.id).toBe(user.id);
+    expect((await getOptionalUser(get("/", { cookie: session })))?.id).toBe(user.id);
+    const row = await database.current.db
+      .selectFrom("users")
+      .select("password_hash")
+      .where("id", "=", user.id)
+      .executeTakeFirstOrThrow();
+    expect(row.password_hash).toMatch(/^scrypt\$/);
   });
 });
 
@@ -286,5 +352,48 @@ describe("the provider routes", () => {
     } finally {
       configureProviders(true);
     }
+  });
+});
+
+describe("OAuth starts are bounded", () => {
+  it("stores the state in a session that lives 10 minutes", async () => {
+    const start = await settle(() =>
+      startAction({
+        request: formPost("/auth/google", {}, { ip: "192.0.2.10" }),
+        params: { provider: "google" },
+        context: {},
+      }),
+    );
+    expect(start.status).toBe(302);
+    const rows = await database.current.db
+      .selectFrom("sessions")
+      .select(["expires_at", "user_id"])
+      .where("user_id", "is", null)
+      .execute();
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(new Date(row.expires_at).getTime() - Date.now()).toBeLessThanOrEqual(10 * 60 * 1000 + 1000);
+    }
+  });
+
+  it("refuses a client's 11th start in 10 minutes, storing no session for it", async () => {
+    const ip = "192.0.2.77";
+    const start = () =>
+      settle(() =>
+        startAction({ request: formPost("/auth/facebook", {}, { ip }), params: { provider: "facebook" }, context: {} }),
+      );
+    for (let i = 0; i < 10; i++) expect((await start()).headers.get("Location")).toMatch(/^http/);
+    const sessionsBefore = await database.current.db.selectFrom("sessions").select("id").execute();
+    const limitsBefore = await database.current.db.selectFrom("rate_limits").select("key").execute();
+    const refused = await start();
+    expect(refused.headers.get("Location")).toBe("/auth");
+    expect(await toastOf(refused)).toMatchObject({
+      message: "Facebook sign in failed",
+      description: expect.stringMatching(/^Too many attempts/),
+    });
+    expect(await database.current.db.selectFrom("sessions").select("id").execute()).toHaveLength(sessionsBefore.length);
+    expect(await database.current.db.selectFrom("rate_limits").select("key").execute()).toHaveLength(
+      limitsBefore.length,
+    );
   });
 });

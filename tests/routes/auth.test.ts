@@ -1,8 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
-import { formPost, get, settle, setCookie, toastOf } from "../helpers/auth-requests";
+import { completeSecondStep, formPost, get, settle, setCookie, toastOf } from "../helpers/auth-requests";
 import { createUser } from "../helpers/factories";
-import { AUTH_LIMITS } from "~/features/accounts/auth-limits.server";
+import {
+  AUTH_LIMITS,
+  recordSignInFailure,
+  setSleepForTests,
+  signInDelayMs,
+} from "~/features/accounts/auth-limits.server";
 import { action as logoutAction } from "~/routes/logout";
 import { getOptionalUser, requireUser } from "~/features/accounts/auth.server";
 import { resetEnvCache } from "~/utils/env.server";
@@ -40,6 +45,21 @@ const withSession = (response: Response) => {
   if (!cookie) throw new Error("no session cookie");
   return cookie;
 };
+
+describe("bodies that are not a form", () => {
+  it("answers 400 to JSON and stores nothing", async () => {
+    const users = await database.current.db.selectFrom("users").select("id").execute();
+    const request = new Request("http://localhost/auth", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ intent: "signin", email: "a@example.com", password: "x" }),
+    });
+    const response = await run(request);
+    expect(response.status).toBe(400);
+    expect(await database.current.db.selectFrom("users").select("id").execute()).toHaveLength(users.length);
+    expect(await database.current.db.selectFrom("rate_limits").select("key").execute()).toHaveLength(0);
+  });
+});
 
 describe("sign-up", () => {
   it("creates the user and profile, stores a hash, and sends them to Sign In with the spec's toast", async () => {
@@ -143,9 +163,12 @@ describe("sign-in", () => {
     expect(rows).toHaveLength(1);
   });
 
-  it("sends admins to the admin dashboard", async () => {
+  it("sends admins to the admin dashboard, through the second step", async () => {
     const admin = await createUser(database.current.db, { admin: true });
-    const response = await signIn(admin.email, admin.password);
+    const firstStep = await signIn(admin.email, admin.password);
+    expect(firstStep.headers.get("Location")).toBe("/auth/verify");
+    expect(setCookie(firstStep, "__session") ?? "__session=").toBe("__session=");
+    const response = await completeSecondStep(firstStep, admin.totpSecret!);
     expect(response.headers.get("Location")).toBe("/admin-dashboard");
   });
 
@@ -217,7 +240,9 @@ describe("opening /auth", () => {
       [admin, "/admin-dashboard"],
       [customer, "/customer-dashboard"],
     ] as const) {
-      const cookie = withSession(await signIn(user.email, user.password));
+      let signedIn = await signIn(user.email, user.password);
+      if (user.totpSecret) signedIn = await completeSecondStep(signedIn, user.totpSecret);
+      const cookie = withSession(signedIn);
       const response = await open(get("/auth?tab=signup", { cookie }));
       expect(response.status).toBe(302);
       expect(response.headers.get("Location")).toBe(home);
@@ -261,14 +286,33 @@ describe("sessions", () => {
   });
 });
 
-describe("brute-force limits", () => {
-  it(`refuse the ${AUTH_LIMITS.signInPerEmail.limit + 1}th attempt on one address with 429, even with the right password`, async () => {
-    const user = await createUser(database.current.db);
-    for (let i = 0; i < AUTH_LIMITS.signInPerEmail.limit; i++) {
-      // Spread over addresses: the per-address limit holds whoever asks.
-      expect((await signIn(user.email, `wrong-${i}`)).status).toBe(401);
+describe("a body that is not a form", () => {
+  it("answers 400, not 500", async () => {
+    for (const [type, body] of [
+      ["application/json", '{"email":"a@b.c"}'],
+      ["multipart/form-data; boundary=xyz", "--nonsense"],
+    ]) {
+      const request = new Request("http://localhost:3000/auth", {
+        method: "POST",
+        headers: { "Content-Type": type },
+        body,
+      });
+      const response = await run(request);
+      expect(response.status, type).toBe(400);
     }
-    const limited = await signIn(user.email, user.password);
+  });
+});
+
+describe("brute-force limits", () => {
+  afterEach(() => setSleepForTests(undefined));
+
+  it(`refuse the ${AUTH_LIMITS.signInPerPair.limit + 1}th attempt of one client on one address with 429, even with the right password`, async () => {
+    const user = await createUser(database.current.db);
+    const ip = freshIp();
+    for (let i = 0; i < AUTH_LIMITS.signInPerPair.limit; i++) {
+      expect((await signIn(user.email, `wrong-${i}`, { ip })).status).toBe(401);
+    }
+    const limited = await signIn(user.email, user.password, { ip });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThan(0);
     const body = await limited.json();
@@ -277,13 +321,44 @@ describe("brute-force limits", () => {
     expect(setCookie(limited, "__session")).toBeUndefined();
   });
 
-  it("start afresh for an address after a successful sign-in", async () => {
+  it("100 wrong guesses from one client do not stop the owner signing in from another", async () => {
     const user = await createUser(database.current.db);
+    const attacker = freshIp();
+    const answers = new Set<number>();
+    for (let i = 0; i < 100; i++) answers.add((await signIn(user.email, `guess-${i}`, { ip: attacker })).status);
+    expect([...answers].sort()).toEqual([401, 429]);
+    const owner = await signIn(user.email, user.password, { ip: freshIp() });
+    expect(owner.status).toBe(302);
+    expect(owner.headers.get("Location")).toBe("/customer-dashboard");
+    expect(setCookie(owner, "__session")).toBeDefined();
+  });
+
+  it("guesses at one address from many clients only slow it down, never refuse the owner", async () => {
+    const delays: number[] = [];
+    setSleepForTests(async (ms) => void delays.push(ms));
+    const user = await createUser(database.current.db);
+    const { after, stepMs, maxMs } = AUTH_LIMITS.signInSlowdown;
+    // Real wrong passwords from several clients, then the rest of a spread attack recorded directly.
+    for (let i = 0; i < 3; i++) expect((await signIn(user.email, `spread-${i}`)).status).toBe(401);
+    expect(delays).toEqual([]);
+    for (let i = 3; i < after + 1; i++) await recordSignInFailure(user.email);
+    expect(await signInDelayMs(user.email)).toBe(stepMs);
+    for (let i = 0; i < 100; i++) await recordSignInFailure(user.email);
+    expect(await signInDelayMs(user.email)).toBe(maxMs);
+    // The owner, from their own client, waits a little and is let in.
+    const owner = await signIn(user.email, user.password);
+    expect(owner.status).toBe(302);
+    expect(delays).toEqual([maxMs]);
+  });
+
+  it("start afresh for a client on an address after its successful sign-in", async () => {
+    const user = await createUser(database.current.db);
+    const ip = freshIp();
     for (let round = 0; round < 2; round++) {
-      for (let i = 0; i < AUTH_LIMITS.signInPerEmail.limit - 1; i++) {
-        expect((await signIn(user.email, "wrong")).status).toBe(401);
+      for (let i = 0; i < AUTH_LIMITS.signInPerPair.limit - 1; i++) {
+        expect((await signIn(user.email, "wrong", { ip })).status).toBe(401);
       }
-      expect((await signIn(user.email, user.password)).status).toBe(302);
+      expect((await signIn(user.email, user.password, { ip })).status).toBe(302);
     }
   });
 
@@ -294,6 +369,19 @@ describe("brute-force limits", () => {
     }
     expect((await signIn("spray-last@example.com", "password", { ip })).status).toBe(429);
     expect((await signIn("spray-last@example.com", "password", { ip: freshIp() })).status).toBe(401);
+  }, 120_000); // ~20 scrypt hashes: slow on a shared 2-core machine
+
+  it("add no rows for the addresses a refused client goes on trying", async () => {
+    const ip = freshIp();
+    for (let i = 0; i < AUTH_LIMITS.signInPerClient.limit; i++) {
+      expect((await signIn(`flood-${i}@example.com`, "password", { ip })).status).toBe(401);
+    }
+    const rows = async () => (await database.current.db.selectFrom("rate_limits").select("key").execute()).length;
+    const before = await rows();
+    for (let i = 0; i < 30; i++) {
+      expect((await signIn(`flood-more-${i}@example.com`, "password", { ip })).status).toBe(429);
+    }
+    expect(await rows()).toBe(before);
   });
 
   it("do not count a client's successful sign-ins", async () => {
@@ -302,7 +390,7 @@ describe("brute-force limits", () => {
     for (let i = 0; i < AUTH_LIMITS.signInPerClient.limit + 2; i++) {
       expect((await signIn(user.email, user.password, { ip })).status).toBe(302);
     }
-  });
+  }, 120_000); // ~20 scrypt hashes: slow on a shared 2-core machine
 
   it("limit sign-ups per client", async () => {
     const ip = freshIp();

@@ -57,7 +57,9 @@ export type OAuthIdentity = {
  * The user behind a Google/Facebook identity: the one already linked to it, else the one whose
  * e-mail matches the provider's verified address (linked now), else a new user with a profile.
  */
-export async function findOrCreateOAuthUser(identity: OAuthIdentity): Promise<{ userId: string; created: boolean }> {
+export async function findOrCreateOAuthUser(
+  identity: OAuthIdentity,
+): Promise<{ userId: string; created: boolean; takenOver?: boolean }> {
   const providerName = PROVIDER_NAMES[identity.provider];
   const linked = await findOAuthUserId(identity.provider, identity.providerUserId);
   if (linked) return { userId: linked, created: false };

@@ -20,7 +20,15 @@ export async function requireUser(request: Request): Promise<SessionUser> {
   return user;
 }
 
-/** Admin-only loaders and actions: a customer is sent to their dashboard with the spec's toast. */
+export const TWO_STEP_REQUIRED = {
+  message: "Two-step verification required",
+  description: "Admins must turn on two-step verification before opening admin pages.",
+};
+
+/**
+ * Admin-only loaders and actions: a customer is sent to their dashboard with the spec's toast;
+ * an admin without two-step sign-in to /account/security, until it is on.
+ */
 export async function requireAdmin(request: Request): Promise<SessionUser> {
   const user = await requireUser(request);
   if (!user.isAdmin) {
@@ -29,10 +37,14 @@ export async function requireAdmin(request: Request): Promise<SessionUser> {
       description: "You don't have admin privileges",
     });
   }
+  if (!user.twoStepEnabled) throw await redirectWithError(SECURITY_PATH, TWO_STEP_REQUIRED);
   return user;
 }
 
-/** Where a signed-in user belongs. */
-export function homeFor(user: Pick<SessionUser, "isAdmin">) {
-  return user.isAdmin ? "/admin-dashboard" : "/customer-dashboard";
+export const SECURITY_PATH = "/account/security";
+
+/** Where a signed-in user belongs (an admin without two-step: where it is turned on). */
+export function homeFor(user: Pick<SessionUser, "isAdmin" | "twoStepEnabled">) {
+  if (user.isAdmin) return user.twoStepEnabled ? "/admin-dashboard" : SECURITY_PATH;
+  return "/customer-dashboard";
 }

@@ -33,8 +33,13 @@ async function verifyOAuth(identity: OAuthIdentity) {
       `${PROVIDER_NAMES[identity.provider]} did not return your account details. Please try again.`,
     );
   }
-  const { userId, created } = await findOrCreateOAuthUser(identity);
-  log.info(created ? "auth.oauth.account_created" : "auth.oauth.verified", { provider: identity.provider, userId });
+  const { userId, created, takenOver } = await findOrCreateOAuthUser(identity);
+  const event = created
+    ? "auth.oauth.account_created"
+    : takenOver
+      ? "auth.oauth.unverified_account_claimed"
+      : "auth.oauth.verified";
+  log.info(event, { provider: identity.provider, userId });
   return userId;
 }
 

@@ -1,3 +1,4 @@
+import { randomInt } from "node:crypto";
 import type { ImageType } from "./media-constants";
 import { insertServiceImage, type ServiceImage } from "~/models/service-media.server";
 import { errorFields, log } from "~/utils/logger.server";
@@ -20,11 +21,16 @@ function uniqueTimestamp() {
   return lastTimestamp;
 }
 
-/** SPEC 7: {userId}/{serviceId}/{before|after}_{timestamp}.{extension} */
+/**
+ * SPEC 7: {userId}/{serviceId}/{before|after}_{timestamp}.{extension}, the timestamp followed
+ * by six random digits: two machines (each with its own counter) uploading to one service in
+ * the same millisecond would otherwise share a key, and S3 would keep only the last file.
+ */
 export function mediaKey(customerId: string, serviceId: string, imageType: ImageType, extension: string) {
   // userId is the service's customer (not the uploading admin): a customer's media sit under
   // their own prefix, whoever uploaded them.
-  return `${customerId}/${serviceId}/${imageType}_${uniqueTimestamp()}.${extension}`;
+  const random = String(randomInt(0, 1_000_000)).padStart(6, "0");
+  return `${customerId}/${serviceId}/${imageType}_${uniqueTimestamp()}${random}.${extension}`;
 }
 
 export type StoreMediaResult =

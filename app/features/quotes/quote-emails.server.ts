@@ -49,8 +49,10 @@ export function ownerQuoteEmail(quote: QuoteRequest, context: QuoteEmailContext)
 /** To the visitor: what they asked for and what happens next; replies go to the business. */
 export function visitorQuoteEmail(quote: QuoteRequest, context: QuoteEmailContext): OutgoingMail {
   const { settings } = context;
+  // Nothing the visitor wrote (name, address, message) goes into this e-mail: the form must
+  // not be a way to send one's own text, from the business's sender, to any address.
   const lines = [
-    `Hi ${quote.name},`,
+    "Hello,",
     "",
     `Thank you for asking ${settings.businessName} for a quote. ${quoteNextSteps(settings.hours.display)}`,
     ...(quote.outside_service_area ? ["", quoteOutsideArea(quote.zip)] : []),
@@ -59,7 +61,6 @@ export function visitorQuoteEmail(quote: QuoteRequest, context: QuoteEmailContex
     `Service: ${context.serviceLabel}`,
     `Dogs: ${dogCountLabel(quote.dogs)}`,
     `Yard size: ${yardSizeLabel(quote.yard_size)}`,
-    `Address: ${quote.address}, ${quote.zip}`,
     ...(quote.estimate_label ? [`${quoteEstimateSentence(quote.estimate_label)}. ${QUOTE_ESTIMATE_NOTE}`] : []),
     "",
     `Questions? Call us at ${settings.phone} or reply to this e-mail.`,

@@ -160,7 +160,8 @@ export function QuoteForm({ serviceOptions, addOns, submitLabel, lastResult, foc
           <input
             {...withoutKey(getInputProps(fields.address, { type: "text" }))}
             key={fields.address.key}
-            autoComplete="street-address"
+            // street-address is for a <textarea> (it may span lines); an <input> takes line 1.
+            autoComplete="address-line1"
             maxLength={QUOTE_LIMITS.address}
             className={inputClass}
             {...auto("address")}

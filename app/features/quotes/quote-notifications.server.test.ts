@@ -48,6 +48,8 @@ beforeEach(async () => {
   process.env.MAIL_FROM = "Quote Desk <quotes@example.com>";
   resetEnvCache();
   await database.current.db.deleteFrom("quote_requests").execute();
+  // Each test starts with no confirmation sent today (one per address per 24 hours).
+  await database.current.db.deleteFrom("rate_limits").execute();
 });
 afterEach(() => resetEnvCache());
 
@@ -95,9 +97,27 @@ describe("quote notifications over SMTP", () => {
     expect(visitor.text).toContain(`within our business hours: ${settings.hours.display}`);
     expect(visitor.text).toContain("90210 may be outside our service area");
     expect(visitor.text).toContain(`Estimated price: ${row.estimate_label}`);
+    // Nothing the visitor wrote is relayed to the address they typed.
+    for (const written of [values.name, values.address, values.message, values.phone]) {
+      expect(visitor.text, written).not.toContain(written);
+      expect(visitor.subject).not.toContain(written);
+    }
 
     expect(row).toMatchObject({ notification_status: "sent", notification_attempts: 1, notification_error: null });
     expect(row.notified_at).toBeInstanceOf(Date);
+  });
+
+  it("confirms to one address at most once in 24 hours; the business still hears of every request", async () => {
+    const email = "victim@example.com";
+    await post(quotePost(goodQuote({ email, name: "First", zip: "89048" })));
+    await smtp.waitForMessages(2);
+    await post(quotePost(goodQuote({ email, name: "Second", zip: "89049", dogs: "2" })));
+    await post(quotePost(goodQuote({ email: "VICTIM@example.com", name: "Third", zip: "89050", dogs: "3" })));
+    await smtp.waitForMessages(4);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const recipients = smtp.envelopes.flat();
+    expect(recipients.filter((to) => to.toLowerCase() === email)).toHaveLength(1);
+    expect(smtp.messages).toHaveLength(4);
   });
 
   it("sends from the business's own address when MAIL_FROM is not set", async () => {

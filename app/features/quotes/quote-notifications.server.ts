@@ -1,4 +1,6 @@
+import { createHmac } from "node:crypto";
 import type { QuoteRequest } from "../../../db/schema";
+import { hitRateLimit } from "~/models/rate-limit.server";
 import { getQuoteServiceOptions, getSiteSettings } from "~/content/content.server";
 import {
   claimQuoteNotifications,
@@ -32,6 +34,18 @@ async function emailContext(quote: QuoteRequest): Promise<DeliveryContext> {
   return { settings, serviceLabel, siteUrl: env.SITE_URL, from };
 }
 
+/** At most one confirmation per address per 24 hours, whoever fills in the form. */
+export const CONFIRMATION_LIMIT = { limit: 1, windowMs: 24 * 60 * 60 * 1000 };
+
+async function mayConfirmTo(email: string) {
+  // Keyed by a keyed hash: the table holds no visitor's address in clear.
+  const key = createHmac("sha256", getEnv().SESSION_SECRET)
+    .update(`quote-confirmation:${email.trim().toLowerCase()}`)
+    .digest("hex")
+    .slice(0, 32);
+  return (await hitRateLimit(`quote-confirmation:${key}`, CONFIRMATION_LIMIT)).allowed;
+}
+
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error)) || "Unknown error";
 
 /** Sends both e-mails of one claimed request and records the outcome. */
@@ -51,7 +65,8 @@ async function deliver(quote: QuoteRequest): Promise<boolean> {
   }
   let warning: string | undefined;
   try {
-    await sendMail({ ...visitorQuoteEmail(quote, context), from: context.from });
+    if (await mayConfirmTo(quote.email)) await sendMail({ ...visitorQuoteEmail(quote, context), from: context.from });
+    else log.info("quote.confirmation_skipped", { quoteId: quote.id, reason: "one per address per day" });
   } catch (error) {
     warning = `Confirmation to the visitor failed: ${describe(error)}`;
     log.warn("quote.confirmation_failed", { quoteId: quote.id, ...errorFields(error) });

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useAppDatabase } from "../../../tests/helpers/app-database";
 import { goodQuote, quotePost, randomClientIp } from "../../../tests/helpers/quote-form";
 import { action, loader } from "~/routes/contact";
@@ -138,7 +138,8 @@ describe("the quote action's defences", () => {
     expect(other.status).toBe(302);
   });
 
-  it("keys the limit on Fly-Client-IP first", async () => {
+  it("keys the limit on Fly-Client-IP on Fly", async () => {
+    vi.stubEnv("FLY_APP_NAME", "swift-scoop");
     const flyIp = randomClientIp();
     for (let i = 0; i < QUOTE_RATE_LIMIT.limit; i++) {
       const request = quotePost(goodQuote({ name: `Fly ${i}` }));
@@ -149,6 +150,7 @@ describe("the quote action's defences", () => {
     const request = quotePost(goodQuote({ name: "Fly again" }), { ip: randomClientIp() });
     request.headers.set("Fly-Client-IP", flyIp);
     expect((await post(request)).status).toBe(429);
+    vi.unstubAllEnvs();
   });
 
   it("answers a body it cannot read with 400, not 500", async () => {

@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { parseWithZod } from "@conform-to/zod";
-import { json } from "@remix-run/node";
+import { json, type AppLoadContext } from "@remix-run/node";
 import { getAddOns, getQuoteServiceOptions, getSiteSettings } from "~/content/content.server";
 import { createQuoteRequest, getQuoteRequest } from "~/models/quote-request.server";
 import { hitRateLimit } from "~/models/rate-limit.server";
@@ -39,7 +39,7 @@ async function redirectToSent(quoteId: string, outsideZip: string | null) {
  * Bad input answers 400 with Conform's result (values kept, one message per field); nothing a
  * client sends gives a 500.
  */
-export async function submitQuoteRequest(request: Request) {
+export async function submitQuoteRequest(request: Request, context?: AppLoadContext) {
   let formData: FormData;
   try {
     formData = await request.formData();
@@ -67,7 +67,7 @@ export async function submitQuoteRequest(request: Request) {
     return json({ lastResult, focus: firstInvalidField(lastResult.error) ?? null }, { status: 400 });
   }
 
-  const address = getClientIp(request);
+  const address = getClientIp(request, context);
   const key = clientKey(address);
   const limit = await hitRateLimit(`quote:${key}`, QUOTE_RATE_LIMIT);
   if (!limit.allowed) {

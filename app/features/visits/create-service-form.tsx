@@ -12,7 +12,7 @@ import {
 import { SERVICE_TYPES } from "./visit-constants";
 import { errorClass, fieldClass, labelClass, primaryButtonClass } from "~/components/form-classes";
 
-type CustomerOption = { id: string; email: string; fullName: string | null };
+type CustomerOption = { id: string; email: string; fullName: string | null; emailVerified: boolean };
 
 /**
  * The "Create Service" tab. Without JavaScript the form posts and the action answers with the
@@ -74,6 +74,7 @@ export function CreateServiceForm({
           {customers.map((c) => (
             <option key={c.id} value={c.id}>
               {c.fullName ? `${c.fullName} (${c.email})` : c.email}
+              {c.emailVerified ? "" : " (unverified)"}
             </option>
           ))}
         </select>

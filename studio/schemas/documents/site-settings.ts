@@ -1,5 +1,6 @@
 import {defineArrayMember, defineField, defineType} from 'sanity'
 import {noDuplicateStrings, PHONE_PATTERN, ZIP_PATTERN} from '../lib/validation'
+import {VISIT_TYPES} from '../lib/visit-types'
 
 const socialUrl = (name: string, title: string, host: string) =>
   defineField({
@@ -153,6 +154,47 @@ export const siteSettings = defineType({
       group: 'links',
       description: 'The external scheduling page customers open from their dashboard.',
       validation: (rule) => rule.required().uri({scheme: ['https']}),
+    }),
+    defineField({
+      name: 'bookingServiceTypes',
+      title: 'Calendar event types',
+      type: 'array',
+      group: 'links',
+      description:
+        'Which visit a calendar booking is, by the event type it was booked as: the Cal.com event slug (e.g. weekly-cleanup) or the Calendly event name (Weekly Cleanup and weekly-cleanup both match). Event types not listed here show as "Other".',
+      of: [
+        defineArrayMember({
+          name: 'bookingServiceType',
+          title: 'Event type',
+          type: 'object',
+          fields: [
+            defineField({
+              name: 'eventType',
+              title: 'Calendar event type',
+              type: 'string',
+              validation: (rule) => rule.required().max(200),
+            }),
+            defineField({
+              name: 'serviceType',
+              title: 'Visit type',
+              type: 'string',
+              options: {list: [...VISIT_TYPES]},
+              validation: (rule) =>
+                rule
+                  .required()
+                  .custom((value) =>
+                    !value || (VISIT_TYPES as readonly string[]).includes(value) ? true : 'Pick one of the listed visit types',
+                  ),
+            }),
+          ],
+          preview: {select: {title: 'eventType', subtitle: 'serviceType'}},
+        }),
+      ],
+      validation: (rule) =>
+        rule.custom((items: {eventType?: string}[] | undefined) => {
+          const keys = (items ?? []).map((item) => item.eventType?.trim().toLowerCase()).filter(Boolean)
+          return new Set(keys).size === keys.length ? true : 'Each calendar event type can be listed once'
+        }),
     }),
     defineField({
       name: 'seo',

@@ -1,0 +1,184 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { submitClass } from "~/features/accounts/auth-fields";
+import { AccountPage, linkClass, PlainField } from "~/features/accounts/account-form";
+import { homeFor, requireUser } from "~/features/accounts/auth.server";
+import { completeEnrolment, disableTwoStep, startEnrolment } from "~/features/accounts/two-step.server";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { deleteSessionsOfUser } from "~/models/account.server";
+import { countUnusedRecoveryCodes } from "~/models/two-step.server";
+import { readFormData } from "~/utils/form-data.server";
+import { log } from "~/utils/logger.server";
+import { getSession } from "~/utils/session.server";
+import { jsonWithSuccess, redirectWithSuccess } from "~/utils/toast.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const enrolment = user.twoStepEnabled ? null : await startEnrolment(user);
+  return json(
+    {
+      enabled: user.twoStepEnabled,
+      requiredForAdmin: user.isAdmin && !user.twoStepEnabled,
+      home: homeFor(user),
+      recoveryCodesLeft: user.twoStepEnabled ? await countUnusedRecoveryCodes(user.id) : 0,
+      setup: enrolment ? { secret: enrolment.secret, qrCode: enrolment.qrCodeDataUrl } : null,
+    },
+    // The setup key is a secret: never cached anywhere.
+    { headers: { "Cache-Control": "no-store" } },
+  );
+}
+
+type ActionData = { intent: string; error?: string; recoveryCodes?: string[] };
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const form = await readFormData(request);
+  const intent = String(form.get("intent") ?? "");
+  const code = String(form.get("code") ?? "").slice(0, 40);
+
+  if (intent === "sign-out-others") {
+    const session = await getSession(request);
+    const ended = await deleteSessionsOfUser(user.id, session.id || null);
+    log.info("auth.sessions.ended_others", { userId: user.id, ended });
+    return jsonWithSuccess<ActionData>(
+      { intent },
+      { message: "Signed out elsewhere", description: "Every other device has been signed out." },
+    );
+  }
+  if (intent === "enable") {
+    if (user.twoStepEnabled) return json<ActionData>({ intent, error: "Two-step verification is already on." }, 409);
+    const recoveryCodes = await completeEnrolment(user.id, code);
+    if (!recoveryCodes) {
+      return json<ActionData>({ intent, error: "That code is not right. Please try again." }, { status: 400 });
+    }
+    log.info("auth.two_step.enabled", { userId: user.id });
+    return json<ActionData>({ intent, recoveryCodes }, { headers: { "Cache-Control": "no-store" } });
+  }
+  if (intent === "disable") {
+    if (!user.twoStepEnabled) return json<ActionData>({ intent, error: "Two-step verification is off." }, 409);
+    if (!(await disableTwoStep(user.id, code))) {
+      return json<ActionData>({ intent, error: "That code is not right. Please try again." }, { status: 400 });
+    }
+    log.info("auth.two_step.disabled", { userId: user.id });
+    return redirectWithSuccess("/account/security", {
+      message: "Two-step verification is off",
+      description: "Signing in now needs only your password.",
+    });
+  }
+  return json<ActionData>({ intent, error: "Unknown action." }, { status: 400 });
+}
+
+export default function SecurityPage() {
+  const { enabled, requiredForAdmin, home, recoveryCodesLeft, setup } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
+
+  if (data?.recoveryCodes) {
+    return (
+      <AccountPage title="Two-step verification">
+        <h2 className="text-xl font-bold text-slate-900 dark:text-white">Two-step verification is on</h2>
+        <p className="mt-2 text-slate-800 dark:text-slate-200">
+          Save these {data.recoveryCodes.length} recovery codes somewhere safe. Each works once, in place of a code from
+          your app, if you lose your phone. They are shown only now.
+        </p>
+        <ul aria-label="Recovery codes" className="mt-4 grid grid-cols-2 gap-2 font-mono text-lg">
+          {data.recoveryCodes.map((c) => (
+            <li key={c}>
+              <code>{c}</code>
+            </li>
+          ))}
+        </ul>
+        <p className="mt-6">
+          <Link to={home} className={linkClass}>
+            Continue
+          </Link>
+        </p>
+      </AccountPage>
+    );
+  }
+
+  return (
+    <AccountPage title="Two-step verification">
+      {enabled ? (
+        <>
+          <p className="text-slate-800 dark:text-slate-200">
+            Two-step verification is on. Signing in needs your password and a code from your authenticator app.
+          </p>
+          <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">Unused recovery codes: {recoveryCodesLeft}</p>
+          <Form method="post" className="mt-6 grid gap-4">
+            <input type="hidden" name="intent" value="disable" />
+            <PlainField
+              id="disable-code"
+              name="code"
+              label="Verification code"
+              type="text"
+              autoComplete="one-time-code"
+              maxLength={40}
+              error={data?.intent === "disable" ? data.error : undefined}
+            />
+            <button type="submit" className={submitClass} disabled={busy}>
+              Turn off
+            </button>
+          </Form>
+        </>
+      ) : setup ? (
+        <>
+          {requiredForAdmin ? (
+            <p role="alert" className="mb-4 font-semibold text-slate-900 dark:text-white">
+              Admins must use two-step verification. Turn it on to open the admin pages.
+            </p>
+          ) : null}
+          <p className="text-slate-800 dark:text-slate-200">
+            Scan this QR code with an authenticator app (Google Authenticator, 1Password, Authy…), then enter the code
+            it shows.
+          </p>
+          <img
+            src={setup.qrCode}
+            alt="QR code to add this account to an authenticator app"
+            width={220}
+            height={220}
+            className="mx-auto mt-4 rounded bg-white"
+          />
+          <p className="mt-4 text-slate-800 dark:text-slate-200">
+            Setup key{" "}
+            <code className="break-all rounded bg-slate-100 px-1 font-mono dark:bg-slate-800">{setup.secret}</code>
+          </p>
+          <Form method="post" className="mt-4 grid gap-4">
+            <input type="hidden" name="intent" value="enable" />
+            <PlainField
+              id="enable-code"
+              name="code"
+              label="Verification code"
+              type="text"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={10}
+              error={data?.intent === "enable" ? data.error : undefined}
+            />
+            <button type="submit" className={submitClass} disabled={busy}>
+              Turn on
+            </button>
+          </Form>
+        </>
+      ) : null}
+
+      <Form method="post" className="mt-8 border-t border-slate-200 pt-6 dark:border-slate-700">
+        <input type="hidden" name="intent" value="sign-out-others" />
+        <button
+          type="submit"
+          className="inline-flex min-h-11 w-full items-center justify-center rounded-full border-2 border-slate-500 px-6 py-2 font-semibold text-slate-900 hover:bg-slate-50 dark:text-white dark:hover:bg-slate-800"
+          disabled={busy}
+        >
+          Sign out of all other devices
+        </button>
+      </Form>
+    </AccountPage>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Two-step verification" }, { name: "robots", content: "noindex" }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,72 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { submitClass } from "~/features/accounts/auth-fields";
+import { AccountPage, PlainField } from "~/features/accounts/account-form";
+import { startSession } from "~/features/accounts/sign-in.server";
+import { answerSignInChallenge, clearChallengeCookie, readSignInChallenge } from "~/features/accounts/two-step.server";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { getSessionUserById } from "~/models/user.server";
+import { readFormData } from "~/utils/form-data.server";
+import { log } from "~/utils/logger.server";
+import { redirectWithError } from "~/utils/toast.server";
+
+const START_OVER = { message: "Sign in again", description: "Your sign-in expired or had too many wrong codes." };
+
+async function startOver() {
+  return redirectWithError("/auth", START_OVER, { headers: { "Set-Cookie": await clearChallengeCookie() } });
+}
+
+// Reached only with a right password (or Google/Facebook) and the challenge cookie it set.
+export async function loader({ request }: LoaderFunctionArgs) {
+  if (!(await readSignInChallenge(request))) throw await startOver();
+  return json({});
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await readFormData(request);
+  const code = String(form.get("code") ?? "").slice(0, 40);
+  if (!code.trim()) return json({ error: "Enter the code from your authenticator app." }, { status: 400 });
+  const result = await answerSignInChallenge(request, code);
+  if (result.status === "start-over") return startOver();
+  if (result.status === "wrong") {
+    log.info("auth.second_step.failed", { remaining: result.remaining });
+    return json({ error: "That code is not right. Please try again." }, { status: 400 });
+  }
+  const user = await getSessionUserById(result.userId);
+  if (!user) return startOver();
+  return startSession(request, user, "password+totp");
+}
+
+export default function VerifyPage() {
+  const data = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
+  return (
+    <AccountPage title="Two-step verification">
+      <p className="text-slate-800 dark:text-slate-200">
+        Enter the 6-digit code from your authenticator app, or one of your recovery codes.
+      </p>
+      <Form method="post" className="mt-4 grid gap-4">
+        <PlainField
+          id="code"
+          name="code"
+          label="Verification code"
+          type="text"
+          inputMode="text"
+          autoComplete="one-time-code"
+          maxLength={40}
+          error={data?.error}
+        />
+        <button type="submit" className={submitClass} disabled={busy}>
+          Verify
+        </button>
+      </Form>
+    </AccountPage>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Two-step verification" }, { name: "robots", content: "noindex" }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,235 @@
+// `npm run load`: 50 simulated users for 60 s against the production build on loopback,
+// mixing public pages, quote posts, sign-ins, dashboards and media range requests.
+// Prints p50/p95/p99 latency, requests, errors, status codes and the server's RSS.
+// LOAD_CONNECTIONS / LOAD_SECONDS change the size; BENCH_DATABASE_URL (or DATABASE_URL) runs
+// it on PostgreSQL instead of a fresh PGlite folder. Goal: 0 errors, 0 5xx.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+
+const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS || 50);
+const SECONDS = Number(process.env.LOAD_SECONDS || 60);
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "";
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+    srv.on("error", reject);
+  });
+}
+
+function rssMiB(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+const cookieOf = (response: Response) =>
+  response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .find((c) => c.startsWith("__session="));
+
+async function signIn(base: string, email: string, password: string) {
+  const response = await fetch(`${base}/auth`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: form({ intent: "signin", email, password }),
+  });
+  const cookie = cookieOf(response);
+  if (!cookie) throw new Error(`sign-in of ${email} failed: ${response.status}`);
+  return cookie;
+}
+
+/** One uploaded video for the media range requests, through the admin's own forms. */
+async function prepareMedia(base: string, adminCookie: string, customerCookie: string) {
+  const page = await (await fetch(`${base}/admin-dashboard`, { headers: { Cookie: adminCookie } })).text();
+  const customerId = /<option value="([0-9a-f-]{36})"/.exec(page)?.[1];
+  if (!customerId) throw new Error("no customer on the admin dashboard");
+  const created = await fetch(`${base}/admin-dashboard?index&tab=create`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: adminCookie },
+    body: form({ customerId, serviceType: "Weekly Service", serviceDate: "2026-01-05T09:00", notes: "load test" }),
+  });
+  const location = created.headers.get("Location") ?? "";
+  const serviceId = /service=([0-9a-f-]{36})/.exec(location)?.[1];
+  if (!serviceId) throw new Error(`service not created: ${created.status} ${location}`);
+  const video = Buffer.concat([
+    Buffer.from("00000018667479706d7034320000000069736f6d6d703432", "hex"),
+    Buffer.alloc(2 * 1024 * 1024, 0x2a),
+  ]);
+  const body = new FormData();
+  body.append("after", new Blob([video], { type: "video/mp4" }), "yard.mp4");
+  const uploaded = await fetch(`${base}/admin-dashboard?index&tab=upload&service=${serviceId}&customer=${customerId}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { Cookie: adminCookie },
+    body,
+  });
+  if (uploaded.status !== 302) throw new Error(`upload failed: ${uploaded.status}`);
+  const dashboard = await (await fetch(`${base}/customer-dashboard`, { headers: { Cookie: customerCookie } })).text();
+  const media = /\/resources\/media\/([0-9a-f-]{36})/.exec(dashboard)?.[1];
+  if (!media) throw new Error("the uploaded media is not on the customer's dashboard");
+  return `/resources/media/${media}`;
+}
+
+async function main() {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "load-"));
+  const server = spawn(process.execPath, ["server.js"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      ALLOW_EMBEDDED_IN_PRODUCTION: "true",
+      SEED_DEV_DATA: "true",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SITE_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDir,
+      SESSION_SECRET: "load-secret-load-secret-load-secret-123456",
+      LOG_LEVEL: "error",
+      DATABASE_URL,
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    for (let i = 0; ; i++) {
+      const ok = await fetch(`${base}/resources/healthcheck`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (ok) break;
+      if (i > 600) throw new Error("server did not become healthy");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // Several customers sign in, as in life: one address signed into 50 times at once would
+    // (rightly) meet the per-address limit.
+    const signInUsers = Array.from({ length: 10 }, (_, i) => ({
+      email: `load-user-${i}@example.com`,
+      password: "load-password",
+    }));
+    for (const [i, user] of signInUsers.entries()) {
+      await fetch(`${base}/auth?tab=signup`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": `10.200.0.${i}` },
+        body: form({ intent: "signup", fullName: `Load User ${i}`, email: user.email, password: user.password }),
+      });
+    }
+    let nextUser = 0;
+    const adminCookie = await signIn(base, "admin@example.com", "admin-password");
+    const customerCookie = await signIn(base, "customer@example.com", "customer-password");
+    const mediaPath = await prepareMedia(base, adminCookie, customerCookie);
+
+    let n = 0;
+    // Each simulated visitor has an address of its own, so per-client limits treat them as people.
+    const visitor = () => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n++ & 255}`;
+    const formHeaders = { "content-type": "application/x-www-form-urlencoded" };
+    const requests: autocannon.Request[] = [
+      { method: "GET", path: "/" },
+      { method: "GET", path: "/services" },
+      { method: "GET", path: "/services/weekly" },
+      {
+        method: "POST",
+        path: "/contact?index",
+        headers: formHeaders,
+        setupRequest: (req: autocannon.Request) => ({
+          ...req,
+          headers: { ...req.headers, "x-forwarded-for": visitor() },
+          body: form({
+            name: "Load Visitor",
+            phone: "(702) 555-0123",
+            email: `load-${randomBytes(5).toString("hex")}@example.com`,
+            address: "1 Load Test Way",
+            zip: "89048",
+            dogs: "2",
+            yardSize: "medium",
+            service: "weekly",
+            message: "",
+            website: "",
+          }),
+        }),
+      },
+      { method: "GET", path: "/about" },
+      {
+        method: "POST",
+        path: "/auth",
+        headers: formHeaders,
+        setupRequest: (req: autocannon.Request) => ({
+          ...req,
+          headers: { ...req.headers, "x-forwarded-for": visitor() },
+          body: form({ intent: "signin", ...signInUsers[nextUser++ % signInUsers.length] }),
+        }),
+      },
+      { method: "GET", path: "/customer-dashboard", headers: { cookie: customerCookie } },
+      { method: "GET", path: "/admin-dashboard", headers: { cookie: adminCookie } },
+      { method: "GET", path: mediaPath, headers: { cookie: customerCookie, range: "bytes=0-65535" } },
+      { method: "GET", path: mediaPath, headers: { cookie: customerCookie, range: "bytes=1048576-" } },
+      { method: "GET", path: "/contact" },
+    ];
+
+    const rssStart = rssMiB(server.pid!);
+    let rssPeak = rssStart;
+    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMiB(server.pid!))), 250);
+    console.log(
+      `load: ${CONNECTIONS} users for ${SECONDS} s on ${DATABASE_URL ? "PostgreSQL" : "PGlite"}; server RSS at start ${rssStart.toFixed(0)} MiB`,
+    );
+    const latencies: number[] = [];
+    const result = await new Promise<autocannon.Result>((resolve, reject) => {
+      const instance = autocannon(
+        { url: base, connections: CONNECTIONS, duration: SECONDS, requests, timeout: 20 },
+        (error: Error | null, done: autocannon.Result) => (error ? reject(error) : resolve(done)),
+      );
+      instance.on("response", (_client: unknown, _status: number, _bytes: number, responseTime: number) =>
+        latencies.push(responseTime),
+      );
+    });
+    latencies.sort((a, b) => a - b);
+    const pct = (p: number) =>
+      latencies.length
+        ? latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(1)
+        : "n/a";
+    clearInterval(sampler);
+    const rssEnd = rssMiB(server.pid!);
+
+    const codes = Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, (s as { count: number }).count]),
+    );
+    const fiveXX = Object.entries(codes)
+      .filter(([code]) => Number(code) >= 500)
+      .reduce((sum, [, c]) => sum + c, 0);
+    const unexpected = Object.entries(codes)
+      .filter(([code]) => !["200", "206", "302"].includes(code))
+      .reduce((sum, [, c]) => sum + c, 0);
+    console.log(`requests      ${result.requests.total} (${result.requests.average.toFixed(0)}/s)`);
+    console.log(`latency ms    p50 ${pct(50)}  p95 ${pct(95)}  p99 ${pct(99)}  max ${result.latency.max}`);
+    console.log(`status codes  ${JSON.stringify(codes)}`);
+    console.log(
+      `errors        ${result.errors} (timeouts ${result.timeouts}); 5xx ${fiveXX}; other unexpected statuses ${unexpected}   goal: 0, 0`,
+    );
+    console.log(
+      `server RSS    start ${rssStart.toFixed(0)} MiB, peak ${rssPeak.toFixed(0)} MiB, end ${rssEnd.toFixed(0)} MiB`,
+    );
+    process.exitCode = result.errors === 0 && fiveXX === 0 ? 0 : 1;
+  } finally {
+    server.kill("SIGTERM");
+    await new Promise((r) => server.once("exit", r));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,47 @@
+// Refuses state-changing requests that another site started, before Remix runs. Remix checks
+// the Origin of document POSTs only (and answers its refusal with a 500), not of `?_data`
+// requests, so without this a form on another site could sign a visitor into the attacker's
+// account (login CSRF), sign them out, or write with an admin's cookie from a sibling subdomain.
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** Called by other servers, which prove themselves with a signature instead. */
+const EXEMPT = [/^\/resources\/webhooks\//, /^\/resources\/sanity-webhook\/?$/];
+
+/**
+ * Whether a request came from another site (or from no site at all: `Origin: null` is what a
+ * sandboxed frame or a privacy-redirected form sends). Without an Origin header, the
+ * browser's Sec-Fetch-Site says; without either, it is not a browser request from another site.
+ * @param {{ method: string; path: string; headers: Record<string, string | string[] | undefined> }} req
+ * @param {string[]} ownOrigins
+ */
+export function isCrossSiteWrite(req, ownOrigins) {
+  if (SAFE_METHODS.has(req.method.toUpperCase())) return false;
+  if (EXEMPT.some((pattern) => pattern.test(req.path))) return false;
+  const origin = req.headers.origin;
+  if (typeof origin === "string") return !ownOrigins.includes(origin.toLowerCase());
+  const fetchSite = req.headers["sec-fetch-site"];
+  return fetchSite === "cross-site" || fetchSite === "same-site";
+}
+
+/**
+ * Express middleware. The page's own origin is SITE_URL's, or the one the Host header names
+ * (a machine reached directly, or a test server on a random port).
+ * @param {{ siteUrl: string }} options
+ */
+export function refuseCrossSiteWrites({ siteUrl }) {
+  const siteOrigin = new URL(siteUrl).origin.toLowerCase();
+  return (req, res, next) => {
+    const host = req.headers.host?.toLowerCase();
+    const own = host ? [siteOrigin, `http://${host}`, `https://${host}`] : [siteOrigin];
+    if (!isCrossSiteWrite(req, own)) return next();
+    res
+      .status(403)
+      .type("text/html")
+      .send(
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Request refused</title></head>' +
+          "<body><main><h1>Request refused</h1><p>This form was sent from another website, so it was not processed." +
+          ' <a href="/">Go to the home page</a> and try again from there.</p></main></body></html>',
+      );
+  };
+}

@@ -1,0 +1,231 @@
+import { expect, test, type Page } from "@playwright/test";
+import { startTestSmtpServer, type TestSmtpServer } from "../helpers/smtp-server";
+import { totpCode } from "../helpers/totp";
+import { DEV_ADMIN, DEV_CUSTOMER, enterTotpCode, expectNoAxeViolations, signIn } from "./helpers";
+
+// The account journeys people take alone: a forgotten password, and two-step sign-in.
+// One file, one worker: the SMTP server below listens on the port the test server mails to.
+test.describe.configure({ mode: "serial" });
+
+let smtp: TestSmtpServer;
+test.beforeAll(async () => {
+  smtp = await startTestSmtpServer({ port: Number(process.env.E2E_SMTP_PORT) });
+});
+test.afterAll(async () => {
+  await smtp?.stop();
+});
+
+let clientCounter = 0;
+test.beforeEach(async ({ page }, testInfo) => {
+  clientCounter = (clientCounter % 250) + 1;
+  await page.setExtraHTTPHeaders({ "X-Forwarded-For": `198.20.${testInfo.workerIndex % 250}.${clientCounter}` });
+});
+
+const uniqueEmail = (label: string) =>
+  `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+async function expectToast(page: Page, js: boolean, title: string, description?: string) {
+  const toast = js ? page.locator("[data-sonner-toast]").filter({ hasText: title }) : page.getByTestId("flash-toast");
+  await expect(toast).toBeVisible();
+  await expect(toast).toContainText(title);
+  if (description) await expect(toast).toContainText(description);
+}
+
+/** The link of the newest e-mail to `to` whose text contains `path`. */
+async function linkFromMail(to: string, path: string): Promise<string> {
+  await expect
+    .poll(() => smtp.messages.some((m) => JSON.stringify(m.to).includes(to) && m.text?.includes(path)), {
+      timeout: 15_000,
+    })
+    .toBe(true);
+  const mail = smtp.messages.filter((m) => JSON.stringify(m.to).includes(to) && m.text?.includes(path)).at(-1)!;
+  return new RegExp(`(https?://\\S+${path.replace("/", "\\/")}\\?token=\\S+)`).exec(mail.text!)![1];
+}
+
+async function signUp(page: Page, account: { fullName: string; email: string; password: string }) {
+  await page.goto("/auth?tab=signup");
+  await page.getByLabel("Full Name").fill(account.fullName);
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByLabel("Password").fill(account.password);
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page.getByText("Account created successfully. You can now log in.").first()).toBeVisible();
+}
+
+for (const js of [true, false]) {
+  test.describe(js ? "with JavaScript" : "without JavaScript", () => {
+    test.use({ javaScriptEnabled: js, viewport: { width: 1280, height: 900 } });
+
+    test("verify the e-mail address, then reset a forgotten password", async ({ page }) => {
+      const account = {
+        fullName: "Rosa Reset",
+        email: uniqueEmail(js ? "reset-js" : "reset-nojs"),
+        password: "first-pass",
+      };
+      await signUp(page, account);
+
+      // Signed in but unverified: the dashboard asks for the link.
+      await signIn(page, account.email, account.password);
+      await expect(page.getByRole("heading", { name: "Please verify your e-mail address" })).toBeVisible();
+      if (js) await expectNoAxeViolations(page, "on the dashboard with the verify notice");
+      await page.getByRole("button", { name: "Resend verification e-mail" }).click();
+      await expectToast(page, js, "Verification e-mail sent");
+      await page.goto(await linkFromMail(account.email, "/auth/verify-email"));
+      await expectToast(page, js, "Success", "Your e-mail address is verified.");
+      await expect(page.getByRole("heading", { name: "Please verify your e-mail address" })).toHaveCount(0);
+      await signOut(page);
+
+      // Forgot password.
+      await page.goto("/auth");
+      await page.getByRole("link", { name: "Forgot password?" }).click();
+      await expect(page).toHaveURL(/\/auth\/forgot-password$/);
+      await expect(page.getByRole("heading", { name: "Reset your password", level: 1 })).toBeVisible();
+      if (js) await expectNoAxeViolations(page, "on the forgot-password page");
+      await page.getByLabel("Email").fill(account.email);
+      await page.getByRole("button", { name: "Send reset link" }).click();
+      await expect(
+        page.getByText("If an account exists for that address, we've sent a link to reset the password."),
+      ).toBeVisible();
+
+      const link = await linkFromMail(account.email, "/auth/reset-password");
+      await page.goto(link);
+      await expect(page.getByRole("heading", { name: "Choose a new password", level: 1 })).toBeVisible();
+      if (js) await expectNoAxeViolations(page, "on the reset page");
+      await page.getByLabel("New password").fill("second-pass");
+      await page.getByRole("button", { name: "Change password" }).click();
+      await expect(page).toHaveURL(/\/auth$/);
+      await expectToast(page, js, "Success", "Your password has been changed. You can now log in.");
+
+      // The old password is gone, the new one works, and the link is spent.
+      await page.getByLabel("Email").fill(account.email);
+      await page.getByLabel("Password").fill(account.password);
+      await page.getByRole("button", { name: "Sign In", exact: true }).click();
+      await expectToast(page, js, "Login failed");
+      await signIn(page, account.email, "second-pass");
+      await expect(page).toHaveURL(/\/customer-dashboard$/);
+      await page.goto(link);
+      await expect(page.getByText("This link has expired. Request a new one.")).toBeVisible();
+      await expect(page.getByRole("link", { name: "Request a new link" })).toBeVisible();
+      if (js) await expectNoAxeViolations(page, "on an expired reset link");
+    });
+
+    test("an account enrols two-step, sees recovery codes once, and signs in with a code", async ({ page }) => {
+      const account = {
+        fullName: "Tess Totp",
+        email: uniqueEmail(js ? "totp-js" : "totp-nojs"),
+        password: "totp-pass",
+      };
+      await signUp(page, account);
+      await signIn(page, account.email, account.password);
+      await page.goto("/account/security");
+      await expect(page.getByRole("heading", { name: "Two-step verification", level: 1 })).toBeVisible();
+      await expect(page.getByRole("img", { name: /QR code/ })).toBeVisible();
+      const secret = (await page.locator("p", { hasText: "Setup key" }).locator("code").textContent())!.trim();
+      expect(secret).toMatch(/^[A-Z2-7]+$/);
+      if (js) await expectNoAxeViolations(page, "on the enrolment page");
+      await page.getByLabel("Verification code").fill("000000");
+      await page.getByRole("button", { name: "Turn on" }).click();
+      await expect(page.getByText("That code is not right. Please try again.")).toBeVisible();
+      await page.getByLabel("Verification code").fill(totpCode(secret));
+      await page.getByRole("button", { name: "Turn on" }).click();
+      const codes = page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem");
+      await expect(codes).toHaveCount(10);
+      const recovery = (await codes.first().textContent())!.trim();
+      if (js) await expectNoAxeViolations(page, "with the recovery codes");
+      await page.getByRole("link", { name: "Continue" }).click();
+      await expect(page).toHaveURL(/\/customer-dashboard$/);
+      await signOut(page);
+
+      // Password, then the code: no session before it.
+      await page.goto("/auth");
+      await page.getByLabel("Email").fill(account.email);
+      await page.getByLabel("Password").fill(account.password);
+      await page.getByRole("button", { name: "Sign In", exact: true }).click();
+      await expect(page).toHaveURL(/\/auth\/verify$/);
+      await expect(page.getByRole("heading", { name: "Two-step verification", level: 1 })).toBeVisible();
+      if (js) await expectNoAxeViolations(page, "on the verify page");
+      await page.goto("/customer-dashboard");
+      await expect(page).toHaveURL(/\/auth$/);
+      await page.getByLabel("Email").fill(account.email);
+      await page.getByLabel("Password").fill(account.password);
+      await page.getByRole("button", { name: "Sign In", exact: true }).click();
+      await expect(page).toHaveURL(/\/auth\/verify$/);
+      await enterTotpCode(page, secret);
+      await expect(page).toHaveURL(/\/customer-dashboard$/);
+      await signOut(page);
+
+      // A recovery code works once.
+      await signInWithRecovery(page, account, recovery);
+      await expect(page).toHaveURL(/\/customer-dashboard$/);
+    });
+
+    test("the development admin signs in with password and code and reaches the admin dashboard", async ({ page }) => {
+      await signIn(page, DEV_ADMIN.email, DEV_ADMIN.password);
+      await expect(page).toHaveURL(/\/admin-dashboard$/);
+      await page.goto("/account/security");
+      await expect(page.getByText("Two-step verification is on.")).toBeVisible();
+      if (js) await expectNoAxeViolations(page, "on the security page with two-step on");
+    });
+  });
+}
+
+/** The dashboard's own "Logout" button (the header's may sit under a toast without JavaScript). */
+async function signOut(page: Page) {
+  await page.getByRole("main").getByRole("button", { name: "Logout" }).click();
+  await expect(page).toHaveURL(/\/$/);
+}
+
+async function signInWithRecovery(page: Page, account: { email: string; password: string }, code: string) {
+  await page.goto("/auth");
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByLabel("Password").fill(account.password);
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await expect(page).toHaveURL(/\/auth\/verify$/);
+  await page.getByLabel("Verification code").fill(code);
+  await page.getByRole("button", { name: "Verify" }).click();
+  await page.waitForURL((url) => url.pathname !== "/auth/verify");
+}
+
+test.describe("cross-site posts", () => {
+  const EVIL = { Origin: "https://evil.example" };
+
+  test("are refused with 403 as documents and as ?_data requests, before Remix, writing nothing", async ({
+    page,
+    request,
+  }) => {
+    // Sign-in (login CSRF): no session cookie comes back.
+    for (const path of ["/auth", "/auth?_data=routes%2Fauth"]) {
+      const response = await request.post(path, {
+        headers: EVIL,
+        form: { intent: "signin", email: DEV_CUSTOMER.email, password: DEV_CUSTOMER.password },
+      });
+      expect(response.status(), path).toBe(403);
+      expect(await response.text()).toContain("Request refused");
+      expect(response.headers()["set-cookie"] ?? "").not.toContain("__session");
+    }
+
+    // Sign-out and an admin action, with a real admin session in the browser.
+    await signIn(page, DEV_ADMIN.email, DEV_ADMIN.password);
+    const cookies = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+    for (const path of ["/logout", "/logout?_data=routes%2Flogout"]) {
+      const response = await request.post(path, { headers: { ...EVIL, Cookie: cookies }, form: {} });
+      expect(response.status(), path).toBe(403);
+    }
+    await page.goto("/admin-dashboard?tab=create");
+    const customer = page.getByLabel("Customer");
+    const customerId = await customer.locator("option", { hasText: DEV_CUSTOMER.email }).getAttribute("value");
+    const notes = `cross-site-${Date.now()}`;
+    for (const path of [
+      "/admin-dashboard?index&tab=create",
+      "/admin-dashboard?index&tab=create&_data=routes%2Fadmin-dashboard._index",
+    ]) {
+      const response = await request.post(path, {
+        headers: { Origin: "null", Cookie: cookies },
+        form: { customerId: customerId!, serviceType: "Desert Dash", serviceDate: "2025-05-01T09:00", notes },
+      });
+      expect(response.status(), path).toBe(403);
+    }
+    // The cross-site sign-outs did nothing: the admin is still signed in.
+    await page.goto("/admin-dashboard");
+    await expect(page).toHaveURL(/\/admin-dashboard$/);
+  });
+});

@@ -1,0 +1,190 @@
+import { createHmac } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { DEV_ADMIN, expectNoAxeViolations, signIn, waitForHydration } from "./helpers";
+
+// The secret playwright.config.ts gives the server.
+const CAL_COM_SECRET = "e2e-cal-com-webhook-secret-0123456789";
+const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/webhooks/cal-com-booking-created.json");
+
+let clientCounter = 0;
+test.beforeEach(async ({ page, context }, testInfo) => {
+  clientCounter = (clientCounter % 250) + 1;
+  await page.setExtraHTTPHeaders({ "X-Forwarded-For": `198.18.${testInfo.workerIndex % 250}.${clientCounter}` });
+  await stubOutsideWorld(context);
+});
+
+/** Nothing leaves the machine: the external calendar is a stub page. */
+async function stubOutsideWorld(context: BrowserContext) {
+  await context.route(
+    (url) => url.hostname !== "127.0.0.1" && url.hostname !== "localhost",
+    (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: "text/html",
+        body: "<!doctype html><html lang=en><title>Calendar</title><h1>Booking calendar stub</h1></html>",
+      }),
+  );
+}
+
+const unique = (label: string) => `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
+
+async function expectToast(page: Page, title: string, description: string) {
+  const toast = page.locator("[data-sonner-toast]").filter({ hasText: title }).filter({ hasText: description });
+  await expect(toast.first()).toBeVisible();
+}
+
+test.use({ viewport: { width: 1280, height: 900 } });
+
+test("a booking made through the dashboard's calendar link reaches the customer and becomes a visit", async ({
+  page,
+  context,
+  request,
+}) => {
+  test.setTimeout(120_000);
+
+  // --- The customer agrees and presses Book Appointment ---------------------------------------
+  const email = `${unique("booker")}@example.com`;
+  await page.goto("/auth?tab=signup");
+  await page.getByLabel("Full Name").fill("Robin Booker");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("booking-password");
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page).toHaveURL(/\/auth$/);
+  await signIn(page, email, "booking-password");
+  await expect(page).toHaveURL(/\/customer-dashboard$/);
+  await waitForHydration(page);
+  const upcoming = page.getByRole("region", { name: "Upcoming Bookings" });
+  await expect(upcoming.getByText("No upcoming bookings")).toBeVisible();
+
+  const book = page.getByRole("region", { name: "Book a Service" });
+  await book.getByLabel(/I agree to the/).check();
+  const [calendarTab] = await Promise.all([
+    context.waitForEvent("page"),
+    book.getByRole("button", { name: "Book Appointment" }).click(),
+  ]);
+  await calendarTab.waitForLoadState();
+  // The link carries the signed reference (the bundled calendar is Calendly: utm_content).
+  const calendarUrl = new URL(calendarTab.url());
+  const reference = calendarUrl.searchParams.get("utm_content") ?? calendarUrl.searchParams.get("metadata[customer]");
+  expect(reference).toMatch(/^[0-9a-f-]{36}\.[0-9a-z]+\.[A-Za-z0-9_-]{32}$/);
+  await calendarTab.close();
+
+  // --- The calendar's signed delivery arrives --------------------------------------------------
+  const start = new Date(Date.now() + 5 * 24 * 3600 * 1000);
+  start.setUTCHours(17, 0, 0, 0);
+  const uid = unique("e2e");
+  const fixture = JSON.parse(readFileSync(FIXTURE, "utf8"));
+  const body = JSON.stringify({
+    ...fixture,
+    createdAt: new Date().toISOString(),
+    payload: {
+      ...fixture.payload,
+      uid,
+      startTime: start.toISOString(),
+      endTime: new Date(start.getTime() + 30 * 60 * 1000).toISOString(),
+      attendees: [{ ...fixture.payload.attendees[0], email, name: "Robin Booker" }],
+      metadata: { customer: reference },
+    },
+  });
+  const unsigned = await request.post("/resources/webhooks/cal-com", {
+    data: body,
+    headers: { "Content-Type": "application/json", "X-Cal-Signature-256": "0".repeat(64) },
+  });
+  expect(unsigned.status()).toBe(401);
+  const delivered = await request.post("/resources/webhooks/cal-com", {
+    data: body,
+    headers: {
+      "Content-Type": "application/json",
+      "X-Cal-Signature-256": createHmac("sha256", CAL_COM_SECRET).update(body).digest("hex"),
+    },
+  });
+  expect(delivered.status()).toBe(200);
+  expect(await delivered.json()).toMatchObject({ outcome: "created" });
+
+  // --- The customer's Upcoming Bookings shows it -----------------------------------------------
+  await page.reload();
+  await waitForHydration(page);
+  await expect(upcoming.getByText("Weekly Service")).toBeVisible();
+  await expect(upcoming.getByText("confirmed", { exact: true })).toHaveClass(/bg-green-100/);
+  await expectNoAxeViolations(page, "on the customer dashboard with a calendar booking");
+
+  // --- The admin creates the visit from it -----------------------------------------------------
+  const adminContext = await context.browser()!.newContext({ viewport: { width: 1280, height: 900 } });
+  try {
+    await stubOutsideWorld(adminContext);
+    const admin = await adminContext.newPage();
+    await admin.setExtraHTTPHeaders({ "X-Forwarded-For": `198.18.222.${clientCounter}` });
+    await signIn(admin, DEV_ADMIN.email, DEV_ADMIN.password);
+    await admin.getByRole("navigation", { name: "Admin sections" }).getByRole("link", { name: "Bookings" }).click();
+    await expect(admin).toHaveURL(/\/admin-dashboard\/bookings$/);
+    await expect(admin.getByRole("heading", { name: "Bookings", level: 2 })).toBeVisible();
+    await waitForHydration(admin);
+    const card = admin.getByTestId("booking").filter({ hasText: email });
+    await expect(card).toHaveCount(1);
+    await expect(card.getByText("Customer: Robin Booker")).toBeVisible();
+    await expect(card.getByLabel("Visit type")).toHaveValue("Weekly Service");
+    await expectNoAxeViolations(admin, "on the admin's Bookings page");
+
+    await card.getByRole("button", { name: "Create Visit" }).click();
+    await expectToast(admin, "Success", "Visit created from booking");
+    await expect(card.getByText("Visit created")).toBeVisible();
+    await expect(card.getByRole("button", { name: "Create Visit" })).toHaveCount(0);
+  } finally {
+    await adminContext.close();
+  }
+
+  // The visit shows among the customer's services.
+  await page.reload();
+  await expect(page.getByRole("region", { name: "Recent Services" }).getByText("Weekly Service")).toBeVisible();
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the admin confirms a pending calendar booking and assigns an unmatched one", async ({ page, request }) => {
+    const fixture = JSON.parse(readFileSync(FIXTURE, "utf8"));
+    const start = new Date(Date.now() + 9 * 24 * 3600 * 1000);
+    start.setUTCHours(18, 0, 0, 0);
+    const attendee = `${unique("walk-in")}@example.com`;
+    const body = JSON.stringify({
+      ...fixture,
+      triggerEvent: "BOOKING_REQUESTED",
+      createdAt: new Date().toISOString(),
+      payload: {
+        ...fixture.payload,
+        uid: unique("nojs"),
+        status: "PENDING",
+        startTime: start.toISOString(),
+        endTime: new Date(start.getTime() + 30 * 60 * 1000).toISOString(),
+        attendees: [{ ...fixture.payload.attendees[0], email: attendee }],
+        metadata: {},
+      },
+    });
+    const delivered = await request.post("/resources/webhooks/cal-com", {
+      data: body,
+      headers: {
+        "Content-Type": "application/json",
+        "X-Cal-Signature-256": createHmac("sha256", CAL_COM_SECRET).update(body).digest("hex"),
+      },
+    });
+    expect(delivered.status()).toBe(200);
+
+    await signIn(page, DEV_ADMIN.email, DEV_ADMIN.password);
+    await page.goto("/admin-dashboard/bookings?unmatched=1");
+    const card = page.getByTestId("booking").filter({ hasText: attendee });
+    await expect(card.getByText("Unmatched")).toBeVisible();
+    await expect(card.getByText("pending", { exact: true })).toBeVisible();
+
+    await card.getByRole("button", { name: "Confirm" }).click();
+    await expect(page.getByTestId("flash-toast").filter({ hasText: "Booking confirmed" })).toBeVisible();
+    await expect(card.getByText("confirmed", { exact: true })).toBeVisible();
+
+    await card.getByLabel("Customer e-mail").fill("customer@example.com");
+    await card.getByRole("button", { name: "Assign Customer" }).click();
+    await expect(page.getByTestId("flash-toast").filter({ hasText: "Customer assigned" })).toBeVisible();
+    // Assigned, it leaves the Unmatched filter.
+    await expect(page.getByTestId("booking").filter({ hasText: attendee })).toHaveCount(0);
+  });
+});

@@ -1,0 +1,85 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { ensureBuild } from "./ensure-build";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+export async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  const port = await new Promise<number>((resolve) =>
+    probe.listen(0, "127.0.0.1", () => resolve((probe.address() as net.AddressInfo).port)),
+  );
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+export type AppServer = {
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+  rss: () => number;
+  stop(): Promise<void>;
+};
+
+/**
+ * `node server.js` (the production build, built first if stale) on a free loopback port, with
+ * its own data folder. Resolves once it listens (not once the database answers).
+ */
+export async function startAppServer(env: Record<string, string> = {}): Promise<AppServer> {
+  ensureBuild();
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "app-server-"));
+  const child = spawn(process.execPath, ["server.js"], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? "",
+      NODE_ENV: "production",
+      ALLOW_EMBEDDED_IN_PRODUCTION: "true",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SITE_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDir,
+      SESSION_SECRET: "app-server-test-secret-that-is-long-enough",
+      LOG_LEVEL: "warn",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (c) => (output += c.toString()));
+  child.stderr!.on("data", (c) => (output += c.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const started = Date.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
+    const up = await fetch(`${url}/robots.txt`).then(
+      () => true,
+      () => false,
+    );
+    if (up) break;
+    if (Date.now() - started > 60_000) throw new Error(`server did not listen: ${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    child,
+    output: () => output,
+    // Resident memory of the server process, from /proc (Linux), in bytes.
+    rss: () => {
+      const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"));
+      return match ? Number(match[1]) * 1024 : 0;
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGTERM");
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        if (child.exitCode === null) child.kill("SIGKILL");
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

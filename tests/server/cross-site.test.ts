@@ -1,0 +1,86 @@
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isCrossSiteWrite, refuseCrossSiteWrites } from "../../server/cross-site.js";
+
+// The middleware in front of a stand-in for Remix that records every request reaching it.
+const reached: string[] = [];
+let base = "";
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  const app = express();
+  app.use(refuseCrossSiteWrites({ siteUrl: "https://www.example.com" }));
+  app.all("*", (req, res) => {
+    reached.push(`${req.method} ${req.originalUrl}`);
+    res.status(204).end();
+  });
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  close = () => new Promise((resolve) => server.close(() => resolve()));
+});
+afterAll(async () => {
+  await close();
+});
+
+async function send(path: string, headers: Record<string, string>, method = "POST") {
+  reached.length = 0;
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+    body: method === "GET" || method === "HEAD" ? undefined : "email=a%40b.c&password=x",
+    redirect: "manual",
+  });
+  return { status: response.status, body: await response.text(), reachedRemix: reached.length > 0 };
+}
+
+describe("cross-site writes", () => {
+  for (const path of ["/auth", "/auth?_data=routes%2Fauth", "/logout", "/admin-dashboard?index&_data=routes%2Fx"]) {
+    it(`refuses another site's POST to ${path} with 403, before Remix`, async () => {
+      const refused = await send(path, { Origin: "https://evil.example" });
+      expect(refused).toMatchObject({ status: 403, reachedRemix: false });
+      expect(refused.body).toContain("Request refused");
+    });
+  }
+
+  it("refuses Origin: null and a sibling subdomain", async () => {
+    expect(await send("/auth", { Origin: "null" })).toMatchObject({ status: 403, reachedRemix: false });
+    expect(await send("/auth", { Origin: "https://blog.example.com" })).toMatchObject({ status: 403 });
+  });
+
+  it("refuses every writing method, and uses Sec-Fetch-Site when there is no Origin", async () => {
+    for (const method of ["PUT", "PATCH", "DELETE"]) {
+      expect(await send("/auth", { Origin: "https://evil.example" }, method)).toMatchObject({ status: 403 });
+    }
+    expect(await send("/auth", { "Sec-Fetch-Site": "cross-site" })).toMatchObject({ status: 403 });
+    expect(await send("/auth", { "Sec-Fetch-Site": "same-site" })).toMatchObject({ status: 403 });
+  });
+
+  it("lets the site's own posts through: SITE_URL's origin, the Host it was reached at, same-origin fetches", async () => {
+    expect(await send("/auth", { Origin: "https://www.example.com" })).toMatchObject({
+      status: 204,
+      reachedRemix: true,
+    });
+    expect(await send("/auth", { Origin: base })).toMatchObject({ status: 204, reachedRemix: true });
+    expect(await send("/auth", { "Sec-Fetch-Site": "same-origin" })).toMatchObject({ status: 204 });
+    // Not a browser (curl, a monitor): nothing says another site sent it.
+    expect(await send("/auth", {})).toMatchObject({ status: 204, reachedRemix: true });
+  });
+
+  it("lets reads through from anywhere", async () => {
+    expect(await send("/auth", { Origin: "https://evil.example" }, "GET")).toMatchObject({ status: 204 });
+    expect(await send("/auth", { "Sec-Fetch-Site": "cross-site" }, "HEAD")).toMatchObject({ status: 204 });
+  });
+
+  it("exempts the webhooks, which verify signatures", async () => {
+    expect(await send("/resources/sanity-webhook", { Origin: "https://api.sanity.io" })).toMatchObject({
+      status: 204,
+      reachedRemix: true,
+    });
+    expect(await send("/resources/webhooks/cal", { Origin: "null" })).toMatchObject({ status: 204 });
+    expect(isCrossSiteWrite({ method: "POST", path: "/resources/webhooksx", headers: { origin: "null" } }, [])).toBe(
+      true,
+    );
+  });
+});

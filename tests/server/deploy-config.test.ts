@@ -1,0 +1,142 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parse as parseToml } from "smol-toml";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ensureBuild } from "../helpers/ensure-build";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
+const pkg = JSON.parse(read("package.json")) as {
+  scripts: Record<string, string>;
+  dependencies: Record<string, string>;
+};
+
+type FlyConfig = {
+  deploy: { release_command: string };
+  env: Record<string, string>;
+  http_service: { internal_port: number; checks: { path: string; method: string }[] };
+};
+const fly = parseToml(read("fly.toml")) as unknown as FlyConfig;
+
+/** The Dockerfile's instructions of the final stage, joined over line continuations. */
+function finalStage() {
+  const lines = read("Dockerfile").replace(/\\\n/g, " ").split("\n");
+  const last = lines
+    .map((l) => l.trim())
+    .lastIndexOf(
+      lines
+        .map((l) => l.trim())
+        .filter((l) => /^FROM\b/i.test(l))
+        .at(-1)!,
+    );
+  return lines
+    .slice(last)
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith("#"));
+}
+
+describe("fly.toml and the Dockerfile agree with the code", () => {
+  it("the release command is an npm script whose file ships in the image", () => {
+    const match = /^npm run ([\w:-]+)$/.exec(fly.deploy.release_command);
+    expect(match, fly.deploy.release_command).toBeTruthy();
+    const script = pkg.scripts[match![1]];
+    expect(script).toBeDefined();
+    // e.g. "tsx ./db/migrate.ts": tsx must be a production dependency, the file must exist and be copied.
+    const [runner, file] = script.split(/\s+/);
+    expect(pkg.dependencies[runner], `${runner} is a production dependency`).toBeDefined();
+    expect(() => read(file)).not.toThrow();
+    const copied = finalStage()
+      .filter((l) => /^COPY\b/i.test(l))
+      .map((l) => l.split(/\s+/).at(-1)!.replace(/^\.\//, ""));
+    expect(copied.some((dest) => file.replace(/^\.\//, "").startsWith(dest === "." ? "" : dest))).toBe(true);
+  });
+
+  it("the health check names the health route and the port is the one the server listens on", () => {
+    const [check] = fly.http_service.checks;
+    expect(check.method).toBe("GET");
+    expect(check.path).toBe("/resources/healthcheck");
+    expect(() => read("app/routes/resources.healthcheck.ts")).not.toThrow();
+    expect(String(fly.http_service.internal_port)).toBe(fly.env.PORT);
+    expect(finalStage()).toContain(`EXPOSE ${fly.http_service.internal_port}`);
+    expect(fly.env.NODE_ENV).toBe("production");
+  });
+
+  it("the image starts the server file that exists, as the unprivileged user, with writable data paths", () => {
+    const stage = finalStage();
+    const cmd = stage.find((l) => /^CMD\b/.test(l))!;
+    const argv = JSON.parse(cmd.replace(/^CMD\s+/, "")) as string[];
+    expect(argv[0]).toBe("node");
+    expect(() => read(argv[1])).not.toThrow();
+    expect(stage.some((l) => new RegExp(`^COPY .*\\b${argv[1].replace(".", "\\.")}\\b`).test(l))).toBe(true);
+    // npm start runs the same file.
+    expect(pkg.scripts.start).toContain(`node ./${argv[1]}`);
+    const user = stage.filter((l) => /^USER\b/.test(l)).at(-1);
+    expect(user).toBe("USER node");
+    const dataDir = stage.find((l) => /^ENV DATA_DIR=/.test(l))?.split("=")[1];
+    expect(dataDir).toBeTruthy();
+    expect(stage.some((l) => /^RUN\b/.test(l) && l.includes(`chown -R node:node ${dataDir}`))).toBe(true);
+    // USER comes after the chown, so the app cannot write anywhere else.
+    expect(stage.findIndex((l) => l === "USER node")).toBeGreaterThan(stage.findIndex((l) => l.includes("chown")));
+  });
+});
+
+/** Starts `node server.js` and resolves with how it ended (or "listening"). */
+function startServer(
+  env: Record<string, string>,
+): Promise<{ outcome: "exited" | "listening"; code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["server.js"], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? "",
+        PORT: "0",
+        HOST: "127.0.0.1",
+        LOG_LEVEL: "info",
+        ...env,
+      } as unknown as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes("server.listening")) {
+        child.kill("SIGTERM");
+        resolve({ outcome: "listening", code: null, output });
+      }
+    };
+    child.stdout.on("data", collect);
+    child.stderr.on("data", collect);
+    child.on("exit", (code) => resolve({ outcome: "exited", code, output }));
+  });
+}
+
+describe("production guard-rails at start", () => {
+  let dataDir: string;
+  beforeAll(() => {
+    ensureBuild();
+    dataDir = mkdtempSync(path.join(os.tmpdir(), "guard-rails-"));
+    return () => rmSync(dataDir, { recursive: true, force: true });
+  }, 120_000);
+
+  const production = () => ({ NODE_ENV: "production", SESSION_SECRET: "s".repeat(40), DATA_DIR: dataDir });
+
+  it("refuses to start on PGlite, naming DATABASE_URL", async () => {
+    const result = await startServer({ ...production(), S3_BUCKET: "media" });
+    expect(result.outcome).toBe("exited");
+    expect(result.code).not.toBe(0);
+    expect(result.output).toContain("DATABASE_URL: is required in production");
+  });
+
+  it("refuses to start without S3_BUCKET or UPLOADS_DIR, and with SEED_DEV_DATA", async () => {
+    const result = await startServer({
+      ...production(),
+      DATABASE_URL: "postgres://127.0.0.1:1/none",
+      SEED_DEV_DATA: "true",
+    });
+    expect(result.outcome).toBe("exited");
+    expect(result.output).toContain("S3_BUCKET: is required in production");
+    expect(result.output).toContain("SEED_DEV_DATA: must not be set in production");
+  });
+});
