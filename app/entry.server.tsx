@@ -18,6 +18,7 @@ import { getEnv } from "./utils/env.server";
 import { errorFields, log } from "./utils/logger.server";
 import { NonceProvider } from "./utils/nonce";
 import { ensureQuoteNotificationRetries } from "./features/quotes/quote-notifications.server";
+import { startOutboxWorker } from "./features/outbox/outbox.server";
 import { purgeExpiredSessions } from "./utils/session.server";
 
 // A bad environment stops the server at start, naming the variable.
@@ -38,6 +39,8 @@ export { onContentChanged } from "./content/content-events.server";
 
 // Unsent quote e-mails (an SMTP outage before a restart) are retried without waiting for a visit.
 ensureQuoteNotificationRetries();
+// The e-mail outbox (docs/decisions/031): every machine runs one worker; SKIP LOCKED shares the rows.
+startOutboxWorker();
 
 const ABORT_DELAY = 5_000;
 

@@ -5,7 +5,14 @@ import { OAUTH_PROVIDERS, ROLES, TOKEN_PURPOSES } from "../app/features/accounts
 import { BOOKING_PROVIDERS, BOOKING_SOURCES, BOOKING_STATUSES } from "../app/features/bookings/booking-constants";
 import { IMAGE_TYPES } from "../app/features/media/media-constants";
 import { DOG_COUNTS, NOTIFICATION_STATUSES, QUOTE_STATUSES, YARD_SIZES } from "../app/features/quotes/quote-constants";
-import { SERVICE_STATUSES, SERVICE_TYPES } from "../app/features/visits/visit-constants";
+import { OUTBOX_KINDS, OUTBOX_STATUSES } from "../app/features/outbox/outbox-constants";
+import {
+  HEALTH_FLAGS,
+  MISSED_REASONS,
+  SERVICE_EVENT_KINDS,
+  SERVICE_STATUSES,
+  SERVICE_TYPES,
+} from "../app/features/visits/visit-constants";
 
 // Migrations are frozen and carry their own copies of the lists they check. This test is what
 // keeps those copies and the live lists in step: change a list, and it fails until a new
@@ -13,6 +20,11 @@ import { SERVICE_STATUSES, SERVICE_TYPES } from "../app/features/visits/visit-co
 const LIVE_LISTS: { table: string; column: string; values: readonly string[] }[] = [
   { table: "services", column: "service_type", values: SERVICE_TYPES },
   { table: "services", column: "status", values: SERVICE_STATUSES },
+  { table: "services", column: "missed_reason", values: MISSED_REASONS },
+  { table: "services", column: "health_flags", values: HEALTH_FLAGS },
+  { table: "service_events", column: "kind", values: SERVICE_EVENT_KINDS },
+  { table: "outbox", column: "kind", values: OUTBOX_KINDS },
+  { table: "outbox", column: "status", values: OUTBOX_STATUSES },
   { table: "bookings", column: "status", values: BOOKING_STATUSES },
   { table: "bookings", column: "source", values: BOOKING_SOURCES },
   { table: "bookings", column: "provider", values: BOOKING_PROVIDERS },

@@ -10,12 +10,26 @@ export type { OAuthProvider, Role, TokenPurpose } from "../app/features/accounts
 export type { BookingProvider, BookingSource, BookingStatus } from "../app/features/bookings/booking-constants";
 export type { ImageType } from "../app/features/media/media-constants";
 export type { DogCount, NotificationStatus, QuoteStatus, YardSize } from "../app/features/quotes/quote-constants";
-export type { ServiceStatus, ServiceType } from "../app/features/visits/visit-constants";
+export type {
+  HealthFlag,
+  MissedReason,
+  ServiceEventKind,
+  ServiceStatus,
+  ServiceType,
+} from "../app/features/visits/visit-constants";
+export type { OutboxKind, OutboxStatus } from "../app/features/outbox/outbox-constants";
 import type { OAuthProvider, Role, TokenPurpose } from "../app/features/accounts/account-constants";
 import type { BookingProvider, BookingSource, BookingStatus } from "../app/features/bookings/booking-constants";
 import type { ImageType } from "../app/features/media/media-constants";
 import type { DogCount, NotificationStatus, QuoteStatus, YardSize } from "../app/features/quotes/quote-constants";
-import type { ServiceStatus, ServiceType } from "../app/features/visits/visit-constants";
+import type {
+  HealthFlag,
+  MissedReason,
+  ServiceEventKind,
+  ServiceStatus,
+  ServiceType,
+} from "../app/features/visits/visit-constants";
+import type { OutboxKind, OutboxStatus } from "../app/features/outbox/outbox-constants";
 
 export interface UsersTable {
   id: Generated<string>;
@@ -66,6 +80,65 @@ export interface ServicesTable {
   created_at: CreatedAt;
   /** The booking this visit was created from; unique, so a booking makes at most one visit. */
   booking_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The missed visit this one returns to (the missed-spot promise). */
+  return_visit_of: string | null;
+  missed_reason: MissedReason | null;
+  missed_note: string | null;
+  health_flags: ColumnType<HealthFlag[], HealthFlag[] | undefined, HealthFlag[]>;
+  health_note: string | null;
+  completed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface ServiceEventsTable {
+  id: Generated<string>;
+  service_id: string;
+  actor_id: string | null;
+  kind: ServiceEventKind;
+  from_status: ServiceStatus | null;
+  to_status: ServiceStatus | null;
+  detail: string | null;
+  created_at: CreatedAt;
+}
+
+/** One per customer. gate_code is secret: only the customer and admins see it (docs/decisions/032). */
+export interface YardProfilesTable {
+  user_id: string;
+  street: string | null;
+  city: string | null;
+  zip: string | null;
+  gate_code: string | null;
+  gate_location: string | null;
+  dog_count: ColumnType<number, number | undefined, number>;
+  dog_names: string | null;
+  loose_dog: ColumnType<boolean, boolean | undefined, boolean>;
+  hazards: string | null;
+  access_notes: string | null;
+  notify_visit_emails: ColumnType<boolean, boolean | undefined, boolean>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export type OutboxAttachment = { key: string; filename: string; contentType: string; cid?: string };
+
+export interface OutboxTable {
+  id: Generated<string>;
+  kind: OutboxKind;
+  to_address: string;
+  reply_to: string | null;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  attachments: ColumnType<OutboxAttachment[], string | undefined, string>;
+  dedupe_key: string | null;
+  /** What the message is about (a visit's id), so its page can show the e-mail's status. */
+  related_id: string | null;
+  status: ColumnType<OutboxStatus, OutboxStatus | undefined, OutboxStatus>;
+  attempts: ColumnType<number, number | undefined, number>;
+  last_error: string | null;
+  next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  locked_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  sent_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: CreatedAt;
 }
 
 export interface ServiceImagesTable {
@@ -182,6 +255,9 @@ export interface Database {
   user_totp: UserTotpTable;
   recovery_codes: RecoveryCodesTable;
   sign_in_challenges: SignInChallengesTable;
+  service_events: ServiceEventsTable;
+  yard_profiles: YardProfilesTable;
+  outbox: OutboxTable;
 }
 
 export type User = Selectable<UsersTable>;

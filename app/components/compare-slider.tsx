@@ -23,7 +23,8 @@ import { useNonce } from "~/utils/nonce";
  *   wait for React, no layout jump), and again from an effect after client-side navigation.
  */
 
-export type CompareImage = { src: string; srcSet?: string; alt: string; width: number; height: number };
+/** width and height may be unknown (a customer's uploaded photo): the space is then not reserved. */
+export type CompareImage = { src: string; srcSet?: string; alt: string; width?: number; height?: number };
 
 export type CompareSliderProps = {
   before: CompareImage;

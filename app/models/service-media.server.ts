@@ -1,5 +1,5 @@
-import type { Selectable } from "kysely";
-import type { NewServiceImage, ServiceImagesTable } from "../../db/schema";
+import type { Kysely, Selectable } from "kysely";
+import type { Database, NewServiceImage, ServiceImagesTable } from "../../db/schema";
 import { getDb } from "~/utils/db.server";
 import { isUuid } from "~/utils/uuid";
 
@@ -71,4 +71,29 @@ export async function getMediaForViewer(
 export async function insertServiceImage(values: NewServiceImage): Promise<ServiceImage> {
   const db = await getDb();
   return db.insertInto("service_images").values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+/** One visit's media, oldest first (before and after in the order they were taken). */
+export async function listMediaForService(serviceId: string, db?: Kysely<Database>): Promise<ServiceImage[]> {
+  const handle = db ?? (await getDb());
+  return handle
+    .selectFrom("service_images")
+    .selectAll()
+    .where("service_id", "=", serviceId)
+    .orderBy("created_at")
+    .orderBy("id")
+    .limit(200)
+    .execute();
+}
+
+/** Removes one media row of a visit and answers it (its storage key), or undefined. */
+export async function deleteServiceImage(serviceId: string, imageId: string): Promise<ServiceImage | undefined> {
+  if (!isUuid(imageId)) return undefined;
+  const db = await getDb();
+  return db
+    .deleteFrom("service_images")
+    .where("id", "=", imageId)
+    .where("service_id", "=", serviceId)
+    .returningAll()
+    .executeTakeFirst();
 }

@@ -12,11 +12,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json(null, { headers: { "Cache-Control": "private, no-store" } });
 }
 
-const SECTIONS = [
+// One entry per admin section, in tab order; a new section is one more line.
+const SECTIONS: readonly { to: string; label: string; end: boolean }[] = [
   { to: "/admin-dashboard", label: "Services & Uploads", end: true },
-  { to: "/admin-dashboard/quotes", label: "Quote Requests", end: false },
+  { to: "/admin-dashboard/visits", label: "Visits", end: false },
   { to: "/admin-dashboard/bookings", label: "Bookings", end: false },
-] as const;
+  { to: "/admin-dashboard/customers", label: "Customers", end: false },
+  { to: "/admin-dashboard/quotes", label: "Quote Requests", end: false },
+];
 
 export default function AdminDashboard() {
   return (

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { BookingCard } from "~/features/bookings/booking-card";
 import { DashboardHeader } from "~/components/dashboard-header";
@@ -129,7 +129,12 @@ export default function CustomerDashboard() {
               {services.map((s) => (
                 <li key={s.id} className="flex flex-wrap items-start justify-between gap-2 py-3">
                   <div>
-                    <p className="font-semibold text-slate-900 dark:text-white">{s.serviceType}</p>
+                    <Link
+                      to={`/customer-dashboard/visits/${s.id}`}
+                      className="font-semibold text-brand-800 underline underline-offset-4 dark:text-brand-200"
+                    >
+                      {s.serviceType}
+                    </Link>
                     <p className="text-sm text-slate-700 dark:text-slate-300">{s.dateLabel}</p>
                     {s.notes ? <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">{s.notes}</p> : null}
                   </div>
@@ -138,6 +143,20 @@ export default function CustomerDashboard() {
               ))}
             </ul>
           )}
+          <p className="mt-4 flex flex-wrap gap-x-6 gap-y-2">
+            <Link
+              to="/customer-dashboard/visits"
+              className="inline-flex min-h-11 items-center font-semibold text-brand-800 underline underline-offset-4 dark:text-brand-200"
+            >
+              Visit history
+            </Link>
+            <Link
+              to="/customer-dashboard/yard"
+              className="inline-flex min-h-11 items-center font-semibold text-brand-800 underline underline-offset-4 dark:text-brand-200"
+            >
+              Your Yard
+            </Link>
+          </p>
         </section>
 
         <section aria-labelledby="media-heading" className={`${card} lg:col-span-2`}>

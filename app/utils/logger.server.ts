@@ -4,7 +4,7 @@ type Level = "debug" | "info" | "warn" | "error";
 const order: Record<Level | "silent", number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
 
 // Keys whose values must never reach a log line.
-const SECRET_KEYS = /pass(word)?|hash|secret|token|session|cookie|authorization/i;
+const SECRET_KEYS = /pass(word)?|hash|secret|token|session|cookie|authorization|gate_?code/i;
 
 function redact(fields: Record<string, unknown>) {
   const out: Record<string, unknown> = {};

@@ -9,6 +9,8 @@ export type OutgoingMail = {
   replyTo?: string;
   /** Defaults to MAIL_FROM. */
   from?: string | { name: string; address: string };
+  /** Files to attach; with a `cid`, an HTML body can show it inline (`<img src="cid:…">`). */
+  attachments?: { filename: string; content: Buffer; contentType: string; cid?: string }[];
 };
 
 type Transport = ReturnType<typeof createTransport>;
@@ -41,6 +43,7 @@ export async function sendMail(mail: OutgoingMail): Promise<{ messageId: string 
     subject: mail.subject,
     text: mail.text,
     html: mail.html,
+    attachments: mail.attachments,
   });
   return { messageId: info.messageId };
 }

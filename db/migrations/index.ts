@@ -1,6 +1,7 @@
 import type { Migration } from "kysely";
 import * as initial from "./0001-initial";
 import * as accounts from "./0002-accounts";
+import * as visits from "./0003-visits";
 import * as bookings from "./0004-bookings";
 
 /**
@@ -10,5 +11,6 @@ import * as bookings from "./0004-bookings";
 export const migrations: Record<string, Migration> = {
   "0001-initial": initial,
   "0002-accounts": accounts,
+  "0003-visits": visits,
   "0004-bookings": bookings,
 };

@@ -1,6 +1,7 @@
 import { json, unstable_parseMultipartFormData } from "@remix-run/node";
 import { IMAGE_TYPES, type ImageType } from "./media-constants";
 import { storeServiceMedia, type StoreMediaResult } from "./service-media.server";
+import { safeAdminBack } from "./upload-back";
 import { adminDashboardUrl } from "~/features/visits/admin-dashboard-url";
 import { getServiceWithCustomer } from "~/models/service.server";
 import { errorFields, log } from "~/utils/logger.server";
@@ -47,7 +48,9 @@ async function uploadMedia(request: Request, adminId: string, url: URL): Promise
     await discardRequestBody(request);
     return { kind: "no-service", back: adminDashboardUrl("upload", null, url.searchParams.get("customer")) };
   }
-  const back = adminDashboardUrl("upload", service.id, service.customer_id);
+  // The visit page's forms ask to come back to it; the upload tab is the default.
+  const back =
+    safeAdminBack(url.searchParams.get("back")) ?? adminDashboardUrl("upload", service.id, service.customer_id);
   let stored: { result: StoreMediaResult; imageType: ImageType } | null = null;
   try {
     await unstable_parseMultipartFormData(request, async (part) => {

@@ -15,5 +15,47 @@ export const SERVICE_TYPES = [
 ] as const;
 export type ServiceType = (typeof SERVICE_TYPES)[number];
 
-export const SERVICE_STATUSES = ["scheduled", "in_progress", "completed", "skipped", "cancelled"] as const;
+// "in_progress" left in migration 0003 (docs/decisions/030): nothing set it, and a visit in the
+// field is still "scheduled" until it has an outcome.
+export const SERVICE_STATUSES = ["scheduled", "completed", "missed", "skipped", "cancelled"] as const;
 export type ServiceStatus = (typeof SERVICE_STATUSES)[number];
+
+/** Why a visit was missed: the reason's value and the label on the form and in the e-mail. */
+export const MISSED_REASONS = ["locked_gate", "dog_in_yard", "weather", "other"] as const;
+export type MissedReason = (typeof MISSED_REASONS)[number];
+export const MISSED_REASON_LABELS: Record<MissedReason, string> = {
+  locked_gate: "Locked gate",
+  dog_in_yard: "Dog in yard",
+  weather: "Weather",
+  other: "Other",
+};
+
+/** The health observations an admin can tick on a visit. */
+export const HEALTH_FLAGS = [
+  "loose_stool",
+  "blood_in_stool",
+  "worms_or_foreign_objects",
+  "unusual_amount",
+  "yard_hazard",
+] as const;
+export type HealthFlag = (typeof HEALTH_FLAGS)[number];
+export const HEALTH_FLAG_LABELS: Record<HealthFlag, string> = {
+  loose_stool: "Loose stool",
+  blood_in_stool: "Blood in stool",
+  worms_or_foreign_objects: "Worms or foreign objects",
+  unusual_amount: "Unusual amount",
+  yard_hazard: "Yard hazard found",
+};
+export const VET_ADVICE = "Consider contacting your veterinarian.";
+
+/** What the visit history records. */
+export const SERVICE_EVENT_KINDS = [
+  "status",
+  "rescheduled",
+  "return_visit",
+  "notes",
+  "health_notes",
+  "media_deleted",
+  "email_skipped",
+] as const;
+export type ServiceEventKind = (typeof SERVICE_EVENT_KINDS)[number];

@@ -1,0 +1,68 @@
+import { SERVICE_STATUSES, type ServiceStatus } from "./visit-constants";
+import { addDays, businessToday, decodeCursor, encodeCursor, startOfBusinessDay } from "./visit-dates";
+import { listVisits } from "~/models/visit.server";
+import { formatBusinessDateTime } from "~/utils/business-time";
+import { isUuid } from "~/utils/uuid";
+
+export const VISITS_PAGE_SIZE = 50;
+const MAX_RANGE_DAYS = 366;
+
+/**
+ * The admin's Visits list from its URL (`from`, `to`, `status`, `customer`, `after`): defaults
+ * to today and the next 6 days; a value that makes no sense is reported and replaced by its
+ * default (answered with 400).
+ */
+export async function loadVisitList(url: URL) {
+  const problems: string[] = [];
+  const today = businessToday();
+  let from = url.searchParams.get("from") || today;
+  if (!startOfBusinessDay(from)) {
+    problems.push(`"${from}" is not a date.`);
+    from = today;
+  }
+  let to = url.searchParams.get("to") || addDays(from, 6);
+  if (!startOfBusinessDay(to)) {
+    problems.push(`"${to}" is not a date.`);
+    to = addDays(from, 6);
+  }
+  if (to < from || startOfBusinessDay(addDays(from, MAX_RANGE_DAYS))! < startOfBusinessDay(to)!) {
+    problems.push("Choose an end date after the start date, at most a year later.");
+    to = addDays(from, 6);
+  }
+  const requested = url.searchParams.get("status") || null;
+  const status = SERVICE_STATUSES.find((value) => value === requested) as ServiceStatus | undefined;
+  if (requested && !status) problems.push(`There is no status "${requested}".`);
+  const customerParam = url.searchParams.get("customer") || null;
+  const customerId = customerParam && isUuid(customerParam) ? customerParam : undefined;
+  if (customerParam && !customerId) problems.push("That customer does not exist.");
+  const afterParam = url.searchParams.get("after");
+  const after = decodeCursor(afterParam);
+  if (afterParam && !after) problems.push("That page does not exist; showing the first page.");
+
+  const rows = await listVisits({
+    from: startOfBusinessDay(from)!,
+    to: startOfBusinessDay(addDays(to, 1))!,
+    status,
+    customerId,
+    after,
+    limit: VISITS_PAGE_SIZE + 1,
+  });
+  const page = rows.slice(0, VISITS_PAGE_SIZE);
+  const last = page.at(-1);
+  const next = rows.length > VISITS_PAGE_SIZE && last ? encodeCursor({ date: last.service_date, id: last.id }) : null;
+  return {
+    problems,
+    filters: { from, to, status: status ?? null, customer: customerId ?? null, paged: Boolean(after) },
+    next,
+    visits: page.map((row) => ({
+      id: row.id,
+      serviceType: row.service_type,
+      date: row.service_date.toISOString(),
+      dateLabel: formatBusinessDateTime(row.service_date),
+      status: row.status,
+      customerId: row.customer_id,
+      customer: row.customer_name ?? row.customer_email,
+      address: [row.street, row.city, row.zip].filter(Boolean).join(", ") || null,
+    })),
+  };
+}

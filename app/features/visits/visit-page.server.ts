@@ -1,0 +1,194 @@
+import { parseWithZod } from "@conform-to/zod";
+import { json } from "@remix-run/node";
+import { HEALTH_FLAG_LABELS, MISSED_REASON_LABELS } from "./visit-constants";
+import { toBusinessInputValue } from "./visit-dates";
+import { visitPath } from "./visit-paths";
+import { dateSchema, healthSchema, missSchema, notesSchema } from "./visit-schemas";
+import { isAllowed, isVisitAction, VISIT_ACTION_NAMES, VISIT_TOASTS } from "./visit-transitions";
+import { applyVisitAction, saveHealthNotes, saveVisitNotes, type VisitActionInput } from "./visit-workflow.server";
+import { OUTBOX_STATUS_LABELS } from "~/features/outbox/outbox-constants";
+import { mediaKindOf } from "~/features/media/service-media.server";
+import { yardView } from "~/features/yards/yard-view.server";
+import { listOutboxFor } from "~/models/outbox.server";
+import { deleteServiceImage, listMediaForService } from "~/models/service-media.server";
+import { findCustomerPhone, findReturnVisit, getVisit, listVisitEvents, recordVisitEvent } from "~/models/visit.server";
+import { getYardProfile } from "~/models/yard-profile.server";
+import { formatBusinessDate, formatBusinessDateTime } from "~/utils/business-time";
+import { getDb } from "~/utils/db.server";
+import { errorFields, log } from "~/utils/logger.server";
+import { getStorage } from "~/utils/storage.server";
+import { redirectWithSuccess } from "~/utils/toast.server";
+
+const notFound = () => new Response("Visit not found", { status: 404 });
+
+/** Everything the admin's visit page shows. Throws 404 for an unknown id. */
+export async function loadAdminVisit(serviceId: string) {
+  const visit = await getVisit(serviceId);
+  if (!visit) throw notFound();
+  const [yard, media, events, emails, returnVisit, phone] = await Promise.all([
+    getYardProfile(visit.customer_id),
+    listMediaForService(visit.id),
+    listVisitEvents(visit.id),
+    listOutboxFor(visit.id),
+    findReturnVisit(visit.id),
+    findCustomerPhone(visit.customer_email),
+  ]);
+  const dateLabel = formatBusinessDate(visit.service_date);
+  return {
+    visit: {
+      id: visit.id,
+      serviceType: visit.service_type,
+      date: visit.service_date.toISOString(),
+      dateLabel: formatBusinessDateTime(visit.service_date),
+      dateInput: toBusinessInputValue(visit.service_date),
+      returnDateInput: toBusinessInputValue(new Date(visit.service_date.getTime() + 24 * 3600_000)),
+      status: visit.status,
+      notes: visit.notes,
+      healthFlags: visit.health_flags,
+      healthNote: visit.health_note,
+      missedReason: visit.missed_reason ? MISSED_REASON_LABELS[visit.missed_reason] : null,
+      missedNote: visit.missed_note,
+      returnVisitOf: visit.return_visit_of,
+      returnVisit: returnVisit
+        ? { id: returnVisit.id, dateLabel: formatBusinessDateTime(returnVisit.service_date) }
+        : null,
+      allowed: VISIT_ACTION_NAMES.filter((action) => isAllowed(action, visit.status)),
+    },
+    customer: {
+      id: visit.customer_id,
+      name: visit.customer_name,
+      email: visit.customer_email,
+      phone,
+    },
+    yard: yardView(yard),
+    media: media.map((m) => ({
+      id: m.id,
+      url: `/resources/media/${m.id}`,
+      kind: mediaKindOf(m),
+      imageType: m.image_type,
+      serviceType: visit.service_type,
+      dateLabel,
+    })),
+    history: events.map((event) => ({
+      id: event.id,
+      when: formatBusinessDateTime(event.created_at),
+      at: event.created_at.toISOString(),
+      who: event.actor_name ?? event.actor_email ?? "System",
+      what: describeEvent(event),
+    })),
+    emails: emails.map((email) => ({
+      id: email.id,
+      subject: email.subject,
+      to: email.to_address,
+      status: OUTBOX_STATUS_LABELS[email.status],
+      attempts: email.attempts,
+      error: email.last_error,
+      sentAt: email.sent_at ? formatBusinessDateTime(email.sent_at) : null,
+    })),
+  };
+}
+
+function describeEvent(event: {
+  kind: string;
+  from_status: string | null;
+  to_status: string | null;
+  detail: string | null;
+}) {
+  switch (event.kind) {
+    case "status":
+      return `Status ${event.from_status ?? "?"} → ${event.to_status ?? "?"}${event.detail ? `. ${event.detail}` : ""}`;
+    case "rescheduled":
+      return `Rescheduled. ${event.detail ?? ""}`.trim();
+    case "health_notes":
+      return `Health notes: ${
+        event.detail?.replace(
+          /[a-z_]+/g,
+          (flag) => HEALTH_FLAG_LABELS[flag as keyof typeof HEALTH_FLAG_LABELS] ?? flag,
+        ) ?? ""
+      }`;
+    default:
+      return event.detail ?? event.kind;
+  }
+}
+
+export type VisitActionData = {
+  toast: { type: "error"; message: string; description: string };
+  fieldErrors?: Record<string, string[]>;
+  intent?: string;
+};
+
+const refuse = (status: number, description: string, extra: Partial<VisitActionData> = {}) =>
+  json<VisitActionData>({ toast: { type: "error", message: "Error", description }, ...extra }, { status });
+
+const MAX_FORM_BYTES = 64 * 1024;
+
+/** The visit page's forms, told apart by `intent`. */
+export async function handleAdminVisitAction(request: Request, serviceId: string, adminId: string) {
+  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_FORM_BYTES) {
+    return refuse(413, "That form is too large");
+  }
+  const formData = await request.formData().catch(() => null);
+  if (!formData) return refuse(400, "That form could not be read");
+  const intent = String(formData.get("intent") ?? "");
+  const visit = await getVisit(serviceId);
+  if (!visit) throw notFound();
+  const back = visitPath(serviceId);
+
+  if (isVisitAction(intent)) {
+    let input: VisitActionInput;
+    if (intent === "miss") {
+      const submission = parseWithZod(formData, { schema: missSchema });
+      if (submission.status !== "success") return invalid(intent, submission.reply().error);
+      input = { action: "miss", ...submission.value };
+    } else if (intent === "reschedule" || intent === "return-visit") {
+      const submission = parseWithZod(formData, { schema: dateSchema });
+      if (submission.status !== "success") return invalid(intent, submission.reply().error);
+      input = { action: intent, serviceDate: submission.value.serviceDate };
+    } else {
+      input = { action: intent };
+    }
+    const result = await applyVisitAction(serviceId, input, adminId);
+    if (result.kind === "not-found") throw notFound();
+    if (result.kind === "not-allowed") return refuse(409, VISIT_TOASTS.notAllowed.description, { intent });
+    return redirectWithSuccess(back, VISIT_TOASTS[intent]);
+  }
+
+  if (intent === "notes") {
+    const submission = parseWithZod(formData, { schema: notesSchema });
+    if (submission.status !== "success") return invalid(intent, submission.reply().error);
+    await saveVisitNotes(serviceId, submission.value.notes || null, adminId);
+    return redirectWithSuccess(back, { message: "Success", description: "Notes saved" });
+  }
+
+  if (intent === "health") {
+    const submission = parseWithZod(formData, { schema: healthSchema });
+    if (submission.status !== "success") return invalid(intent, submission.reply().error);
+    await saveHealthNotes(serviceId, submission.value.healthFlags, submission.value.healthNote || null, adminId);
+    return redirectWithSuccess(back, { message: "Success", description: "Health notes saved" });
+  }
+
+  if (intent === "delete-media") {
+    const removed = await deleteServiceImage(serviceId, String(formData.get("mediaId") ?? ""));
+    if (!removed) return refuse(404, "That photo or video is already gone");
+    await getStorage()
+      .delete(removed.image_url)
+      .catch((error) => log.error("media.orphan", { imageId: removed.id, ...errorFields(error) }));
+    await recordVisitEvent(await getDb(), {
+      serviceId,
+      actorId: adminId,
+      kind: "media_deleted",
+      detail: `Deleted a ${removed.image_type} ${removed.content_type?.startsWith("video/") ? "video" : "photo"}`,
+    });
+    log.info("media.deleted", { imageId: removed.id, serviceId, adminId });
+    return redirectWithSuccess(back, { message: "Success", description: "Media deleted" });
+  }
+
+  return refuse(400, "Unknown action");
+}
+
+function invalid(intent: string, error: Record<string, string[] | null> | null | undefined) {
+  const fieldErrors = Object.fromEntries(
+    Object.entries(error ?? {}).flatMap(([field, messages]) => (messages?.length ? [[field, messages]] : [])),
+  );
+  return refuse(400, "Please check the form", { intent, fieldErrors });
+}

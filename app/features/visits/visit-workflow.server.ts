@@ -1,0 +1,177 @@
+import type { Service } from "../../../db/schema";
+import { visitCompletedEmail, visitMissedEmail, type VisitEmailContext } from "./visit-emails.server";
+import { isAllowed, VISIT_ACTIONS } from "./visit-transitions";
+import { getSiteSettings } from "~/content/content.server";
+import { enqueueEmail, wakeOutboxWorker } from "~/features/outbox/outbox.server";
+import { listMediaForService } from "~/models/service-media.server";
+import {
+  createReturnVisit,
+  getVisit,
+  recordVisitEvent,
+  updateVisitNotes,
+  updateVisitStatus,
+  type Db,
+} from "~/models/visit.server";
+import { wantsVisitEmails } from "~/models/yard-profile.server";
+import type { HealthFlag, MissedReason } from "~/features/visits/visit-constants";
+import { getDb } from "~/utils/db.server";
+import { getEnv } from "~/utils/env.server";
+import { log } from "~/utils/logger.server";
+
+export type VisitActionInput =
+  | { action: "complete" | "skip" | "cancel" | "reopen" }
+  | { action: "miss"; reason: MissedReason; reasonText?: string }
+  | { action: "reschedule" | "return-visit"; serviceDate: Date };
+
+export type VisitActionResult =
+  { kind: "done"; service: Service; returnVisit?: Service } | { kind: "not-found" } | { kind: "not-allowed" };
+
+async function emailContext(): Promise<VisitEmailContext> {
+  const settings = await getSiteSettings();
+  return { businessName: settings.businessName, phone: settings.phone, siteUrl: getEnv().SITE_URL };
+}
+
+/**
+ * One status change of a visit (docs/decisions/030): the change, its history line and its
+ * e-mail commit together. The e-mail is only queued here; the outbox worker sends it after the
+ * response. A change the visit's status does not allow (now, not when the page was loaded)
+ * answers not-allowed, which the route turns into 409.
+ */
+export async function applyVisitAction(
+  serviceId: string,
+  input: VisitActionInput,
+  actorId: string,
+): Promise<VisitActionResult> {
+  const db = await getDb();
+  const current = await getVisit(serviceId);
+  if (!current) return { kind: "not-found" };
+  const rule = VISIT_ACTIONS[input.action];
+  if (!isAllowed(input.action, current.status)) return { kind: "not-allowed" };
+  const context = input.action === "complete" || input.action === "miss" ? await emailContext() : null;
+
+  const result = await db.transaction().execute(async (trx): Promise<VisitActionResult> => {
+    if (input.action === "return-visit") {
+      // Still missed (another admin may have acted since the page was read)?
+      const missed = await trx
+        .selectFrom("services")
+        .selectAll()
+        .where("id", "=", serviceId)
+        .where("status", "=", "missed")
+        .forUpdate()
+        .executeTakeFirst();
+      if (!missed) return { kind: "not-allowed" };
+      const returnVisit = await createReturnVisit(trx, missed, input.serviceDate, actorId);
+      if (!returnVisit) return { kind: "not-allowed" };
+      await recordVisitEvent(trx, {
+        serviceId,
+        actorId,
+        kind: "return_visit",
+        detail: `Return visit ${returnVisit.id} scheduled`,
+      });
+      await recordVisitEvent(trx, {
+        serviceId: returnVisit.id,
+        actorId,
+        kind: "return_visit",
+        to: "scheduled",
+        detail: `Return visit for ${serviceId}`,
+      });
+      return { kind: "done", service: missed, returnVisit };
+    }
+
+    const patch =
+      input.action === "miss"
+        ? { missed_reason: input.reason, missed_note: input.reasonText || null }
+        : input.action === "reschedule"
+          ? { service_date: input.serviceDate }
+          : input.action === "complete"
+            ? { completed_at: new Date(), missed_reason: null, missed_note: null }
+            : input.action === "reopen"
+              ? { completed_at: null }
+              : {};
+    const updated = await updateVisitStatus(trx, serviceId, rule.from, rule.to, patch);
+    if (!updated) return { kind: "not-allowed" };
+    await recordVisitEvent(trx, {
+      serviceId,
+      actorId,
+      kind: input.action === "reschedule" ? "rescheduled" : "status",
+      from: current.status,
+      to: updated.status,
+      detail:
+        input.action === "reschedule"
+          ? `From ${current.service_date.toISOString()} to ${updated.service_date.toISOString()}`
+          : input.action === "miss"
+            ? `Reason: ${input.reason}${input.reasonText ? ` (${input.reasonText})` : ""}`
+            : null,
+    });
+    if (context && (input.action === "complete" || input.action === "miss")) {
+      await queueVisitEmail(trx, updated, current.customer_email, input.action, context, actorId);
+    }
+    return { kind: "done", service: updated };
+  });
+
+  if (result.kind === "done") {
+    log.info("visit.changed", { serviceId, action: input.action, actorId, status: result.service.status });
+    wakeOutboxWorker();
+  } else if (result.kind === "not-allowed") {
+    log.info("visit.change_refused", { serviceId, action: input.action, actorId });
+  }
+  return result;
+}
+
+async function queueVisitEmail(
+  trx: Db,
+  service: Service,
+  to: string,
+  action: "complete" | "miss",
+  context: VisitEmailContext,
+  actorId: string,
+) {
+  if (!(await wantsVisitEmails(trx, service.customer_id))) {
+    await recordVisitEvent(trx, {
+      serviceId: service.id,
+      actorId,
+      kind: "email_skipped",
+      detail: "The customer turned off visit e-mails",
+    });
+    return;
+  }
+  const kind = action === "complete" ? "visit_completed" : "visit_missed";
+  const email =
+    action === "complete"
+      ? visitCompletedEmail(service, to, await listMediaForService(service.id, trx), context)
+      : visitMissedEmail(service, to, context);
+  await enqueueEmail(trx, {
+    kind,
+    ...email,
+    relatedId: service.id,
+    // One e-mail per outcome: a reopened and again completed visit gets a new one.
+    dedupeKey: `${kind}:${service.id}:${service.updated_at.getTime()}`,
+  });
+}
+
+/** The admin's notes on a visit. */
+export async function saveVisitNotes(serviceId: string, notes: string | null, actorId: string) {
+  const db = await getDb();
+  return db.transaction().execute(async (trx) => {
+    const updated = await updateVisitNotes(trx, serviceId, { notes });
+    if (updated) await recordVisitEvent(trx, { serviceId, actorId, kind: "notes", detail: "Notes updated" });
+    return updated;
+  });
+}
+
+/** The health observations of a visit (the customer sees them; the completion e-mail has them). */
+export async function saveHealthNotes(serviceId: string, flags: HealthFlag[], note: string | null, actorId: string) {
+  const db = await getDb();
+  return db.transaction().execute(async (trx) => {
+    const updated = await updateVisitNotes(trx, serviceId, { health_flags: flags, health_note: note });
+    if (updated) {
+      await recordVisitEvent(trx, {
+        serviceId,
+        actorId,
+        kind: "health_notes",
+        detail: flags.length > 0 ? `Ticked: ${flags.join(", ")}` : "No observations ticked",
+      });
+    }
+    return updated;
+  });
+}

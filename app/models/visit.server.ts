@@ -1,0 +1,290 @@
+import { sql, type Kysely } from "kysely";
+import type {
+  Database,
+  HealthFlag,
+  MissedReason,
+  Service,
+  ServiceEventKind,
+  ServiceStatus,
+  ServiceType,
+} from "../../db/schema";
+import { getDb } from "~/utils/db.server";
+import { isUuid } from "~/utils/uuid";
+
+/** A handle or a transaction: workflows pass their transaction so that rows commit together. */
+export type Db = Kysely<Database>;
+
+export type VisitListRow = {
+  id: string;
+  service_type: ServiceType;
+  service_date: Date;
+  status: ServiceStatus;
+  customer_id: string;
+  customer_email: string;
+  customer_name: string | null;
+  street: string | null;
+  city: string | null;
+  zip: string | null;
+};
+
+export type VisitCursor = { date: Date; id: string };
+
+/**
+ * The admin's Visits list: a date range in time order, optionally one status and one customer,
+ * `limit` rows after the keyset cursor (services_service_date_id_idx). Never selects gate_code.
+ */
+export async function listVisits(options: {
+  from: Date;
+  to: Date;
+  status?: ServiceStatus;
+  customerId?: string;
+  after?: VisitCursor | null;
+  limit: number;
+}): Promise<VisitListRow[]> {
+  const db = await getDb();
+  let query = db
+    .selectFrom("services")
+    .innerJoin("users", "users.id", "services.customer_id")
+    .leftJoin("profiles", "profiles.user_id", "services.customer_id")
+    .leftJoin("yard_profiles", "yard_profiles.user_id", "services.customer_id")
+    .select([
+      "services.id",
+      "services.service_type",
+      "services.service_date",
+      "services.status",
+      "services.customer_id",
+      "users.email as customer_email",
+      "profiles.full_name as customer_name",
+      "yard_profiles.street",
+      "yard_profiles.city",
+      "yard_profiles.zip",
+    ])
+    .where("services.service_date", ">=", options.from)
+    .where("services.service_date", "<", options.to);
+  if (options.status) query = query.where("services.status", "=", options.status);
+  if (options.customerId) query = query.where("services.customer_id", "=", options.customerId);
+  if (options.after) {
+    const { date, id } = options.after;
+    query = query.where(sql<boolean>`(services.service_date, services.id) > (${date}, ${id})`);
+  }
+  return query.orderBy("services.service_date").orderBy("services.id").limit(options.limit).execute();
+}
+
+export type TodayRow = VisitListRow & {
+  dog_count: number | null;
+  dog_names: string | null;
+  loose_dog: boolean | null;
+  hazards: string | null;
+  has_gate_code: boolean;
+};
+
+/** Today's visits in time order, for the field. Says whether a gate code exists, never what it is. */
+export async function listVisitsBetween(from: Date, to: Date, limit = 200): Promise<TodayRow[]> {
+  const db = await getDb();
+  return db
+    .selectFrom("services")
+    .innerJoin("users", "users.id", "services.customer_id")
+    .leftJoin("profiles", "profiles.user_id", "services.customer_id")
+    .leftJoin("yard_profiles", "yard_profiles.user_id", "services.customer_id")
+    .select([
+      "services.id",
+      "services.service_type",
+      "services.service_date",
+      "services.status",
+      "services.customer_id",
+      "users.email as customer_email",
+      "profiles.full_name as customer_name",
+      "yard_profiles.street",
+      "yard_profiles.city",
+      "yard_profiles.zip",
+      "yard_profiles.dog_count",
+      "yard_profiles.dog_names",
+      "yard_profiles.loose_dog",
+      "yard_profiles.hazards",
+      sql<boolean>`coalesce(yard_profiles.gate_code <> '', false)`.as("has_gate_code"),
+    ])
+    .where("services.service_date", ">=", from)
+    .where("services.service_date", "<", to)
+    .orderBy("services.service_date")
+    .orderBy("services.id")
+    .limit(limit)
+    .execute();
+}
+
+export type VisitDetail = Service & { customer_email: string; customer_name: string | null };
+
+export async function getVisit(serviceId: string, db?: Db): Promise<VisitDetail | null> {
+  if (!isUuid(serviceId)) return null;
+  const handle = db ?? (await getDb());
+  const row = await handle
+    .selectFrom("services")
+    .innerJoin("users", "users.id", "services.customer_id")
+    .leftJoin("profiles", "profiles.user_id", "services.customer_id")
+    .selectAll("services")
+    .select(["users.email as customer_email", "profiles.full_name as customer_name"])
+    .where("services.id", "=", serviceId)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** A visit only if it is this customer's own: anyone else's id reads as missing. */
+export async function getVisitForCustomer(serviceId: string, customerId: string): Promise<Service | null> {
+  if (!isUuid(serviceId)) return null;
+  const db = await getDb();
+  const row = await db
+    .selectFrom("services")
+    .selectAll()
+    .where("id", "=", serviceId)
+    .where("customer_id", "=", customerId)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** The customer's visit history, newest first, keyset-paged (services_customer_id_service_date_idx). */
+export async function listVisitsForCustomer(
+  customerId: string,
+  options: { before?: VisitCursor | null; limit: number },
+): Promise<Service[]> {
+  const db = await getDb();
+  let query = db.selectFrom("services").selectAll().where("customer_id", "=", customerId);
+  if (options.before) {
+    const { date, id } = options.before;
+    query = query.where(sql<boolean>`(service_date, id) < (${date}, ${id})`);
+  }
+  return query.orderBy("service_date", "desc").orderBy("id", "desc").limit(options.limit).execute();
+}
+
+/**
+ * Moves a visit from one of `from` to `to` in one statement, so that two admins pressing two
+ * buttons at once cannot both succeed. Undefined when the visit is not (or no longer) in `from`.
+ */
+export async function updateVisitStatus(
+  db: Db,
+  serviceId: string,
+  from: readonly ServiceStatus[],
+  to: ServiceStatus,
+  patch: {
+    missed_reason?: MissedReason | null;
+    missed_note?: string | null;
+    service_date?: Date;
+    completed_at?: Date | null;
+  } = {},
+): Promise<Service | undefined> {
+  return db
+    .updateTable("services")
+    .set({ status: to, updated_at: new Date(), ...patch })
+    .where("id", "=", serviceId)
+    .where("status", "in", [...from])
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function createReturnVisit(
+  db: Db,
+  missed: Service,
+  serviceDate: Date,
+  createdBy: string,
+): Promise<Service | undefined> {
+  return (
+    db
+      .insertInto("services")
+      .values({
+        customer_id: missed.customer_id,
+        service_type: missed.service_type,
+        service_date: serviceDate,
+        status: "scheduled",
+        notes: `Return visit for the missed visit of ${missed.service_date.toISOString().slice(0, 10)}`,
+        created_by: createdBy,
+        return_visit_of: missed.id,
+      })
+      // services_return_visit_of_key: a second return visit for the same missed one is refused.
+      .onConflict((oc) => oc.column("return_visit_of").where("return_visit_of", "is not", null).doNothing())
+      .returningAll()
+      .executeTakeFirst()
+  );
+}
+
+export async function findReturnVisit(missedId: string): Promise<Pick<Service, "id" | "service_date"> | null> {
+  const db = await getDb();
+  return (
+    (await db
+      .selectFrom("services")
+      .select(["id", "service_date"])
+      .where("return_visit_of", "=", missedId)
+      .executeTakeFirst()) ?? null
+  );
+}
+
+export async function updateVisitNotes(
+  db: Db,
+  serviceId: string,
+  values: { notes?: string | null; health_flags?: HealthFlag[]; health_note?: string | null },
+) {
+  return db
+    .updateTable("services")
+    .set({ ...values, updated_at: new Date() })
+    .where("id", "=", serviceId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function recordVisitEvent(
+  db: Db,
+  event: {
+    serviceId: string;
+    actorId: string | null;
+    kind: ServiceEventKind;
+    from?: ServiceStatus | null;
+    to?: ServiceStatus | null;
+    detail?: string | null;
+  },
+) {
+  await db
+    .insertInto("service_events")
+    .values({
+      service_id: event.serviceId,
+      actor_id: event.actorId,
+      kind: event.kind,
+      from_status: event.from ?? null,
+      to_status: event.to ?? null,
+      detail: event.detail?.slice(0, 1000) ?? null,
+    })
+    .execute();
+}
+
+export async function listVisitEvents(serviceId: string, limit = 100) {
+  const db = await getDb();
+  return db
+    .selectFrom("service_events")
+    .leftJoin("users", "users.id", "service_events.actor_id")
+    .leftJoin("profiles", "profiles.user_id", "service_events.actor_id")
+    .select([
+      "service_events.id",
+      "service_events.kind",
+      "service_events.from_status",
+      "service_events.to_status",
+      "service_events.detail",
+      "service_events.created_at",
+      "users.email as actor_email",
+      "profiles.full_name as actor_name",
+    ])
+    .where("service_events.service_id", "=", serviceId)
+    .orderBy("service_events.created_at", "desc")
+    .orderBy("service_events.id", "desc")
+    .limit(limit)
+    .execute();
+}
+
+/** The newest phone number the customer gave (on a quote request, matched by e-mail). */
+export async function findCustomerPhone(email: string): Promise<string | null> {
+  const db = await getDb();
+  const row = await db
+    .selectFrom("quote_requests")
+    .select("phone")
+    .where(sql<string>`lower(email)`, "=", email.toLowerCase())
+    .orderBy(sql`lower(email)`)
+    .orderBy("created_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row?.phone ?? null;
+}

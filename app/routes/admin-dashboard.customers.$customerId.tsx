@@ -1,0 +1,199 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { BookingStatusBadge, ServiceStatusBadge } from "~/components/status-badge";
+import { requireAdmin } from "~/features/accounts/auth.server";
+import { QuoteStatusBadge } from "~/features/quotes/quote-status-badge";
+import { addDays, businessToday } from "~/features/visits/visit-dates";
+import { YardDetails } from "~/features/yards/yard-details";
+import { YardForm } from "~/features/yards/yard-form";
+import { saveYardFromForm } from "~/features/yards/yard-profile.server";
+import { yardView } from "~/features/yards/yard-view.server";
+import { listRecentBookingsForCustomer } from "~/models/booking.server";
+import { getCustomer, listQuoteRequestsByEmail } from "~/models/customer.server";
+import { listVisitsForCustomer } from "~/models/visit.server";
+import { getYardProfile } from "~/models/yard-profile.server";
+import { formatBusinessDate, formatBusinessDateTime } from "~/utils/business-time";
+import { redirectWithSuccess } from "~/utils/toast.server";
+
+const notFound = () => new Response("Customer not found", { status: 404 });
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const customer = await getCustomer(params.customerId ?? "");
+  if (!customer) throw notFound();
+  const [yard, visits, bookings, quotes] = await Promise.all([
+    getYardProfile(customer.id),
+    listVisitsForCustomer(customer.id, { limit: 20 }),
+    listRecentBookingsForCustomer(customer.id, 10),
+    listQuoteRequestsByEmail(customer.email, 10),
+  ]);
+  const today = businessToday();
+  return json(
+    {
+      customer: {
+        id: customer.id,
+        email: customer.email,
+        name: customer.full_name,
+        since: formatBusinessDate(customer.created_at),
+      },
+      yard: yardView(yard),
+      allVisitsHref: `/admin-dashboard/visits?${new URLSearchParams({
+        customer: customer.id,
+        from: addDays(today, -365),
+        to: addDays(today, 365),
+      })}`,
+      visits: visits.map((v) => ({
+        id: v.id,
+        serviceType: v.service_type,
+        date: v.service_date.toISOString(),
+        dateLabel: formatBusinessDateTime(v.service_date),
+        status: v.status,
+      })),
+      bookings: bookings.map((b) => ({
+        id: b.id,
+        serviceType: b.service_type,
+        dateLabel: formatBusinessDateTime(b.booking_date),
+        status: b.status,
+      })),
+      quotes: quotes.map((q) => ({
+        id: q.id,
+        service: q.service,
+        status: q.status,
+        received: formatBusinessDate(q.created_at),
+      })),
+    },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
+  const customer = await getCustomer(params.customerId ?? "");
+  if (!customer) throw notFound();
+  const result = await saveYardFromForm(request, customer.id, admin.id);
+  if (!result.ok) return json({ lastResult: result.lastResult }, { status: result.status });
+  return redirectWithSuccess(`/admin-dashboard/customers/${customer.id}`, {
+    message: "Success",
+    description: "Yard profile saved",
+  });
+}
+
+export const headers = () => ({ "Cache-Control": "private, no-store" });
+
+const linkClass = "font-semibold text-brand-800 underline underline-offset-4 dark:text-brand-200";
+const h3Class = "text-xl font-semibold text-slate-900 dark:text-white";
+
+export default function CustomerPage() {
+  const { customer, yard, visits, bookings, quotes, allVisitsHref } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  return (
+    <article aria-labelledby="customer-heading">
+      <Link to="/admin-dashboard/customers" className={`inline-flex min-h-11 items-center ${linkClass}`}>
+        <span aria-hidden="true">←&nbsp;</span>All customers
+      </Link>
+      <h2 id="customer-heading" className="mt-2 text-2xl font-bold text-slate-900 dark:text-white">
+        {customer.name ?? customer.email}
+      </h2>
+      <p className="mt-1">
+        <a href={`mailto:${customer.email}`} className={linkClass}>
+          {customer.email}
+        </a>{" "}
+        · customer since {customer.since}
+      </p>
+
+      <section aria-labelledby="yard-heading" className="mt-8">
+        <h3 id="yard-heading" className={h3Class}>
+          Yard
+        </h3>
+        <YardDetails yard={yard} idPrefix="customer-yard" />
+        {/* Open again after a refused save, so its messages are seen. */}
+        <details className="mt-4" open={Boolean(actionData)}>
+          <summary className={`inline-flex min-h-11 cursor-pointer items-center ${linkClass}`}>
+            Edit yard profile
+          </summary>
+          <YardForm yard={yard} lastResult={actionData?.lastResult} />
+        </details>
+      </section>
+
+      <section aria-labelledby="visits-heading" className="mt-8">
+        <h3 id="visits-heading" className={h3Class}>
+          Visits
+        </h3>
+        {visits.length === 0 ? (
+          <p className="mt-2">No visits yet.</p>
+        ) : (
+          <ul className="mt-2 divide-y divide-slate-200 dark:divide-slate-700">
+            {visits.map((v) => (
+              <li key={v.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+                <Link
+                  to={`/admin-dashboard/visits/${v.id}`}
+                  className={`inline-flex min-h-11 items-center ${linkClass}`}
+                >
+                  {v.serviceType}, <time dateTime={v.date}>{v.dateLabel}</time>
+                </Link>
+                <ServiceStatusBadge status={v.status} />
+              </li>
+            ))}
+          </ul>
+        )}
+        <Link to={allVisitsHref} className={`mt-2 inline-flex min-h-11 items-center ${linkClass}`}>
+          All of this customer&apos;s visits
+        </Link>
+      </section>
+
+      <section aria-labelledby="bookings-heading" className="mt-8">
+        <h3 id="bookings-heading" className={h3Class}>
+          Bookings
+        </h3>
+        {bookings.length === 0 ? (
+          <p className="mt-2">No bookings.</p>
+        ) : (
+          <ul className="mt-2 divide-y divide-slate-200 dark:divide-slate-700">
+            {bookings.map((b) => (
+              <li key={b.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+                <span>
+                  {b.serviceType}, {b.dateLabel}
+                </span>
+                <BookingStatusBadge status={b.status} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="quotes-heading" className="mt-8">
+        <h3 id="quotes-heading" className={h3Class}>
+          Quote requests
+        </h3>
+        {quotes.length === 0 ? (
+          <p className="mt-2">No quote requests from this e-mail address.</p>
+        ) : (
+          <ul className="mt-2 divide-y divide-slate-200 dark:divide-slate-700">
+            {quotes.map((q) => (
+              <li key={q.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+                <Link
+                  to={`/admin-dashboard/quotes/${q.id}`}
+                  className={`inline-flex min-h-11 items-center ${linkClass}`}
+                >
+                  {q.service}, received {q.received}
+                </Link>
+                <QuoteStatusBadge status={q.status} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </article>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.customer.name ?? data.customer.email} | Customers` : "Customer | Admin Dashboard" },
+  { name: "robots", content: "noindex" },
+];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

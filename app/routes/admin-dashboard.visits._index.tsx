@@ -1,0 +1,174 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { fieldClass, labelClass, primaryButtonClass } from "~/components/form-classes";
+import { ServiceStatusBadge } from "~/components/status-badge";
+import { requireAdmin } from "~/features/accounts/auth.server";
+import { SERVICE_STATUSES } from "~/features/visits/visit-constants";
+import { loadVisitList } from "~/features/visits/visit-list.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const data = await loadVisitList(new URL(request.url));
+  return json(data, {
+    status: data.problems.length > 0 ? 400 : 200,
+    headers: { "Cache-Control": "private, no-store" },
+  });
+}
+
+export const headers = () => ({ "Cache-Control": "private, no-store" });
+
+const linkClass = "font-semibold text-brand-800 underline underline-offset-4 hover:text-brand-900 dark:text-brand-200";
+
+export default function Visits() {
+  const data = useLoaderData<typeof loader>();
+  const { filters } = data;
+  const nextParams = new URLSearchParams({ from: filters.from, to: filters.to });
+  if (filters.status) nextParams.set("status", filters.status);
+  if (filters.customer) nextParams.set("customer", filters.customer);
+  const firstPage = `/admin-dashboard/visits?${nextParams}`;
+  if (data.next) nextParams.set("after", data.next);
+
+  return (
+    <section aria-labelledby="visits-heading">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="visits-heading" className="text-2xl font-bold text-slate-900 dark:text-white">
+          Visits
+        </h2>
+        <Link to="/admin-dashboard/visits/today" className={linkClass}>
+          Today
+        </Link>
+      </div>
+      {data.problems.length > 0 ? (
+        <div
+          role="alert"
+          className="mt-4 rounded-lg bg-red-50 p-3 font-medium text-red-900 dark:bg-red-950 dark:text-red-100"
+        >
+          {data.problems.map((problem) => (
+            <p key={problem}>{problem}</p>
+          ))}
+        </div>
+      ) : null}
+      <Form method="get" className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-4 lg:items-end">
+        <div>
+          <label htmlFor="visits-from" className={labelClass}>
+            From
+          </label>
+          <input id="visits-from" type="date" name="from" defaultValue={filters.from} className={fieldClass} />
+        </div>
+        <div>
+          <label htmlFor="visits-to" className={labelClass}>
+            To
+          </label>
+          <input id="visits-to" type="date" name="to" defaultValue={filters.to} className={fieldClass} />
+        </div>
+        <div>
+          <label htmlFor="visits-status" className={labelClass}>
+            Status
+          </label>
+          <select id="visits-status" name="status" defaultValue={filters.status ?? ""} className={fieldClass}>
+            <option value="">Any status</option>
+            {SERVICE_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {status.charAt(0).toUpperCase() + status.slice(1)}
+              </option>
+            ))}
+          </select>
+        </div>
+        {filters.customer ? <input type="hidden" name="customer" value={filters.customer} /> : null}
+        <button type="submit" className={primaryButtonClass}>
+          Show visits
+        </button>
+      </Form>
+      {filters.customer ? (
+        <p className="mt-3">
+          Showing one customer&apos;s visits.{" "}
+          <Link
+            to={`/admin-dashboard/visits?${new URLSearchParams({ from: filters.from, to: filters.to })}`}
+            className={linkClass}
+          >
+            Show every customer
+          </Link>
+        </p>
+      ) : null}
+
+      {data.visits.length === 0 ? (
+        <p className="mt-8 text-lg text-slate-700 dark:text-slate-200">No visits in this range.</p>
+      ) : (
+        <div
+          className="mt-6 overflow-x-auto rounded-xl border border-slate-300 dark:border-slate-600"
+          role="region"
+          aria-label="Visits table"
+          tabIndex={0}
+        >
+          <table className="w-full min-w-[44rem] text-left">
+            <caption className="sr-only">
+              Visits from {filters.from} to {filters.to}, in time order
+            </caption>
+            <thead className="bg-slate-100 text-sm uppercase tracking-wide text-slate-700 dark:bg-slate-800 dark:text-slate-200">
+              <tr>
+                <th scope="col" className="px-4 py-3">
+                  Date and time
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Customer
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Address
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Service
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Status
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-200 dark:divide-slate-700">
+              {data.visits.map((visit) => (
+                <tr key={visit.id}>
+                  <td className="whitespace-nowrap px-4 py-3">
+                    <Link to={`/admin-dashboard/visits/${visit.id}`} className={linkClass}>
+                      <time dateTime={visit.date}>{visit.dateLabel}</time>
+                    </Link>
+                  </td>
+                  <td className="px-4 py-3">
+                    <Link to={`/admin-dashboard/customers/${visit.customerId}`} className={linkClass}>
+                      {visit.customer}
+                    </Link>
+                  </td>
+                  <td className="px-4 py-3">{visit.address ?? "No address on file"}</td>
+                  <td className="px-4 py-3">{visit.serviceType}</td>
+                  <td className="px-4 py-3">
+                    <ServiceStatusBadge status={visit.status} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {data.next || filters.paged ? (
+        <nav aria-label="Pages" className="mt-6 flex flex-wrap gap-4">
+          {filters.paged ? (
+            <Link to={firstPage} className={linkClass}>
+              First page
+            </Link>
+          ) : null}
+          {data.next ? (
+            <Link to={`/admin-dashboard/visits?${nextParams}`} className={linkClass}>
+              Next 50 visits
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
+    </section>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Visits | Admin Dashboard" }, { name: "robots", content: "noindex" }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

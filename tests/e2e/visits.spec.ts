@@ -1,0 +1,205 @@
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { makePng } from "../helpers/media-bytes";
+import { DEV_ADMIN, expectNoAxeViolations, signIn, waitForHydration } from "./helpers";
+
+const BEFORE_JPG = path.resolve(import.meta.dirname, "../fixtures/yard-before.jpg");
+const AFTER_PNG = { name: "yard-after.png", mimeType: "image/png", buffer: makePng(320, 200, [30, 120, 60]) };
+const GATE_CODE = "7315-GATE";
+
+// Each test signs in from its own client address, so the sign-in limits of one test never meet another's.
+let clientCounter = 0;
+test.beforeEach(async ({ page, context }, testInfo) => {
+  clientCounter = (clientCounter % 250) + 1;
+  await page.setExtraHTTPHeaders({ "X-Forwarded-For": `198.20.${testInfo.workerIndex % 250}.${clientCounter}` });
+  await context.route(
+    (url) => url.hostname !== "127.0.0.1" && url.hostname !== "localhost",
+    (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>stub</title>" }),
+  );
+});
+
+async function expectToast(page: Page, js: boolean, title: string, description?: string) {
+  let toast = js ? page.locator("[data-sonner-toast]") : page.getByTestId("flash-toast");
+  toast = toast.filter({ hasText: title });
+  if (description) toast = toast.filter({ hasText: description });
+  await expect(toast.first()).toBeVisible();
+}
+
+async function waitForToastsToClear(page: Page, js: boolean) {
+  if (js) await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 15_000 });
+}
+
+const unique = (label: string) => `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
+
+async function logout(page: Page) {
+  await page.getByRole("button", { name: "Logout" }).first().click();
+  await expect(page).toHaveURL(/\/$/);
+}
+
+/** Today's date and a time, as the business's time zone reads it (the Create Service input). */
+function todayAtNoon() {
+  const day = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Los_Angeles" }).format(new Date());
+  return `${day}T12:00`;
+}
+
+for (const js of [true, false]) {
+  test.describe(js ? "visit loop with JavaScript" : "visit loop without JavaScript", () => {
+    test.use({ javaScriptEnabled: js, viewport: { width: 1280, height: 900 } });
+
+    test("the customer fills in the yard; the admin works the visit from Today; the customer sees the comparison", async ({
+      page,
+    }) => {
+      test.setTimeout(180_000);
+      // A render error in the browser (a server-only import reaching a page) must fail the journey.
+      const pageErrors: string[] = [];
+      page.on("pageerror", (error) => pageErrors.push(error.message));
+      // --- A customer with a yard profile ------------------------------------------------
+      const fullName = `Vera ${unique("Visit")}`;
+      const email = `${unique("visits")}@example.com`;
+      const password = "visits-password";
+      await page.goto("/auth?tab=signup");
+      await page.getByLabel("Full Name").fill(fullName);
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Password").fill(password);
+      await page.getByRole("button", { name: "Create Account" }).click();
+      await expect(page).toHaveURL(/\/auth$/);
+      await signIn(page, email, password);
+      await page.getByRole("link", { name: "Your Yard" }).click();
+      await expect(page.getByRole("heading", { name: "Your Yard", level: 1 })).toBeVisible();
+      await expect(page.getByLabel("E-mail me when a visit is completed or missed")).toBeChecked();
+      await page.getByLabel("ZIP").fill("123");
+      await page.getByRole("button", { name: "Save yard profile" }).click();
+      await expect(page.getByText("Enter a 5-digit ZIP code")).toBeVisible();
+      await page.getByLabel("Street address").fill("9 Mesa Court");
+      await page.getByLabel("City").fill("Henderson");
+      await page.getByLabel("ZIP").fill("89052");
+      await page.getByLabel("Gate code").fill(GATE_CODE);
+      await page.getByLabel("Number of dogs").fill("2");
+      await page.getByLabel("Their names").fill("Rex, Luna");
+      await page.getByLabel("A dog may be loose in the yard").check();
+      if (js) await expectNoAxeViolations(page, "on Your Yard");
+      await page.getByRole("button", { name: "Save yard profile" }).click();
+      await expectToast(page, js, "Success", "Yard profile saved");
+      // Masked until asked for.
+      await expect(page.getByText(GATE_CODE, { exact: true })).toBeHidden();
+      await page.getByText("Show gate code").click();
+      await expect(page.getByText(GATE_CODE, { exact: true })).toBeVisible();
+      await page.getByRole("link", { name: "Dashboard" }).first().click();
+      await logout(page);
+
+      // --- The admin creates today's visit and opens it from Today ------------------------
+      await signIn(page, DEV_ADMIN.email, DEV_ADMIN.password);
+      const sections = page.getByRole("navigation", { name: "Admin sections" });
+      for (const name of ["Services & Uploads", "Visits", "Customers", "Quote Requests"]) {
+        await expect(sections.getByRole("link", { name })).toBeVisible();
+      }
+      if (js) await waitForHydration(page);
+      await page.getByLabel("Customer").selectOption({ label: `${fullName} (${email})` });
+      await page.getByLabel("Service Type").selectOption("Weekly Service");
+      await page.getByLabel("Service Date").fill(todayAtNoon());
+      await page.getByRole("button", { name: "Create Service" }).click();
+      await expectToast(page, js, "Success", "Service created successfully");
+      await waitForToastsToClear(page, js);
+
+      await sections.getByRole("link", { name: "Visits" }).click();
+      await expect(page.getByRole("heading", { name: "Visits", level: 2 })).toBeVisible();
+      await expect(page.getByRole("link", { name: fullName })).toBeVisible();
+      expect(await page.content()).not.toContain(GATE_CODE);
+      if (js) await expectNoAxeViolations(page, "on Visits");
+      await page.getByRole("link", { name: "Today", exact: true }).click();
+      await expect(page.getByRole("heading", { name: "Today", level: 2 })).toBeVisible();
+      const card = page.getByRole("listitem").filter({ hasText: fullName });
+      await expect(card.getByText("Gate code on file")).toBeVisible();
+      await expect(card.getByText("A dog may be loose in the yard")).toBeVisible();
+      await expect(card.getByText("9 Mesa Court, Henderson, 89052")).toBeVisible();
+      expect(await page.content()).not.toContain(GATE_CODE);
+      if (js) await expectNoAxeViolations(page, "on Today");
+      await card.getByRole("link").first().click();
+      await expect(page.getByRole("heading", { level: 2, name: /Weekly Service/ })).toBeVisible();
+      const visitUrl = new URL(page.url());
+      const serviceId = visitUrl.pathname.split("/").pop()!;
+      if (js) await waitForHydration(page);
+
+      // --- Before and after, health notes, completion -------------------------------------
+      await page.getByLabel("Before Image/Video").setInputFiles(BEFORE_JPG);
+      await page.getByRole("button", { name: "Upload Before" }).click();
+      await expectToast(page, js, "Success", "before image uploaded successfully");
+      await expect(page).toHaveURL(visitUrl.pathname);
+      await expect(
+        page.locator("[data-sonner-toast], [data-testid=flash-toast]").filter({ hasText: "Upload Failed" }),
+      ).toHaveCount(0);
+      await waitForToastsToClear(page, js);
+      if (js) await waitForHydration(page);
+      await page.getByLabel("After Image/Video").setInputFiles(AFTER_PNG);
+      await page.getByRole("button", { name: "Upload After" }).click();
+      await expectToast(page, js, "Success", "after image uploaded successfully");
+      await expect(page).toHaveURL(visitUrl.pathname);
+      await waitForToastsToClear(page, js);
+
+      await page.getByLabel("Loose stool").check();
+      await page.getByLabel("Health note").fill("Soft stool near the patio");
+      await page.getByRole("button", { name: "Save health notes" }).click();
+      await expectToast(page, js, "Success", "Health notes saved");
+      await waitForToastsToClear(page, js);
+      if (js) await expectNoAxeViolations(page, "on the visit page");
+
+      await page.getByRole("button", { name: "Mark Completed" }).click();
+      await expectToast(page, js, "Success", "Visit marked completed");
+      await expect(page.getByText("completed", { exact: true }).first()).toBeVisible();
+      await expect(page.getByRole("button", { name: "Reopen" })).toBeVisible();
+      await expect(page.getByText("Your Weekly Service visit is complete")).toBeVisible();
+      await expect(
+        page.getByRole("region", { name: "History" }).getByText(/Status scheduled → completed/),
+      ).toBeVisible();
+
+      // --- Customers: server-side search, the customer's page with the masked gate code -----
+      await waitForToastsToClear(page, js);
+      await sections.getByRole("link", { name: "Customers" }).click();
+      await expect(page.getByRole("heading", { name: "Customers", level: 2 })).toBeVisible();
+      await page.getByLabel("Search by name or e-mail").fill(fullName.toUpperCase());
+      await page.getByRole("button", { name: "Search" }).click();
+      await expect(page).toHaveURL(/[?&]q=/);
+      expect(await page.content()).not.toContain(GATE_CODE);
+      if (js) await expectNoAxeViolations(page, "on Customers");
+      await page.getByRole("link", { name: fullName }).click();
+      await expect(page.getByRole("heading", { name: fullName, level: 2 })).toBeVisible();
+      await expect(page.getByRole("link", { name: /Weekly Service/ })).toBeVisible();
+      await expect(page.getByText(GATE_CODE, { exact: true })).toBeHidden();
+      if (js) await expectNoAxeViolations(page, "on a customer's page");
+      await logout(page);
+
+      // --- The customer opens the e-mail's link ------------------------------------------
+      await signIn(page, email, password);
+      await page.goto(`/customer-dashboard/visits/${serviceId}`);
+      await expect(page.getByRole("heading", { level: 1, name: /Weekly Service/ })).toBeVisible();
+      await expect(page.getByText("Loose stool")).toBeVisible();
+      await expect(page.getByText("Soft stool near the patio")).toBeVisible();
+      await expect(page.getByText("Consider contacting your veterinarian.")).toBeVisible();
+      const compare = page.getByRole("region", { name: "Before and after" });
+      await expect(compare.getByRole("img", { name: /Your yard before/ })).toBeVisible();
+      await expect(compare.getByRole("img", { name: /Your yard after/ })).toBeVisible();
+      if (js) {
+        await waitForHydration(page);
+        const slider = compare.getByRole("slider", { name: "Compare before and after" });
+        await expect(slider).toHaveValue("50");
+        await slider.focus();
+        await page.keyboard.press("End");
+        await expect(slider).toHaveValue("100");
+        await page.keyboard.press("Home");
+        await expect(slider).toHaveValue("0");
+        await page.keyboard.press("ArrowRight");
+        await expect(slider).toHaveValue("1");
+        await expectNoAxeViolations(page, "on the customer's visit");
+      } else {
+        await expect(compare.getByRole("slider")).toHaveCount(0);
+      }
+      await page.goto("/customer-dashboard/visits");
+      await expect(page.getByRole("heading", { name: "Visit history", level: 1 })).toBeVisible();
+      await expect(page.getByRole("link", { name: "Weekly Service" })).toHaveAttribute(
+        "href",
+        `/customer-dashboard/visits/${serviceId}`,
+      );
+      expect(pageErrors).toEqual([]);
+    });
+  });
+}
