@@ -25,15 +25,19 @@ export function isCrossSiteWrite(req, ownOrigins) {
 }
 
 /**
- * Express middleware. The page's own origin is SITE_URL's, or the one the Host header names
- * (a machine reached directly, or a test server on a random port).
+ * Express middleware. The page's own origin is the one the request's host names (X-Forwarded-Host,
+ * else Host): exactly what Remix checks, so that no post it would refuse with a 500 reaches it.
+ * SITE_URL's origin counts only for a request without any host header.
  * @param {{ siteUrl: string }} options
  */
 export function refuseCrossSiteWrites({ siteUrl }) {
   const siteOrigin = new URL(siteUrl).origin.toLowerCase();
   return (req, res, next) => {
-    const host = req.headers.host?.toLowerCase();
-    const own = host ? [siteOrigin, `http://${host}`, `https://${host}`] : [siteOrigin];
+    // The host Remix compares the Origin with (its own check throws, a 500, on a mismatch):
+    // X-Forwarded-Host's first entry, else Host. Only an Origin naming that host goes on.
+    const forwarded = String(req.headers["x-forwarded-host"] ?? "").split(",")[0].trim();
+    const host = (forwarded || req.headers.host || "").toLowerCase();
+    const own = host ? [`http://${host}`, `https://${host}`] : [siteOrigin];
     if (!isCrossSiteWrite(req, own)) return next();
     res
       .status(403)

@@ -16,6 +16,17 @@ export function isDecodableUrl(pathname, host) {
   }
 }
 
+/** Form bodies in a charset the platform's form parser cannot read (it throws on UTF-16). */
+const READABLE_CHARSETS = ["utf-8", "utf8", "us-ascii", "iso-8859-1", "latin1"];
+export function hasUnreadableFormCharset(contentType) {
+  if (!contentType) return false;
+  const [type, ...params] = contentType.toLowerCase().split(";");
+  if (!["application/x-www-form-urlencoded", "multipart/form-data"].includes(type.trim())) return false;
+  const charset = params.map((p) => p.trim()).find((p) => p.startsWith("charset="));
+  if (!charset) return false;
+  return !READABLE_CHARSETS.includes(charset.slice("charset=".length).replace(/"/g, "").trim());
+}
+
 export function requestGuards() {
   return function requestGuardsMiddleware(req, res, next) {
     if (!ALLOWED_METHODS.includes(req.method)) {
@@ -26,6 +37,10 @@ export function requestGuards() {
     if (!isDecodableUrl(pathname, req.headers.host)) {
       res.set({ Connection: "close", "Cache-Control": "no-store" });
       return void res.status(400).type("text/plain").send("Bad Request");
+    }
+    if (hasUnreadableFormCharset(req.headers["content-type"])) {
+      res.set({ Connection: "close", "Cache-Control": "no-store" });
+      return void res.status(400).type("text/plain").send("Send forms in UTF-8.");
     }
     next();
   };

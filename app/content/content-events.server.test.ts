@@ -2,7 +2,7 @@ import { afterEach, expect, test, vi } from "vitest";
 import { contentChanged, onContentChanged } from "./content-events.server";
 import {
   createContentStore,
-  getPlan,
+  getFaqs,
   readingFromOrigin,
   replaceContentStore,
   type ContentSource,
@@ -14,11 +14,12 @@ afterEach(() => {
 });
 
 test("a content change clears the content cache, tells the listeners, and skips the CDN for two minutes", async () => {
+  // A list that exists is cached (an unknown slug would not be: it adds no cache entry).
   vi.useFakeTimers({ now: new Date("2026-01-01T00:00:00Z"), toFake: ["Date"] });
-  const fetch = vi.fn<ContentSource["fetch"]>(async () => null);
+  const fetch = vi.fn<ContentSource["fetch"]>(async () => []);
   replaceContentStore(createContentStore({ source: { kind: "dataset", fetch } }));
-  await getPlan("weekly");
-  await getPlan("weekly");
+  await getFaqs();
+  await getFaqs();
   expect(fetch).toHaveBeenCalledTimes(1);
   const heard: string[] = [];
   const stop = onContentChanged((reason) => heard.push(reason));
@@ -29,7 +30,7 @@ test("a content change clears the content cache, tells the listeners, and skips 
   contentChanged("notify"); // no longer heard
 
   expect(heard).toEqual(["publish"]);
-  await getPlan("weekly");
+  await getFaqs();
   expect(fetch).toHaveBeenCalledTimes(2);
   expect(readingFromOrigin()).toBe(true);
   vi.setSystemTime(new Date("2026-01-01T00:02:01Z"));

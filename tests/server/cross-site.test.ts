@@ -57,10 +57,12 @@ describe("cross-site writes", () => {
     expect(await send("/auth", { "Sec-Fetch-Site": "same-site" })).toMatchObject({ status: 403 });
   });
 
-  it("lets the site's own posts through: SITE_URL's origin, the Host it was reached at, same-origin fetches", async () => {
+  it("lets the site's own posts through: the host it was reached at, same-origin fetches", async () => {
+    // SITE_URL's origin on a request that reached another host: Remix's own check would throw
+    // (a 500), so it is refused here instead.
     expect(await send("/auth", { Origin: "https://www.example.com" })).toMatchObject({
-      status: 204,
-      reachedRemix: true,
+      status: 403,
+      reachedRemix: false,
     });
     expect(await send("/auth", { Origin: base })).toMatchObject({ status: 204, reachedRemix: true });
     expect(await send("/auth", { "Sec-Fetch-Site": "same-origin" })).toMatchObject({ status: 204 });
