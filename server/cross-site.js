@@ -35,7 +35,9 @@ export function refuseCrossSiteWrites({ siteUrl }) {
   return (req, res, next) => {
     // The host Remix compares the Origin with (its own check throws, a 500, on a mismatch):
     // X-Forwarded-Host's first entry, else Host. Only an Origin naming that host goes on.
-    const forwarded = String(req.headers["x-forwarded-host"] ?? "").split(",")[0].trim();
+    const forwarded = String(req.headers["x-forwarded-host"] ?? "")
+      .split(",")[0]
+      .trim();
     const host = (forwarded || req.headers.host || "").toLowerCase();
     const own = host ? [`http://${host}`, `https://${host}`] : [siteOrigin];
     if (!isCrossSiteWrite(req, own)) return next();
