@@ -9,7 +9,7 @@ const GREY = "bg-slate-100 text-slate-800 ring-slate-600/30 dark:bg-slate-700 da
 function Badge({ tone, label }: { tone: string; label: string }) {
   return (
     <span
-      className={`inline-flex items-center rounded-full px-3 py-1 text-sm font-semibold capitalize ring-1 ring-inset ${tone}`}
+      className={`inline-block rounded-full px-3 py-1 text-sm font-semibold first-letter:uppercase ring-1 ring-inset ${tone}`}
     >
       {label.replace(/_/g, " ")}
     </span>
