@@ -81,6 +81,8 @@ test.beforeAll(async () => {
     env: {
       ...process.env,
       NODE_ENV: "production",
+      // The embedded defaults (local uploads, PGlite without DATABASE_URL) are refused in production.
+      ALLOW_EMBEDDED_IN_PRODUCTION: "true",
       PORT: String(sitePort),
       HOST: "127.0.0.1",
       SITE_URL: origin,
