@@ -142,6 +142,9 @@ test("a booking made through the dashboard's calendar link reaches the customer 
 
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
+  // Signing in as the shared dev admin may wait out a 30-second TOTP step that another worker
+  // has just used (tests/e2e/helpers.ts enterTotpCode).
+  test.describe.configure({ timeout: 150_000 });
 
   test("the admin confirms a pending calendar booking and assigns an unmatched one", async ({ page, request }) => {
     const fixture = JSON.parse(readFileSync(FIXTURE, "utf8"));

@@ -94,7 +94,7 @@ for (const js of [true, false]) {
         await expect(sections.getByRole("link", { name })).toBeVisible();
       }
       if (js) await waitForHydration(page);
-      await page.getByLabel("Customer").selectOption({ label: `${fullName} (${email})` });
+      await page.getByLabel("Customer").selectOption({ label: `${fullName} (${email}) (unverified)` });
       await page.getByLabel("Service Type").selectOption("Weekly Service");
       await page.getByLabel("Service Date").fill(todayAtNoon());
       await page.getByRole("button", { name: "Create Service" }).click();
