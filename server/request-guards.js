@@ -7,7 +7,9 @@ export const ALLOWED_METHODS = ["GET", "HEAD", "POST"];
 /** Whether `pathname` and the Host make a URL that decodes: Remix decodes both. */
 export function isDecodableUrl(pathname, host) {
   try {
-    decodeURIComponent(pathname);
+    const decoded = decodeURIComponent(pathname);
+    // "/%5C…" decodes to "/\…", which URL parsers read as "//host": Remix's router then throws.
+    if (/^[/\\]{2}/.test(decoded)) return false;
     // createRemixRequest builds `new URL(protocol://host + originalUrl)`; a bad Host throws there.
     new URL(`http://${host ?? "localhost"}${pathname}`);
     return true;

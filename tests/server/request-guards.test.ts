@@ -19,5 +19,8 @@ describe("request guards", () => {
     expect(isDecodableUrl("/services/weekly", "localhost")).toBe(true);
     expect(isDecodableUrl("/%", "localhost")).toBe(false);
     expect(isDecodableUrl("/services/%ED%A0%80", "localhost")).toBe(false);
+    // Found by the corpus: a path that decodes to "/\…" reads as a protocol-relative URL.
+    expect(isDecodableUrl("/%5C%25u4%20igX*%5B", "localhost")).toBe(false);
+    expect(isDecodableUrl("/a%5Cb", "localhost")).toBe(true);
   });
 });
