@@ -25,7 +25,7 @@ COPY --from=build /app/build /app/build
 COPY --from=build /app/public /app/public
 COPY package.json server.js tsconfig.json ./
 COPY server ./server
-# Sources for the tsx scripts: migrations, admin:grant, quotes:retry.
+# Sources for the tsx scripts: migrations, admin:grant, outbox:send.
 COPY db ./db
 COPY app ./app
 COPY scripts ./scripts

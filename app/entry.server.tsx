@@ -17,7 +17,6 @@ import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from "./utils/database-err
 import { getEnv } from "./utils/env.server";
 import { errorFields, log } from "./utils/logger.server";
 import { NonceProvider } from "./utils/nonce";
-import { ensureQuoteNotificationRetries } from "./features/quotes/quote-notifications.server";
 import { startOutboxWorker } from "./features/outbox/outbox.server";
 import { purgeExpiredSessions } from "./utils/session.server";
 
@@ -37,9 +36,8 @@ setInterval(purge, 60 * 60 * 1000).unref();
 listenForContentChanges();
 export { onContentChanged } from "./content/content-events.server";
 
-// Unsent quote e-mails (an SMTP outage before a restart) are retried without waiting for a visit.
-ensureQuoteNotificationRetries();
-// The e-mail outbox (docs/decisions/031): every machine runs one worker; SKIP LOCKED shares the rows.
+// The e-mail outbox (docs/decisions/031, 034: quote e-mails too): every machine runs one worker;
+// SKIP LOCKED shares the rows.
 startOutboxWorker();
 
 const ABORT_DELAY = 5_000;

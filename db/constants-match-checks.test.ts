@@ -4,7 +4,7 @@ import { createTestDatabase, type TestDatabase } from "../tests/helpers/test-dat
 import { OAUTH_PROVIDERS, ROLES, TOKEN_PURPOSES } from "../app/features/accounts/account-constants";
 import { BOOKING_PROVIDERS, BOOKING_SOURCES, BOOKING_STATUSES } from "../app/features/bookings/booking-constants";
 import { IMAGE_TYPES } from "../app/features/media/media-constants";
-import { DOG_COUNTS, NOTIFICATION_STATUSES, QUOTE_STATUSES, YARD_SIZES } from "../app/features/quotes/quote-constants";
+import { DOG_COUNTS, QUOTE_STATUSES, YARD_SIZES } from "../app/features/quotes/quote-constants";
 import { OUTBOX_KINDS, OUTBOX_STATUSES } from "../app/features/outbox/outbox-constants";
 import {
   HEALTH_FLAGS,
@@ -35,7 +35,6 @@ const LIVE_LISTS: { table: string; column: string; values: readonly string[] }[]
   { table: "quote_requests", column: "status", values: QUOTE_STATUSES },
   { table: "quote_requests", column: "dogs", values: DOG_COUNTS },
   { table: "quote_requests", column: "yard_size", values: YARD_SIZES },
-  { table: "quote_requests", column: "notification_status", values: NOTIFICATION_STATUSES },
 ];
 
 let database: TestDatabase;

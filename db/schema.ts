@@ -9,7 +9,7 @@ type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 export type { OAuthProvider, Role, TokenPurpose } from "../app/features/accounts/account-constants";
 export type { BookingProvider, BookingSource, BookingStatus } from "../app/features/bookings/booking-constants";
 export type { ImageType } from "../app/features/media/media-constants";
-export type { DogCount, NotificationStatus, QuoteStatus, YardSize } from "../app/features/quotes/quote-constants";
+export type { DogCount, QuoteStatus, YardSize } from "../app/features/quotes/quote-constants";
 export type {
   HealthFlag,
   MissedReason,
@@ -21,7 +21,7 @@ export type { OutboxKind, OutboxStatus } from "../app/features/outbox/outbox-con
 import type { OAuthProvider, Role, TokenPurpose } from "../app/features/accounts/account-constants";
 import type { BookingProvider, BookingSource, BookingStatus } from "../app/features/bookings/booking-constants";
 import type { ImageType } from "../app/features/media/media-constants";
-import type { DogCount, NotificationStatus, QuoteStatus, YardSize } from "../app/features/quotes/quote-constants";
+import type { DogCount, QuoteStatus, YardSize } from "../app/features/quotes/quote-constants";
 import type {
   HealthFlag,
   MissedReason,
@@ -175,6 +175,7 @@ export interface BookingsTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+/** Its e-mails are outbox rows with `related_id` = its id (docs/decisions/034). */
 export interface QuoteRequestsTable {
   id: Generated<string>;
   name: string;
@@ -194,10 +195,6 @@ export interface QuoteRequestsTable {
   /** Same request twice within a short window is stored once: a hash of its fields. */
   dedupe_key: string;
   client_key: string | null;
-  notification_status: ColumnType<NotificationStatus, NotificationStatus | undefined, NotificationStatus>;
-  notification_attempts: ColumnType<number, number | undefined, number>;
-  notification_error: string | null;
-  notified_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }

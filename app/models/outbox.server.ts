@@ -96,3 +96,35 @@ export async function listOutboxFor(relatedId: string, limit = 20) {
     .limit(limit)
     .execute();
 }
+
+/**
+ * Whether a message of this kind was queued to this address (any case) since `since`. Takes a
+ * transaction-scoped advisory lock on kind and address first, so that two transactions asking
+ * about one address answer one after the other: pass the transaction that will enqueue.
+ */
+export async function lockAndFindRecentOutboxTo(trx: Db, kind: OutboxKind, to: string, since: Date) {
+  const address = to.trim().toLowerCase();
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`outbox-to:${kind}:${address}`}, 0))`.execute(trx);
+  const row = await trx
+    .selectFrom("outbox")
+    .select("id")
+    .where("kind", "=", kind)
+    .where(sql<string>`lower(to_address)`, "=", address)
+    .where("created_at", ">", since)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The status of each of these things' e-mails of one kind (a list page's column), oldest first. */
+export async function outboxStatusesFor(relatedIds: string[], kind: OutboxKind) {
+  if (relatedIds.length === 0) return [];
+  const db = await getDb();
+  return db
+    .selectFrom("outbox")
+    .select(["related_id", "status"])
+    .where("related_id", "in", relatedIds)
+    .where("kind", "=", kind)
+    .orderBy("created_at")
+    .execute();
+}

@@ -1,14 +1,11 @@
 import { createHash } from "node:crypto";
-import { sql } from "kysely";
-import type { DogCount, QuoteRequest, QuoteStatus, YardSize } from "../../db/schema";
+import { sql, type Transaction } from "kysely";
+import type { Database, DogCount, QuoteRequest, QuoteStatus, YardSize } from "../../db/schema";
 import { getDb } from "~/utils/db.server";
 import { isUuid } from "~/utils/uuid";
 
 /** The same request posted again within this window is stored once. */
 export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
-
-/** Automatic retries stop after this many attempts; `npm run quotes:retry` still sends them. */
-export const MAX_AUTOMATIC_ATTEMPTS = 8;
 
 /** A quote form's fields once validated (app/features/quotes/quote-schema.ts), as stored here. */
 export type QuoteRequestInput = {
@@ -54,8 +51,14 @@ export function quoteDedupeKey(input: QuoteRequestInput): string {
  * Stores a quote request, unless the same one arrived within the duplicate window: then the
  * earlier row is returned. A transaction-scoped advisory lock on the key makes two concurrent
  * posts of the same request wait for each other instead of both inserting.
+ *
+ * `afterInsert` runs in the same transaction, for a new row only (the quote e-mails are queued
+ * there, docs/decisions/034): the request and its e-mails commit together or not at all.
  */
-export async function createQuoteRequest(data: NewQuoteRequest): Promise<{ quote: QuoteRequest; duplicate: boolean }> {
+export async function createQuoteRequest(
+  data: NewQuoteRequest,
+  afterInsert?: (trx: Transaction<Database>, quote: QuoteRequest) => Promise<void>,
+): Promise<{ quote: QuoteRequest; duplicate: boolean }> {
   const db = await getDb();
   const dedupeKey = quoteDedupeKey(data);
   return db.transaction().execute(async (trx) => {
@@ -89,6 +92,7 @@ export async function createQuoteRequest(data: NewQuoteRequest): Promise<{ quote
       })
       .returningAll()
       .executeTakeFirstOrThrow();
+    await afterInsert?.(trx, quote);
     return { quote, duplicate: false };
   });
 }
@@ -146,85 +150,4 @@ export async function updateQuoteRequestStatus(id: string, status: QuoteStatus):
     .where("id", "=", id)
     .returningAll()
     .executeTakeFirst();
-}
-
-/** Wait before automatic attempt n+1: 1, 2, 4 … minutes, at most an hour. */
-export function retryDelaySeconds(attempts: number): number {
-  return Math.min(60 * 2 ** Math.max(0, attempts - 1), 3600);
-}
-
-/**
- * Claims requests whose notification is due, counting the attempt before it is made, so that
- * two app machines never send the same e-mail: each row is claimed by one UPDATE (rows locked
- * by another claimer are skipped). A claimed row stays 'pending' if the process dies mid-send
- * and is picked up again after its backoff.
- *
- * `ids`: just these (the request that was just stored). `due`: only those past their backoff
- * and under the automatic attempt limit; otherwise every unsent request (the manual script).
- */
-export async function claimQuoteNotifications(options: {
-  ids?: string[];
-  due: boolean;
-  limit: number;
-}): Promise<QuoteRequest[]> {
-  const db = await getDb();
-  if (options.ids && options.ids.length === 0) return [];
-  return db
-    .updateTable("quote_requests")
-    .set({
-      notification_status: "pending",
-      notification_attempts: sql<number>`notification_attempts + 1`,
-      updated_at: sql<Date>`now()`,
-    })
-    .where("id", "in", (eb) => {
-      let candidates = eb
-        .selectFrom("quote_requests")
-        .select("id")
-        .where("notification_status", "in", ["pending", "failed"]);
-      if (options.ids) candidates = candidates.where("id", "in", options.ids);
-      if (options.due) {
-        candidates = candidates
-          .where("notification_attempts", "<", MAX_AUTOMATIC_ATTEMPTS)
-          .where(
-            sql<boolean>`updated_at <= now() - make_interval(secs => least(60 * power(2, greatest(notification_attempts - 1, 0)), 3600))`,
-          );
-      }
-      return candidates.orderBy("created_at", "asc").limit(options.limit).forUpdate().skipLocked();
-    })
-    .returningAll()
-    .execute();
-}
-
-export async function markQuoteNotificationSent(id: string, warning?: string) {
-  const db = await getDb();
-  await db
-    .updateTable("quote_requests")
-    .set({
-      notification_status: "sent",
-      notification_error: warning ?? null,
-      notified_at: sql<Date>`now()`,
-      updated_at: sql<Date>`now()`,
-    })
-    .where("id", "=", id)
-    .execute();
-}
-
-export async function markQuoteNotificationFailed(id: string, error: string) {
-  const db = await getDb();
-  await db
-    .updateTable("quote_requests")
-    .set({ notification_status: "failed", notification_error: error.slice(0, 1000), updated_at: sql<Date>`now()` })
-    .where("id", "=", id)
-    .execute();
-}
-
-/** Without SMTP the owner reads requests in the inbox; nothing to send or retry. */
-export async function markQuoteNotificationSkipped(id: string) {
-  const db = await getDb();
-  await db
-    .updateTable("quote_requests")
-    .set({ notification_status: "skipped", updated_at: sql<Date>`now()` })
-    .where("id", "=", id)
-    .where("notification_status", "=", "pending")
-    .execute();
 }

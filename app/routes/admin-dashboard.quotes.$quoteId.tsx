@@ -9,6 +9,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { OutsideAreaBadge, QuoteStatusBadge } from "~/features/quotes/quote-status-badge";
 import { getQuoteServiceOptions } from "~/content/content.server";
 import { getQuoteRequest, updateQuoteRequestStatus } from "~/models/quote-request.server";
+import { getQuoteEmailStatuses, type QuoteEmailStatus } from "~/features/quotes/quote-notifications.server";
 import { requireAdmin } from "~/features/accounts/auth.server";
 import { formatQuoteTime, QUOTE_STATUS_LABELS } from "~/features/quotes/quote-format";
 import { telHref } from "~/utils/tel";
@@ -19,7 +20,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const quote = await getQuoteRequest(params.quoteId ?? "");
   if (!quote) throw new Response("Quote request not found", { status: 404 });
-  const options = await getQuoteServiceOptions();
+  const [options, emails] = await Promise.all([getQuoteServiceOptions(), getQuoteEmailStatuses(quote.id)]);
   return json(
     {
       quote: {
@@ -36,12 +37,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         status: quote.status,
         outsideServiceArea: quote.outside_service_area,
         estimateLabel: quote.estimate_label,
-        notification: {
-          status: quote.notification_status,
-          attempts: quote.notification_attempts,
-          error: quote.notification_error,
-          sentAt: quote.notified_at ? formatQuoteTime(quote.notified_at) : null,
-        },
+        // Read from the outbox rows about this request (docs/decisions/034).
+        emails,
         createdAt: quote.created_at.toISOString(),
         received: formatQuoteTime(quote.created_at),
       },
@@ -73,12 +70,20 @@ export async function action({ request, params }: ActionFunctionArgs) {
   });
 }
 
-const NOTIFICATION_TEXT = {
-  pending: "Not sent yet",
-  sent: "Sent",
-  failed: "Failed; retrying automatically",
-  skipped: "Not sent (e-mail is not configured)",
-} as const;
+/** One e-mail's line: its status, when it went, how many tries, and the last error. */
+function EmailStatus({ email, none }: { email: QuoteEmailStatus | null; none: string }) {
+  if (!email) return <>{none}</>;
+  const retrying = email.status === "pending" && email.attempts > 0;
+  return (
+    <>
+      {email.label}
+      {email.sentAt ? ` ${email.sentAt}` : ""}
+      {retrying ? "; retrying automatically" : ""}
+      {email.attempts > 0 ? ` (${email.attempts} attempt${email.attempts === 1 ? "" : "s"})` : ""}
+      {email.error ? <span className="block text-sm text-slate-700 dark:text-slate-300">{email.error}</span> : null}
+    </>
+  );
+}
 
 export default function QuoteRequestDetail() {
   const { quote } = useLoaderData<typeof loader>();
@@ -153,14 +158,13 @@ export default function QuoteRequestDetail() {
         <Detail term="Service">{quote.service}</Detail>
         <Detail term="Estimate shown to the visitor">{quote.estimateLabel ?? "None (custom quote)"}</Detail>
         <Detail term="E-mail notification">
-          {NOTIFICATION_TEXT[quote.notification.status]}
-          {quote.notification.sentAt ? ` ${quote.notification.sentAt}` : ""}
-          {quote.notification.attempts > 0
-            ? ` (${quote.notification.attempts} attempt${quote.notification.attempts === 1 ? "" : "s"})`
-            : ""}
-          {quote.notification.error ? (
-            <span className="block text-sm text-slate-700 dark:text-slate-300">{quote.notification.error}</span>
-          ) : null}
+          <EmailStatus email={quote.emails.owner} none="None on record" />
+        </Detail>
+        <Detail term="Confirmation to the visitor">
+          <EmailStatus
+            email={quote.emails.visitor}
+            none="Not sent: this address had a confirmation in the previous 24 hours"
+          />
         </Detail>
         <div className="sm:col-span-2">
           <dt className="font-semibold text-slate-900 dark:text-white">Message</dt>

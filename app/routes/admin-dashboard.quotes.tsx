@@ -7,7 +7,7 @@ import { OutsideAreaBadge, QuoteStatusBadge } from "~/features/quotes/quote-stat
 import { getQuoteServiceOptions } from "~/content/content.server";
 import { countQuoteRequestsByStatus, listQuoteRequests } from "~/models/quote-request.server";
 import { requireAdmin } from "~/features/accounts/auth.server";
-import { ensureQuoteNotificationRetries } from "~/features/quotes/quote-notifications.server";
+import { listQuoteOwnerEmailStatuses } from "~/features/quotes/quote-notifications.server";
 import { formatQuoteTime, QUOTE_STATUS_LABELS } from "~/features/quotes/quote-format";
 import { dogCountLabel } from "~/features/quotes/quote-schema";
 
@@ -15,7 +15,6 @@ const PAGE_SIZE = 25;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  ensureQuoteNotificationRetries();
   const url = new URL(request.url);
   const requested = url.searchParams.get("status") || null;
   const status = QUOTE_STATUSES.find((value) => value === requested);
@@ -28,6 +27,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     getQuoteServiceOptions(),
   ]);
   const labels = new Map(options.map((option) => [option.value, option.label]));
+  // The e-mail to the business of each row, read from the outbox (docs/decisions/034).
+  const emails = await listQuoteOwnerEmailStatuses(items.map((quote) => quote.id));
   return json(
     {
       status: status ?? null,
@@ -44,6 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         zip: quote.zip,
         outsideServiceArea: quote.outside_service_area,
         status: quote.status,
+        mailStatus: emails.get(quote.id) ?? null,
         createdAt: quote.created_at.toISOString(),
         received: formatQuoteTime(quote.created_at),
       })),
@@ -130,7 +132,7 @@ export default function QuoteRequests() {
           aria-label="Quote requests table"
           tabIndex={0}
         >
-          <table className="w-full min-w-[44rem] text-left">
+          <table className="w-full min-w-[52rem] text-left">
             <caption className="sr-only">
               {data.status ? `${QUOTE_STATUS_LABELS[data.status]} quote requests` : "All quote requests"}, newest first
             </caption>
@@ -153,6 +155,9 @@ export default function QuoteRequests() {
                 </th>
                 <th scope="col" className="px-4 py-3">
                   Status
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  E-mail to you
                 </th>
               </tr>
             </thead>
@@ -179,6 +184,7 @@ export default function QuoteRequests() {
                   <td className="px-4 py-3">
                     <QuoteStatusBadge status={quote.status} />
                   </td>
+                  <td className="px-4 py-3">{quote.mailStatus ?? "None on record"}</td>
                 </tr>
               ))}
             </tbody>

@@ -138,12 +138,20 @@ test.describe("with JavaScript", () => {
     await expect(row).toContainText("Weekly Swift Service");
     await expect(row).toContainText("Outside service area");
     await expect(row).toContainText("New");
+    // The e-mail to the business, read from the outbox. The test server's SMTP_URL points at a port
+    // nobody may be listening on (tests/e2e/account-security.spec.ts opens it at times).
+    await expect(page.getByRole("columnheader", { name: "E-mail to you" })).toBeVisible();
+    await expect(row.getByRole("cell").last()).toHaveText(/^(Waiting to be sent|Sending|Sent)$/);
     await expectAccessibleInBothThemes(page, "on the quote inbox");
 
     await row.getByRole("link", { name }).click();
     await expect(page.getByRole("heading", { name: `Quote request from ${name}` })).toBeVisible();
     await expect(page.getByRole("link", { name: "Call (702) 555-0111" })).toHaveAttribute("href", "tel:+17025550111");
     await expect(page.getByRole("link", { name: /^E-mail inbox-/ })).toHaveAttribute("href", /^mailto:inbox-/);
+    const notification = page.getByRole("term").filter({ hasText: /^E-mail notification$/ }).locator("xpath=..");
+    await expect(notification.getByRole("definition")).toHaveText(/^(Waiting to be sent|Sending|Sent)/);
+    const confirmation = page.getByRole("term").filter({ hasText: /^Confirmation to the visitor$/ }).locator("xpath=..");
+    await expect(confirmation.getByRole("definition")).toHaveText(/^(Waiting to be sent|Sending|Sent)/);
     await expectAccessibleInBothThemes(page, "on a quote request");
 
     await page.getByLabel("Status").selectOption("contacted");

@@ -3,6 +3,8 @@ import { useAppDatabase } from "../helpers/app-database";
 import { createUser, sessionCookieFor } from "../helpers/factories";
 import { goodQuote } from "../helpers/quote-form";
 import { createQuoteRequest } from "~/models/quote-request.server";
+import { queueQuoteEmails, quoteEmailContext } from "~/features/quotes/quote-notifications.server";
+import { resetEnvCache } from "~/utils/env.server";
 import { createQuoteSchema } from "~/features/quotes/quote-schema";
 import { getToast } from "~/utils/toast.server";
 import { action as detailAction, loader as detailLoader } from "~/routes/admin-dashboard.quotes.$quoteId";
@@ -14,15 +16,23 @@ let customerCookie: string;
 
 const MISSING_ID = "00000000-0000-4000-8000-000000000000";
 
-async function storeQuote(overrides: Record<string, string>, options: { outside?: boolean; minutesAgo?: number } = {}) {
+async function storeQuote(
+  overrides: Record<string, string>,
+  options: { outside?: boolean; minutesAgo?: number; emails?: boolean } = {},
+) {
   const input = createQuoteSchema().parse(goodQuote(overrides));
-  const { quote } = await createQuoteRequest({
-    ...input,
-    outsideServiceArea: options.outside ?? false,
-    estimateCents: 10400,
-    estimateLabel: "$104/month",
-    clientKey: null,
-  });
+  const context = await quoteEmailContext(input.service);
+  const { quote } = await createQuoteRequest(
+    {
+      ...input,
+      outsideServiceArea: options.outside ?? false,
+      estimateCents: 10400,
+      estimateLabel: "$104/month",
+      clientKey: null,
+    },
+    // As the contact action does: the e-mails queued in the request's transaction.
+    options.emails ? (trx, stored) => queueQuoteEmails(trx, stored, context) : undefined,
+  );
   if (options.minutesAgo) {
     await database.current.db
       .updateTable("quote_requests")
@@ -65,7 +75,11 @@ beforeAll(async () => {
 });
 
 beforeEach(async () => {
+  // No SMTP: queued e-mails are stored 'skipped'.
+  delete process.env.SMTP_URL;
+  resetEnvCache();
   await database.current.db.deleteFrom("quote_requests").execute();
+  await database.current.db.deleteFrom("outbox").execute();
 });
 
 describe("quote inbox authorization", () => {
@@ -200,8 +214,47 @@ describe("quote detail and status changes", () => {
       message: "Beware of the friendly dog.",
       estimateLabel: "$104/month",
       status: "new",
-      notification: { status: "pending", attempts: 0 },
+      // No e-mail on record for this one (stored without them).
+      emails: { owner: null, visitor: null },
     });
+  });
+
+  it("shows each e-mail's status read from the outbox, on the page and in the list", async () => {
+    const quote = await storeQuote({ name: "Mailed Owner" }, { emails: true });
+    // A second request from the same address within 24 hours gets no confirmation.
+    const again = await storeQuote({ name: "Mailed Again", email: quote.email }, { emails: true });
+    await database.current.db
+      .updateTable("outbox")
+      .set({ status: "failed", attempts: 10, last_error: "550 mailbox unavailable" })
+      .where("related_id", "=", again.id)
+      .execute();
+    const detail = async (id: string) =>
+      (
+        await (
+          await settle(() =>
+            detailLoader({
+              request: get(`/admin-dashboard/quotes/${id}`, adminCookie),
+              params: { quoteId: id },
+              context: {},
+            }),
+          )
+        ).json()
+      ).quote.emails;
+    expect(await detail(quote.id)).toMatchObject({
+      owner: { status: "skipped", label: "Not sent (e-mail is not configured)", attempts: 0 },
+      visitor: { status: "skipped" },
+    });
+    expect(await detail(again.id)).toEqual({
+      owner: { status: "failed", label: "Failed", attempts: 10, error: "550 mailbox unavailable", sentAt: null },
+      visitor: null,
+    });
+    const list = await (
+      await settle(() => listLoader({ request: get("/admin-dashboard/quotes", adminCookie), params: {}, context: {} }))
+    ).json();
+    expect(list.quotes.map((q: { name: string; mailStatus: string | null }) => [q.name, q.mailStatus])).toEqual([
+      ["Mailed Again", "Failed"],
+      ["Mailed Owner", "Not sent (e-mail is not configured)"],
+    ]);
   });
 
   it("answers 404 for an unknown or malformed id", async () => {

@@ -7,7 +7,3 @@ export type DogCount = (typeof DOG_COUNTS)[number];
 
 export const YARD_SIZES = ["small", "medium", "large"] as const;
 export type YardSize = (typeof YARD_SIZES)[number];
-
-/** Where a quote request's e-mails stand. */
-export const NOTIFICATION_STATUSES = ["pending", "sent", "failed", "skipped"] as const;
-export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];

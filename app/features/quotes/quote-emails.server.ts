@@ -12,10 +12,13 @@ export type QuoteEmailContext = {
   siteUrl: string;
 };
 
+/** One quote e-mail, ready for the outbox (enqueueEmail adds the kind and keys). */
+export type QuoteMail = Required<Pick<OutgoingMail, "to" | "replyTo" | "subject" | "text">>;
+
 // Plain text only: every value is the visitor's own text, and plain text cannot inject markup.
 
 /** To the business: every field, the estimate and the service-area flag; replies go to the visitor. */
-export function ownerQuoteEmail(quote: QuoteRequest, context: QuoteEmailContext): OutgoingMail {
+export function ownerQuoteEmail(quote: QuoteRequest, context: QuoteEmailContext): QuoteMail {
   const flag = quote.outside_service_area ? " [outside service area]" : "";
   const lines = [
     `New quote request from ${quote.name}.`,
@@ -47,7 +50,7 @@ export function ownerQuoteEmail(quote: QuoteRequest, context: QuoteEmailContext)
 }
 
 /** To the visitor: what they asked for and what happens next; replies go to the business. */
-export function visitorQuoteEmail(quote: QuoteRequest, context: QuoteEmailContext): OutgoingMail {
+export function visitorQuoteEmail(quote: QuoteRequest, context: QuoteEmailContext): QuoteMail {
   const { settings } = context;
   // Nothing the visitor wrote (name, address, message) goes into this e-mail: the form must
   // not be a way to send one's own text, from the business's sender, to any address.

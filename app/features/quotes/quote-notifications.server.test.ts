@@ -5,12 +5,14 @@ import { useAppDatabase } from "../../../tests/helpers/app-database";
 import { goodQuote, quotePost } from "../../../tests/helpers/quote-form";
 import { startTestSmtpServer, type TestSmtpServer } from "../../../tests/helpers/smtp-server";
 import { getQuoteServiceOptions, getSiteSettings } from "~/content/content.server";
-import { MAX_AUTOMATIC_ATTEMPTS } from "~/models/quote-request.server";
+import { deliverDueEmails } from "~/features/outbox/outbox.server";
 import { action } from "~/routes/contact";
 import { resetEnvCache } from "~/utils/env.server";
-import { retryUnsentQuoteNotifications, startQuoteNotificationRetries } from "./quote-notifications.server";
+import { getQuoteEmailStatuses } from "./quote-notifications.server";
 
+// Quote e-mails through the outbox (docs/decisions/034), against a real SMTP server on loopback.
 const database = useAppDatabase();
+const db = () => database.current.db;
 let smtp: TestSmtpServer;
 
 /** Posts to the /contact route's action, as the browser does. */
@@ -18,16 +20,22 @@ const post = (request: Request) => action({ request, params: {}, context: {} });
 const addresses = (field: AddressObject | AddressObject[] | undefined) =>
   (Array.isArray(field) ? field : field ? [field] : []).flatMap((a) => a.value.map((v) => v.address));
 
-async function rows() {
-  return database.current.db.selectFrom("quote_requests").selectAll().orderBy("created_at").execute();
+async function quotes() {
+  return db().selectFrom("quote_requests").selectAll().orderBy("created_at").execute();
+}
+async function outbox() {
+  return db().selectFrom("outbox").selectAll().orderBy("created_at").orderBy("kind").execute();
 }
 
-/** Pretend the last attempt was long ago, so that the backoff has passed. */
-async function ageAttempts() {
-  await database.current.db
-    .updateTable("quote_requests")
-    .set({ updated_at: sql<Date>`now() - interval '2 hours'` })
-    .execute();
+/** Sends everything due, as the worker does, until nothing is left. */
+async function drain() {
+  const total = { sent: 0, failed: 0 };
+  for (;;) {
+    const { sent, failed } = await deliverDueEmails();
+    total.sent += sent;
+    total.failed += failed;
+    if (sent + failed === 0) return total;
+  }
 }
 
 beforeAll(async () => {
@@ -47,14 +55,15 @@ beforeEach(async () => {
   process.env.SMTP_URL = smtp.url;
   process.env.MAIL_FROM = "Quote Desk <quotes@example.com>";
   resetEnvCache();
-  await database.current.db.deleteFrom("quote_requests").execute();
+  await db().deleteFrom("quote_requests").execute();
   // Each test starts with no confirmation sent today (one per address per 24 hours).
-  await database.current.db.deleteFrom("rate_limits").execute();
+  await db().deleteFrom("outbox").execute();
+  await db().deleteFrom("rate_limits").execute();
 });
 afterEach(() => resetEnvCache());
 
-describe("quote notifications over SMTP", () => {
-  it("e-mails the business every field, the estimate and the area, reply-to the visitor, and confirms to the visitor", async () => {
+describe("quote e-mails through the outbox", () => {
+  it("one quote: nothing sent in the request, then exactly one e-mail to the business and one confirmation", async () => {
     const settings = await getSiteSettings();
     const options = await getQuoteServiceOptions();
     const values = goodQuote({
@@ -65,12 +74,20 @@ describe("quote notifications over SMTP", () => {
     });
     const response = await post(quotePost(values));
     expect(response.status).toBe(302);
+    // Stored with the request, not sent inside it.
+    expect(smtp.messages).toHaveLength(0);
+    const [row] = await quotes();
+    expect((await outbox()).map((e) => [e.kind, e.status, e.related_id, e.attempts])).toEqual([
+      ["quote_owner", "pending", row.id, 0],
+      ["quote_visitor", "pending", row.id, 0],
+    ]);
 
-    const [owner, visitor] = await smtp.waitForMessages(2);
-    const [row] = await rows();
+    expect(await drain()).toEqual({ sent: 2, failed: 0 });
+    expect(smtp.messages).toHaveLength(2);
+    const owner = smtp.messages.find((m) => m.subject?.startsWith("New quote request:"))!;
+    const visitor = smtp.messages.find((m) => m !== owner)!;
     const serviceLabel = options.find((option) => option.value === "twice-weekly")?.label ?? "";
 
-    expect(smtp.envelopes[0]).toEqual([settings.email]);
     expect(addresses(owner.to)).toEqual([settings.email]);
     expect(addresses(owner.replyTo)).toEqual([values.email]);
     expect(owner.from?.text).toContain("quotes@example.com");
@@ -91,33 +108,81 @@ describe("quote notifications over SMTP", () => {
       expect(owner.text, text).toContain(text);
     }
 
-    expect(smtp.envelopes[1]).toEqual([values.email]);
+    expect(addresses(visitor.to)).toEqual([values.email]);
     expect(addresses(visitor.replyTo)).toEqual([settings.email]);
     expect(visitor.subject).toContain(settings.businessName);
     expect(visitor.text).toContain(`within our business hours: ${settings.hours.display}`);
     expect(visitor.text).toContain("90210 may be outside our service area");
     expect(visitor.text).toContain(`Estimated price: ${row.estimate_label}`);
-    // Nothing the visitor wrote is relayed to the address they typed.
+    // Nothing the visitor wrote is relayed to the address they typed (no mail relay).
     for (const written of [values.name, values.address, values.message, values.phone]) {
       expect(visitor.text, written).not.toContain(written);
       expect(visitor.subject).not.toContain(written);
     }
 
-    expect(row).toMatchObject({ notification_status: "sent", notification_attempts: 1, notification_error: null });
-    expect(row.notified_at).toBeInstanceOf(Date);
+    expect((await outbox()).map((e) => [e.status, e.attempts, e.last_error])).toEqual([
+      ["sent", 1, null],
+      ["sent", 1, null],
+    ]);
+    // The admin's page reads the status from these rows.
+    const statuses = await getQuoteEmailStatuses(row.id);
+    expect(statuses.owner).toMatchObject({ status: "sent", label: "Sent", attempts: 1, error: null });
+    expect(statuses.owner?.sentAt).toBeTruthy();
+    expect(statuses.visitor).toMatchObject({ status: "sent", label: "Sent" });
+    // Sent once: another pass sends nothing.
+    expect(await drain()).toEqual({ sent: 0, failed: 0 });
+    expect(smtp.messages).toHaveLength(2);
+  });
+
+  it("a visitor's text never reaches the address typed, whatever it holds", async () => {
+    const values = goodQuote({
+      name: "Buy cheap pills at spam.example",
+      address: "http://spam.example/offer",
+      message: "Visit http://spam.example now",
+    });
+    await post(quotePost(values));
+    await drain();
+    const visitor = smtp.messages.find((m) => addresses(m.to).includes(values.email))!;
+    expect(`${visitor.subject}\n${visitor.text}\n${visitor.html || ""}`).not.toContain("spam.example");
   });
 
   it("confirms to one address at most once in 24 hours; the business still hears of every request", async () => {
     const email = "victim@example.com";
     await post(quotePost(goodQuote({ email, name: "First", zip: "89048" })));
-    await smtp.waitForMessages(2);
     await post(quotePost(goodQuote({ email, name: "Second", zip: "89049", dogs: "2" })));
-    await post(quotePost(goodQuote({ email: "VICTIM@example.com", name: "Third", zip: "89050", dogs: "3" })));
-    await smtp.waitForMessages(4);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const recipients = smtp.envelopes.flat();
-    expect(recipients.filter((to) => to.toLowerCase() === email)).toHaveLength(1);
-    expect(smtp.messages).toHaveLength(4);
+    await post(quotePost(goodQuote({ email: " VICTIM@example.com", name: "Third", zip: "89050", dogs: "3" })));
+    const rows = await outbox();
+    expect(rows.filter((e) => e.kind === "quote_owner")).toHaveLength(3);
+    expect(rows.filter((e) => e.kind === "quote_visitor")).toHaveLength(1);
+    expect(await drain()).toEqual({ sent: 4, failed: 0 });
+    expect(smtp.envelopes.flat().filter((to) => to.toLowerCase() === email)).toHaveLength(1);
+
+    // The admin's page of a request without one says why.
+    const [, second] = await quotes();
+    const statuses = await getQuoteEmailStatuses(second.id);
+    expect(statuses.owner?.status).toBe("sent");
+    expect(statuses.visitor).toBeNull();
+
+    // 24 hours later the address may have one again.
+    await db()
+      .updateTable("outbox")
+      .set({ created_at: sql<Date>`now() - interval '24 hours 1 minute'` } as never)
+      .where("kind", "=", "quote_visitor")
+      .execute();
+    await post(quotePost(goodQuote({ email, name: "Fourth", zip: "89051", dogs: "1" })));
+    expect((await outbox()).filter((e) => e.kind === "quote_visitor")).toHaveLength(2);
+  });
+
+  it("two requests from one address at the same moment queue one confirmation", async () => {
+    const email = "race@example.com";
+    await Promise.all(
+      ["One", "Two", "Three", "Four"].map((name, i) =>
+        post(quotePost(goodQuote({ email, name, zip: `8904${i}` }))),
+      ),
+    );
+    const rows = await outbox();
+    expect(rows.filter((e) => e.kind === "quote_owner")).toHaveLength(4);
+    expect(rows.filter((e) => e.kind === "quote_visitor")).toHaveLength(1);
   });
 
   it("sends from the business's own address when MAIL_FROM is not set", async () => {
@@ -125,93 +190,74 @@ describe("quote notifications over SMTP", () => {
     resetEnvCache();
     const settings = await getSiteSettings();
     await post(quotePost(goodQuote()));
-    const [owner] = await smtp.waitForMessages(2);
-    expect(owner.from?.value[0]).toEqual({ name: settings.businessName, address: settings.email });
+    await drain();
+    expect(smtp.messages).toHaveLength(2);
+    for (const mail of smtp.messages) {
+      expect(mail.from?.value[0]).toEqual({ name: settings.businessName, address: settings.email });
+    }
   });
 
-  it("sends a duplicate post's e-mails once", async () => {
+  it("a duplicate post queues and sends its e-mails once", async () => {
     const values = goodQuote();
     await post(quotePost(values));
     await post(quotePost(values));
-    await smtp.waitForMessages(2);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await outbox()).toHaveLength(2);
+    expect(await drain()).toEqual({ sent: 2, failed: 0 });
     expect(smtp.messages).toHaveLength(2);
   });
 
-  it("keeps the request when the mail server is down, and sends it when the server is back", async () => {
-    await smtp.stop();
-    const response = await post(quotePost(goodQuote({ name: "Down Time" })));
-    // The visitor still gets the success screen.
-    expect(response.status).toBe(302);
-    let [row] = await rows();
-    expect(row).toMatchObject({ name: "Down Time", notification_status: "failed", notification_attempts: 1 });
-    expect(row.notification_error).toMatch(/ECONNREFUSED|connect/i);
-    expect(row.notified_at).toBeNull();
-
-    // Too soon for the periodic retry: its backoff has not passed.
-    await smtp.start();
-    expect(await retryUnsentQuoteNotifications()).toEqual({ sent: 0, failed: 0 });
-
-    await ageAttempts();
-    expect(await retryUnsentQuoteNotifications()).toEqual({ sent: 1, failed: 0 });
-    [row] = await rows();
-    expect(row).toMatchObject({ notification_status: "sent", notification_attempts: 2, notification_error: null });
-    const [owner] = await smtp.waitForMessages(2);
-    expect(owner.subject).toContain("Down Time");
+  it("refused posts (invalid, honeypot, rate limited) queue and send nothing", async () => {
+    const ip = "10.9.9.9";
+    expect((await post(quotePost(goodQuote({ zip: "12" }), { ip }))).status).toBe(400);
+    expect((await post(quotePost(goodQuote({ website: "http://spam.example" }), { ip }))).status).toBe(302);
+    for (let i = 0; i < 5; i++) await post(quotePost(goodQuote({ name: `Person ${i}` }), { ip }));
+    expect(await outbox()).toHaveLength(10);
+    expect((await post(quotePost(goodQuote({ name: "One Too Many" }), { ip }))).status).toBe(429);
+    expect(await quotes()).toHaveLength(5);
+    expect(await outbox()).toHaveLength(10);
+    await drain();
+    expect(smtp.messages).toHaveLength(10);
+    expect(smtp.messages.some((m) => m.text?.includes("One Too Many"))).toBe(false);
   });
 
-  it("retries the backlog after the next request gets through", async () => {
-    await smtp.stop();
-    await post(quotePost(goodQuote({ name: "First Failed" })));
-    await smtp.start();
-    await post(quotePost(goodQuote({ name: "Second Works" })));
-    const all = await rows();
-    expect(all.map((r) => [r.name, r.notification_status])).toEqual([
-      ["First Failed", "sent"],
-      ["Second Works", "sent"],
-    ]);
-    const subjects = (await smtp.waitForMessages(4)).map((m) => m.subject);
-    expect(subjects.filter((s) => s?.startsWith("New quote request:"))).toHaveLength(2);
-  });
-
-  it("retries periodically in the background", async () => {
-    await smtp.stop();
-    await post(quotePost(goodQuote({ name: "Background Retry" })));
-    await smtp.start();
-    await ageAttempts();
-    const stop = startQuoteNotificationRetries(50);
-    try {
-      await smtp.waitForMessages(2);
-    } finally {
-      stop();
-    }
-    const [row] = await rows();
-    expect(row.notification_status).toBe("sent");
-  });
-
-  it("stops automatic retries after the limit; the manual retry still sends", async () => {
-    await smtp.stop();
-    await post(quotePost(goodQuote({ name: "Many Tries" })));
-    await database.current.db
-      .updateTable("quote_requests")
-      .set({ notification_attempts: MAX_AUTOMATIC_ATTEMPTS })
-      .execute();
-    await ageAttempts();
-    await smtp.start();
-    expect(await retryUnsentQuoteNotifications()).toEqual({ sent: 0, failed: 0 });
-    expect(await retryUnsentQuoteNotifications({ due: false })).toEqual({ sent: 1, failed: 0 });
-    await smtp.waitForMessages(2);
-  });
-
-  it("marks requests 'skipped' when SMTP_URL is not set, and does not retry them", async () => {
+  it("without SMTP_URL both e-mails are kept as skipped and never sent", async () => {
     delete process.env.SMTP_URL;
     resetEnvCache();
-    await post(quotePost(goodQuote()));
-    const [row] = await rows();
-    expect(row).toMatchObject({ notification_status: "skipped", notification_attempts: 0 });
+    expect((await post(quotePost(goodQuote()))).status).toBe(302);
+    const [row] = await quotes();
+    expect((await outbox()).map((e) => [e.kind, e.status])).toEqual([
+      ["quote_owner", "skipped"],
+      ["quote_visitor", "skipped"],
+    ]);
+    expect(await getQuoteEmailStatuses(row.id)).toMatchObject({
+      owner: { status: "skipped", label: "Not sent (e-mail is not configured)" },
+      visitor: { status: "skipped" },
+    });
+    // Configuring SMTP later does not send them.
     process.env.SMTP_URL = smtp.url;
     resetEnvCache();
-    expect(await retryUnsentQuoteNotifications({ due: false })).toEqual({ sent: 0, failed: 0 });
+    expect(await drain()).toEqual({ sent: 0, failed: 0 });
     expect(smtp.messages).toHaveLength(0);
+  });
+
+  it("two workers never send one quote e-mail twice", async () => {
+    for (let i = 0; i < 12; i++) {
+      await post(quotePost(goodQuote({ name: `Worker Test ${i}`, email: `w${i}@example.com` })));
+    }
+    expect(await outbox()).toHaveLength(24);
+    const worker = async () => {
+      let total = 0;
+      for (;;) {
+        const { sent, failed } = await deliverDueEmails({ limit: 3 });
+        total += sent + failed;
+        if (sent + failed === 0) return total;
+      }
+    };
+    const [a, b] = await Promise.all([worker(), worker()]);
+    expect(a + b).toBe(24);
+    expect(smtp.messages).toHaveLength(24);
+    const keys = smtp.messages.map((m) => `${addresses(m.to).join(",")}|${m.subject}`);
+    expect(new Set(keys).size).toBe(24);
+    expect((await outbox()).every((e) => e.status === "sent" && e.attempts === 1)).toBe(true);
   });
 });

@@ -18,6 +18,11 @@ async function storedQuotes() {
   return database.current.db.selectFrom("quote_requests").selectAll().orderBy("created_at").execute();
 }
 
+/** The e-mails queued: a refused request must queue none. */
+async function queuedEmails() {
+  return database.current.db.selectFrom("outbox").selectAll().orderBy("created_at").orderBy("kind").execute();
+}
+
 function sentIdFrom(response: Response): string | null {
   const location = response.headers.get("Location") ?? "";
   return readQuoteSentToken(new URL(location, "http://localhost").searchParams.get("sent"));
@@ -32,10 +37,11 @@ async function errorsOf(response: Response) {
 }
 
 beforeEach(async () => {
-  // No SMTP here: notifications are 'skipped' (the e-mail tests start a real server).
+  // No SMTP here: the e-mails are stored 'skipped' (quote-notifications.server.test.ts starts a real server).
   delete process.env.SMTP_URL;
   resetEnvCache();
   await database.current.db.deleteFrom("quote_requests").execute();
+  await database.current.db.deleteFrom("outbox").execute();
 });
 
 afterEach(() => resetEnvCache());
@@ -66,6 +72,7 @@ describe.each([
     expect(data.lastResult.initialValue?.[kept]).toBe(values[kept]);
     expect(data.lastResult.initialValue?.address).toBe(values.address);
     expect(await storedQuotes()).toHaveLength(0);
+    expect(await queuedEmails()).toHaveLength(0);
   });
 
   it("stores a good request once, even when it is posted twice", async () => {
@@ -102,8 +109,13 @@ describe.each([
       message: "The gate code is 1234.",
       status: "new",
       outside_service_area: false,
-      notification_status: "skipped",
     });
+    // Its two e-mails are stored once, 'skipped' without SMTP_URL, and about this request.
+    const emails = await queuedEmails();
+    expect(emails.map((e) => [e.kind, e.status, e.related_id])).toEqual([
+      ["quote_owner", "skipped", rows[0].id],
+      ["quote_visitor", "skipped", rows[0].id],
+    ]);
   });
 });
 
@@ -113,6 +125,7 @@ describe("the quote action's defences", () => {
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toMatch(/^\/contact\?sent=/);
     expect(await storedQuotes()).toHaveLength(0);
+    expect(await queuedEmails()).toHaveLength(0);
     // Its success screen has nothing to show.
     const confirmation = await getQuoteConfirmation(new Request(`http://localhost${response.headers.get("Location")}`));
     expect(confirmation?.details).toBeNull();
@@ -133,6 +146,9 @@ describe("the quote action's defences", () => {
     );
     expect(data.lastResult.initialValue?.name).toBe("One Too Many");
     expect(await storedQuotes()).toHaveLength(QUOTE_RATE_LIMIT.limit);
+    // One owner e-mail per stored request and nothing for the refused one.
+    expect((await queuedEmails()).filter((e) => e.kind === "quote_owner")).toHaveLength(QUOTE_RATE_LIMIT.limit);
+    expect((await queuedEmails()).some((e) => e.subject.includes("One Too Many"))).toBe(false);
 
     const other = await post(quotePost(goodQuote({ name: "Someone Else" }), { ip: randomClientIp() }));
     expect(other.status).toBe(302);
@@ -162,6 +178,7 @@ describe("the quote action's defences", () => {
     const response = await post(request);
     expect(response.status).toBe(400);
     expect(await storedQuotes()).toHaveLength(0);
+    expect(await queuedEmails()).toHaveLength(0);
   });
 });
 

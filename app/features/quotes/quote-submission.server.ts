@@ -6,10 +6,11 @@ import { createQuoteRequest, getQuoteRequest } from "~/models/quote-request.serv
 import { hitRateLimit } from "~/models/rate-limit.server";
 import { getClientIp } from "~/utils/client-ip.server";
 import { getEnv } from "~/utils/env.server";
-import { errorFields, log } from "~/utils/logger.server";
+import { log } from "~/utils/logger.server";
 import { QUOTE_SENT_TITLE, quoteNextSteps, quoteOutsideArea } from "./quote-copy";
 import { estimateQuote } from "./quote-estimate";
-import { ensureQuoteNotificationRetries, notifyNewQuoteRequest } from "./quote-notifications.server";
+import { wakeOutboxWorker } from "~/features/outbox/outbox.server";
+import { queueQuoteEmails, quoteEmailContext } from "./quote-notifications.server";
 import { isHoneypotSpam } from "./quote-honeypot.server";
 import { createQuoteSchema, dogCountLabel, firstInvalidField, yardSizeLabel } from "./quote-schema";
 import { createQuoteSentToken, readQuoteSentToken } from "./quote-token.server";
@@ -35,7 +36,9 @@ async function redirectToSent(quoteId: string, outsideZip: string | null) {
 
 /**
  * The /contact action: honeypot, validation (the same schema as the browser's), rate limit,
- * storage (a duplicate within the window is stored once), notification, then the success screen.
+ * storage with its e-mails queued in the same transaction (a duplicate within the window is
+ * stored once, its e-mails too), then the success screen. Nothing is sent inside the request:
+ * the outbox worker sends after the answer (docs/decisions/034).
  * Bad input answers 400 with Conform's result (values kept, one message per field); nothing a
  * client sends gives a 500.
  */
@@ -52,7 +55,6 @@ export async function submitQuoteRequest(request: Request, context?: AppLoadCont
       { status: 400 },
     );
   }
-  ensureQuoteNotificationRetries();
 
   // Bots fill the field people never see: they get the same success screen, nothing is stored.
   if (isHoneypotSpam(formData)) {
@@ -86,21 +88,20 @@ export async function submitQuoteRequest(request: Request, context?: AppLoadCont
   const estimate = estimateQuote(options, addOns, input.service, input.dogs);
   // An empty list in content means the area is not configured: nobody is flagged.
   const outside = settings.servedZipCodes.length > 0 && !settings.servedZipCodes.includes(input.zip);
-  const { quote, duplicate } = await createQuoteRequest({
-    ...input,
-    outsideServiceArea: outside,
-    estimateCents: estimate?.cents ?? null,
-    estimateLabel: estimate?.label ?? null,
-    clientKey: key,
-  });
+  const emailContext = await quoteEmailContext(input.service);
+  const { quote, duplicate } = await createQuoteRequest(
+    {
+      ...input,
+      outsideServiceArea: outside,
+      estimateCents: estimate?.cents ?? null,
+      estimateLabel: estimate?.label ?? null,
+      clientKey: key,
+    },
+    (trx, stored) => queueQuoteEmails(trx, stored, emailContext),
+  );
   log.info(duplicate ? "quote.duplicate" : "quote.created", { quoteId: quote.id, outside });
-
-  if (!duplicate) {
-    // The request is stored: whatever happens to the e-mail, the visitor sees success.
-    await notifyNewQuoteRequest(quote.id).catch((error) =>
-      log.error("quote.notify_crashed", { quoteId: quote.id, ...errorFields(error) }),
-    );
-  }
+  // Committed: the worker may send now, after this answer (it never runs inside the request).
+  if (!duplicate) wakeOutboxWorker();
   return redirectToSent(quote.id, quote.outside_service_area ? quote.zip : null);
 }
 
