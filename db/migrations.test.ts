@@ -95,6 +95,53 @@ describe("migrations", () => {
     expect(left).toHaveLength(0);
   });
 
+  it("0005 keeps each quote request's old e-mail status as a final outbox row, and down restores it", async () => {
+    const migrator = createMigrator(database.db);
+    expect((await migrator.migrateTo("0004-bookings")).error).toBeUndefined();
+    const statuses = [
+      ["sent", 1, null, new Date("2026-01-02T03:04:05Z")],
+      ["skipped", 0, null, null],
+      ["failed", 3, "connect ECONNREFUSED", null],
+      ["pending", 0, null, null],
+    ] as const;
+    const ids: string[] = [];
+    for (const [status, attempts, error, notifiedAt] of statuses) {
+      const { rows } = await sql<{ id: string }>`
+        insert into quote_requests (name, phone, email, address, zip, dogs, yard_size, service, dedupe_key,
+                                    notification_status, notification_attempts, notification_error, notified_at)
+        values ('Old ' || ${status}, '7025550100', 'old@example.com', '1 Old St', '89048', '1', 'small', 'weekly',
+                ${status}, ${status}, ${attempts}, ${error}, ${notifiedAt})
+        returning id`.execute(database.db);
+      ids.push(rows[0].id);
+    }
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    const columns = (await database.db.introspection.getTables()).find((t) => t.name === "quote_requests")!.columns;
+    expect(columns.map((c) => c.name)).not.toContain("notification_status");
+    const carried = await database.db
+      .selectFrom("outbox")
+      .select(["related_id", "kind", "status", "attempts", "last_error", "sent_at", "dedupe_key"])
+      .where("related_id", "in", ids)
+      .execute();
+    const byId = new Map(carried.map((row) => [row.related_id, row]));
+    expect(ids.map((id) => byId.get(id)?.status)).toEqual(["sent", "skipped", "failed", "failed"]);
+    expect(byId.get(ids[0])).toMatchObject({ kind: "quote_owner", attempts: 1, dedupe_key: `quote-owner:${ids[0]}` });
+    expect(byId.get(ids[0])?.sent_at?.toISOString()).toBe("2026-01-02T03:04:05.000Z");
+    expect(byId.get(ids[2])?.last_error).toBe("connect ECONNREFUSED; not sent before e-mail moved to the outbox");
+    // Nothing carried over is ever sent: no row is waiting.
+    expect(carried.every((row) => row.status !== "pending")).toBe(true);
+
+    expect((await migrator.migrateTo("0004-bookings")).error).toBeUndefined();
+    const { rows: restored } = await sql<{ id: string; notification_status: string; notification_attempts: number }>`
+      select id, notification_status, notification_attempts from quote_requests where id in (${sql.join(ids)})`.execute(
+      database.db,
+    );
+    const restoredById = new Map(restored.map((row) => [row.id, row]));
+    expect(ids.map((id) => restoredById.get(id)?.notification_status)).toEqual(["sent", "skipped", "failed", "failed"]);
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    await database.db.deleteFrom("outbox").execute();
+    await database.db.deleteFrom("quote_requests").execute();
+  });
+
   it("roll back to an empty schema and forward again", async () => {
     const migrator = createMigrator(database.db);
     const down = await migrator.migrateTo(NO_MIGRATIONS);

@@ -148,9 +148,15 @@ test.describe("with JavaScript", () => {
     await expect(page.getByRole("heading", { name: `Quote request from ${name}` })).toBeVisible();
     await expect(page.getByRole("link", { name: "Call (702) 555-0111" })).toHaveAttribute("href", "tel:+17025550111");
     await expect(page.getByRole("link", { name: /^E-mail inbox-/ })).toHaveAttribute("href", /^mailto:inbox-/);
-    const notification = page.getByRole("term").filter({ hasText: /^E-mail notification$/ }).locator("xpath=..");
+    const notification = page
+      .getByRole("term")
+      .filter({ hasText: /^E-mail notification$/ })
+      .locator("xpath=..");
     await expect(notification.getByRole("definition")).toHaveText(/^(Waiting to be sent|Sending|Sent)/);
-    const confirmation = page.getByRole("term").filter({ hasText: /^Confirmation to the visitor$/ }).locator("xpath=..");
+    const confirmation = page
+      .getByRole("term")
+      .filter({ hasText: /^Confirmation to the visitor$/ })
+      .locator("xpath=..");
     await expect(confirmation.getByRole("definition")).toHaveText(/^(Waiting to be sent|Sending|Sent)/);
     await expectAccessibleInBothThemes(page, "on a quote request");
 

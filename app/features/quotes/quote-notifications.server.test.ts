@@ -176,9 +176,7 @@ describe("quote e-mails through the outbox", () => {
   it("two requests from one address at the same moment queue one confirmation", async () => {
     const email = "race@example.com";
     await Promise.all(
-      ["One", "Two", "Three", "Four"].map((name, i) =>
-        post(quotePost(goodQuote({ email, name, zip: `8904${i}` }))),
-      ),
+      ["One", "Two", "Three", "Four"].map((name, i) => post(quotePost(goodQuote({ email, name, zip: `8904${i}` })))),
     );
     const rows = await outbox();
     expect(rows.filter((e) => e.kind === "quote_owner")).toHaveLength(4);
