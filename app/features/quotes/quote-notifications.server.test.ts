@@ -8,7 +8,9 @@ import { getQuoteServiceOptions, getSiteSettings } from "~/content/content.serve
 import { deliverDueEmails } from "~/features/outbox/outbox.server";
 import { action } from "~/routes/contact";
 import { resetEnvCache } from "~/utils/env.server";
-import { getQuoteEmailStatuses } from "./quote-notifications.server";
+import { createQuoteRequest } from "~/models/quote-request.server";
+import { getQuoteEmailStatuses, queueQuoteEmails, quoteEmailContext } from "./quote-notifications.server";
+import { createQuoteSchema } from "./quote-schema";
 
 // Quote e-mails through the outbox (docs/decisions/034), against a real SMTP server on loopback.
 const database = useAppDatabase();
@@ -173,14 +175,36 @@ describe("quote e-mails through the outbox", () => {
     expect((await outbox()).filter((e) => e.kind === "quote_visitor")).toHaveLength(2);
   });
 
-  it("two requests from one address at the same moment queue one confirmation", async () => {
-    const email = "race@example.com";
-    await Promise.all(
-      ["One", "Two", "Three", "Four"].map((name, i) => post(quotePost(goodQuote({ email, name, zip: `8904${i}` })))),
-    );
+  it("two requests from one address in overlapping transactions queue one confirmation", async () => {
+    const stored = [];
+    for (const name of ["Overlap One", "Overlap Two"]) {
+      const input = createQuoteSchema().parse(goodQuote({ name, email: "race@example.com" }));
+      const { quote } = await createQuoteRequest({
+        ...input,
+        outsideServiceArea: false,
+        estimateCents: null,
+        estimateLabel: null,
+        clientKey: null,
+      });
+      stored.push(quote);
+    }
+    const context = await quoteEmailContext("weekly");
+    // The first transaction queues, then holds on before committing; the second starts meanwhile.
+    // Without the lock the second would look before the first committed and queue a second one.
+    const first = db()
+      .transaction()
+      .execute(async (trx) => {
+        await queueQuoteEmails(trx, stored[0], context);
+        await new Promise((resolve) => setTimeout(resolve, 400));
+      });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const second = db()
+      .transaction()
+      .execute((trx) => queueQuoteEmails(trx, stored[1], context));
+    await Promise.all([first, second]);
     const rows = await outbox();
-    expect(rows.filter((e) => e.kind === "quote_owner")).toHaveLength(4);
-    expect(rows.filter((e) => e.kind === "quote_visitor")).toHaveLength(1);
+    expect(rows.filter((e) => e.kind === "quote_owner")).toHaveLength(2);
+    expect(rows.filter((e) => e.kind === "quote_visitor").map((e) => e.related_id)).toEqual([stored[0].id]);
   });
 
   it("sends from the business's own address when MAIL_FROM is not set", async () => {
