@@ -277,6 +277,41 @@ describe("authorization: customer B never sees A's visit, yard, gate code, healt
     expect(await db().selectFrom("yard_profiles").selectAll().execute()).toHaveLength(0);
   });
 
+  test("the signed-out are sent to sign in by every new page and action, and nothing is stored", async () => {
+    const visit = await visitOf(alice.id);
+    const params = { serviceId: visit.id, customerId: alice.id };
+    const calls = [
+      () => callRoute(visitsLoader, "/admin-dashboard/visits"),
+      () => callRoute(todayLoader, "/admin-dashboard/visits/today"),
+      () => callRoute(customersLoader, "/admin-dashboard/customers"),
+      () => callRoute(adminVisitLoader, `/admin-dashboard/visits/${visit.id}`, { params }),
+      () =>
+        callRoute(adminVisitAction, `/admin-dashboard/visits/${visit.id}`, {
+          params,
+          form: { intent: "health", healthNote: "hijacked" },
+        }),
+      () => callRoute(customerPageLoader, `/admin-dashboard/customers/${alice.id}`, { params }),
+      () =>
+        callRoute(customerPageAction, `/admin-dashboard/customers/${alice.id}`, {
+          params,
+          form: { ...goodYard, gateCode: "0000" },
+        }),
+      () => callRoute(yardLoader, "/customer-dashboard/yard"),
+      () => callRoute(yardAction, "/customer-dashboard/yard", { form: goodYard }),
+      () => callRoute(historyLoader, "/customer-dashboard/visits"),
+      () => callRoute(customerVisitLoader, `/customer-dashboard/visits/${visit.id}`, { params }),
+    ];
+    for (const call of calls) {
+      const response = await call();
+      expect(response.status).toBe(302);
+      expect(locationOf(response)).toBe("/auth");
+      expect(await response.text()).not.toContain("Private note");
+    }
+    const row = await db().selectFrom("services").selectAll().where("id", "=", visit.id).executeTakeFirstOrThrow();
+    expect(row.health_note).toBe("Private note for the owner");
+    expect(await db().selectFrom("yard_profiles").selectAll().execute()).toHaveLength(0);
+  });
+
   test("an admin asking for an admin or an unknown id as a customer gets 404", async () => {
     for (const id of [admin.id, "00000000-0000-4000-8000-000000000000", "x"]) {
       const response = await callRoute(customerPageLoader, `/admin-dashboard/customers/${id}`, {
