@@ -323,6 +323,39 @@ describe("authorization: customer B never sees A's visit, yard, gate code, healt
   });
 });
 
+describe("A customer's page", () => {
+  test("shows their visits and their quote requests, matched by e-mail whatever its case, and no one else's", async () => {
+    await db().deleteFrom("quote_requests").execute();
+    const quote = (email: string, name: string) => ({
+      name,
+      phone: "7025550100",
+      email,
+      address: "1 Test St",
+      zip: "89048",
+      dogs: "1" as const,
+      yard_size: "small" as const,
+      service: "weekly",
+      dedupe_key: name,
+    });
+    await db()
+      .insertInto("quote_requests")
+      .values([quote("ALICE@example.com", "Alice asks"), quote("bob@example.com", "Bob asks")])
+      .execute();
+    const visit = await visitOf(alice.id);
+    await visitOf(bob.id);
+    const page = await (
+      await callRoute(customerPageLoader, `/admin-dashboard/customers/${alice.id}`, {
+        cookie: adminCookie,
+        params: { customerId: alice.id },
+      })
+    ).json();
+    expect(page.visits.map((v: { id: string }) => v.id)).toEqual([visit.id]);
+    expect(page.quotes).toHaveLength(1);
+    expect(page.quotes[0]).toMatchObject({ service: "weekly", status: "new" });
+    await db().deleteFrom("quote_requests").execute();
+  });
+});
+
 describe("Customers search", () => {
   test("matches name or e-mail, case-insensitive, with wildcards taken literally, paged", async () => {
     const search = async (query: string) =>
