@@ -195,6 +195,7 @@ for (const js of [true, false]) {
       }
       await page.goto("/customer-dashboard/visits");
       await expect(page.getByRole("heading", { name: "Visit history", level: 1 })).toBeVisible();
+      if (js) await expectNoAxeViolations(page, "on Visit history");
       await expect(page.getByRole("link", { name: "Weekly Service" })).toHaveAttribute(
         "href",
         `/customer-dashboard/visits/${serviceId}`,
