@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import type { QuoteRequest } from "../../../db/schema";
 import type { AddressObject } from "mailparser";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../../tests/helpers/app-database";
@@ -176,7 +177,7 @@ describe("quote e-mails through the outbox", () => {
   });
 
   it("two requests from one address in overlapping transactions queue one confirmation", async () => {
-    const stored = [];
+    const stored: QuoteRequest[] = [];
     for (const name of ["Overlap One", "Overlap Two"]) {
       const input = createQuoteSchema().parse(goodQuote({ name, email: "race@example.com" }));
       const { quote } = await createQuoteRequest({
