@@ -37,8 +37,7 @@ export default defineConfig({
   workers: process.env.CI ? 2 : 2,
   retries: process.env.CI ? 1 : 0,
   forbidOnly: Boolean(process.env.CI),
-  // Signing in as the shared dev admin may wait out a TOTP step another worker just used (30 s).
-  timeout: 120_000,
+  timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [["list"]] : [["list"]],
   use: {
@@ -52,7 +51,9 @@ export default defineConfig({
     { name: "phone", use: { ...devices["Pixel 7"], launchOptions }, grep: /@phone/ },
   ],
   webServer: {
-    command: "node ./server.js",
+    // Each worker's own admin accounts (tests/e2e/test-admins.ts) are written before the server
+    // opens the database: a PGlite folder admits one process at a time.
+    command: "npx tsx tests/e2e/seed-test-admins.ts && node ./server.js",
     url: `${BASE_URL}/resources/healthcheck`,
     reuseExistingServer: false,
     timeout: 120_000,
@@ -66,6 +67,7 @@ export default defineConfig({
       DATA_DIR: dataDir,
       SESSION_SECRET: "e2e-session-secret-that-is-long-enough-0123456789",
       SEED_DEV_DATA: "true",
+      E2E_SEED_TEST_ADMINS: "1",
       // The production build on PGlite, folder storage and seeded accounts: test-only (decision 050).
       ALLOW_EMBEDDED_IN_PRODUCTION: "true",
       ENABLE_TEST_ROUTES: "1",

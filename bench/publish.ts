@@ -11,7 +11,7 @@ import { fmt, report } from "./_report";
 Object.assign(process.env, { LOG_LEVEL: "silent" });
 const { readDataset } = await import("~/content/content.server");
 const { startSanityApiMock } = await import("../tests/mocks/sanity-api");
-const { startAppServer } = await import("../tests/helpers/ready-app-server");
+const { startAppServer } = await import("../tests/helpers/app-server");
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
 const SECRET = "bench-publish-webhook-secret";
@@ -40,7 +40,7 @@ const env = {
   CONTENT_CACHE_SECONDS: "3600", // only the announcement can explain a new price
   LOG_LEVEL: "error",
 };
-const machines = [await startAppServer(env), await startAppServer(env)];
+const machines = [await startAppServer(env, { ready: "healthy" }), await startAppServer(env, { ready: "healthy" })];
 try {
   const [a, b] = machines;
   const priceOn = async (base: string) =>
@@ -48,11 +48,11 @@ try {
   const times: number[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
     const price = String(89 + round);
-    await priceOn(b.base); // cached on the second machine
+    await priceOn(b.url); // cached on the second machine
     sanity.setDocuments(withWeeklyPrice(Number(price)));
     const body = JSON.stringify({ _id: "servicePlan.weekly", _type: "servicePlan" });
     const started = performance.now();
-    const response = await fetch(`${a.base}/resources/sanity-webhook`, {
+    const response = await fetch(`${a.url}/resources/sanity-webhook`, {
       method: "POST",
       headers: {
         "content-type": "application/json",
@@ -61,7 +61,7 @@ try {
       body,
     });
     if (response.status !== 200) throw new Error(`webhook answered ${response.status}`);
-    while ((await priceOn(b.base)) !== price) {
+    while ((await priceOn(b.url)) !== price) {
       if (performance.now() - started > 10_000) throw new Error("the second machine never showed the new price");
       await new Promise((resolve) => setTimeout(resolve, 20));
     }

@@ -1,7 +1,16 @@
 import { expect, test, type Page } from "@playwright/test";
 import { startTestSmtpServer, type TestSmtpServer } from "../helpers/smtp-server";
 import { totpCode } from "../helpers/totp";
-import { DEV_ADMIN, DEV_CUSTOMER, enterTotpCode, expectNoAxeViolations, signIn } from "./helpers";
+import {
+  DEV_ADMIN,
+  DEV_CUSTOMER,
+  enterTotpCode,
+  expectNoAxeViolations,
+  expectToast,
+  signIn,
+  signInAsAdmin,
+  useClientAddress,
+} from "./helpers";
 
 // The account journeys people take alone: a forgotten password, and two-step sign-in.
 // One file, one worker: the SMTP server below listens on the port the test server mails to.
@@ -15,21 +24,12 @@ test.afterAll(async () => {
   await smtp?.stop();
 });
 
-let clientCounter = 0;
-test.beforeEach(async ({ page }, testInfo) => {
-  clientCounter = (clientCounter % 250) + 1;
-  await page.setExtraHTTPHeaders({ "X-Forwarded-For": `198.20.${testInfo.workerIndex % 250}.${clientCounter}` });
+test.beforeEach(async ({ page }) => {
+  await useClientAddress(page);
 });
 
 const uniqueEmail = (label: string) =>
   `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-
-async function expectToast(page: Page, js: boolean, title: string, description?: string) {
-  const toast = js ? page.locator("[data-sonner-toast]").filter({ hasText: title }) : page.getByTestId("flash-toast");
-  await expect(toast).toBeVisible();
-  await expect(toast).toContainText(title);
-  if (description) await expect(toast).toContainText(description);
-}
 
 /** The link of the newest e-mail to `to` whose text contains `path`. */
 async function linkFromMail(to: string, path: string): Promise<string> {
@@ -204,7 +204,7 @@ test.describe("cross-site posts", () => {
     }
 
     // Sign-out and an admin action, with a real admin session in the browser.
-    await signIn(page, DEV_ADMIN.email, DEV_ADMIN.password);
+    await signInAsAdmin(page);
     const cookies = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
     for (const path of ["/logout", "/logout?_data=routes%2Flogout"]) {
       const response = await request.post(path, { headers: { ...EVIL, Cookie: cookies }, form: {} });

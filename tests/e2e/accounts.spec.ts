@@ -1,25 +1,22 @@
 import { expect, test, type Page } from "@playwright/test";
-import { DEV_ADMIN, DEV_CUSTOMER, expectNoAxeViolations, signIn, waitForHydration } from "./helpers";
+import {
+  DEV_CUSTOMER,
+  expectNoAxeViolations,
+  expectToast,
+  signIn,
+  signInAsAdmin,
+  useClientAddress,
+  waitForHydration,
+} from "./helpers";
 
 // Each test comes from its own client address, so the per-client sign-in and sign-up limits
-// of one test never meet another's (the server reads the first X-Forwarded-For entry).
-let clientCounter = 0;
-test.beforeEach(async ({ page }, testInfo) => {
-  const worker = testInfo.workerIndex % 250;
-  clientCounter = (clientCounter % 250) + 1;
-  await page.setExtraHTTPHeaders({ "X-Forwarded-For": `198.18.${worker}.${clientCounter}` });
+// of one test never meet another's.
+test.beforeEach(async ({ page }) => {
+  await useClientAddress(page);
 });
 
 const uniqueEmail = (label: string) =>
   `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-
-/** The toast: sonner's once React runs, the server-rendered live region without JavaScript. */
-async function expectToast(page: Page, js: boolean, title: string, description?: string) {
-  const toast = js ? page.locator("[data-sonner-toast]").filter({ hasText: title }) : page.getByTestId("flash-toast");
-  await expect(toast).toBeVisible();
-  await expect(toast).toContainText(title);
-  if (description) await expect(toast).toContainText(description);
-}
 
 async function signUp(page: Page, fields: { fullName: string; email: string; password: string }) {
   await page.goto("/auth?tab=signup");
@@ -63,11 +60,7 @@ for (const js of [true, false]) {
     });
 
     test("an admin lands on the admin dashboard, also when opening /auth again", async ({ page }) => {
-      // FIXME: without JavaScript, inside the full suite only, the shared dev admin's TOTP codes are refused
-      // (as in bookings.spec's no-JS journey); it passes alone. account-security.spec covers the no-JS admin
-      // sign-in with a code.
-      test.fixme(!js, "dev-admin TOTP codes refused in the full suite without JavaScript");
-      await signIn(page, DEV_ADMIN.email, DEV_ADMIN.password);
+      await signInAsAdmin(page);
       await expect(page).toHaveURL(/\/admin-dashboard$/);
       await expectToast(page, js, "Welcome back!", "You've been logged in successfully.");
       await page.goto("/auth?tab=signup");

@@ -1,8 +1,8 @@
 import { expect, test } from "@playwright/test";
-import { DEV_CUSTOMER, signIn, waitForHydration } from "./helpers";
+import { DEV_CUSTOMER, signIn, useClientAddress, waitForHydration } from "./helpers";
 
 test("leaving the dashboard for another page does not say 'Loading your dashboard...'", async ({ page }) => {
-  await page.setExtraHTTPHeaders({ "X-Forwarded-For": "198.18.250.7" });
+  await useClientAddress(page);
   await signIn(page, DEV_CUSTOMER.email, DEV_CUSTOMER.password);
   await expect(page).toHaveURL(/\/customer-dashboard$/);
   await waitForHydration(page);

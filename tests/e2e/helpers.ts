@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { expect, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { DEV_ADMIN_TOTP_SECRET, totpForStep, totpStep } from "../helpers/totp";
+import { testAdmin, TEST_ADMIN_SLOTS, TEST_ADMINS_PER_SLOT, type TestAdmin } from "./test-admins";
 
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
@@ -71,20 +72,25 @@ export async function signIn(page: Page, email: string, password: string, option
   }
 }
 
+// The last TOTP step this worker used, per secret: the server accepts each step once per
+// account (and one step of drift), so the next sign-in takes a later step instead of sending a
+// code that would be refused.
+const usedSteps = new Map<string, number>();
+
 /**
- * Types the current code on /auth/verify and waits until the browser leaves it. Each code
- * works once, and other tests (in another worker) may sign in as the same admin within the
- * same 30 seconds: a refused code is followed by the next step's (one step of drift is
- * accepted), and if that was used too, by the next one once its time has come.
+ * Types a code on /auth/verify and waits until the browser leaves it. The code is the current
+ * step's, or the next step's when this worker already used the current one (the server accepts
+ * one step of drift); past that it waits for the step's time. A code refused all the same
+ * (another worker, or this slot's previous worker after a restart, used that step) is followed
+ * by the next step's.
  */
 export async function enterTotpCode(page: Page, secret: string) {
-  const tries = [0, 1, "wait"] as const;
-  for (const attempt of tries) {
-    let step = totpStep() + (attempt === "wait" ? 1 : attempt);
-    if (attempt === "wait") {
-      await page.waitForTimeout(30_000 - (Date.now() % 30_000) + 200);
-      step = totpStep() + 1;
-    }
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const step = Math.max(totpStep(), (usedSteps.get(secret) ?? 0) + 1);
+    // A step is accepted from the start of the one before it.
+    const acceptedFrom = (step - 1) * 30_000;
+    if (Date.now() < acceptedFrom) await page.waitForTimeout(acceptedFrom - Date.now() + 200);
+    usedSteps.set(secret, step);
     await page.getByLabel("Verification code").fill(totpForStep(secret, step));
     const answer = page.waitForResponse(
       (r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/auth/verify",
@@ -93,4 +99,64 @@ export async function enterTotpCode(page: Page, secret: string) {
     if ((await answer).status() !== 400) break;
   }
   await page.waitForURL((url) => url.pathname !== "/auth/verify");
+}
+
+/**
+ * One of this worker's own admin accounts (tests/e2e/test-admins.ts): the one it used least
+ * recently, so that its TOTP steps are never another worker's and rarely its own last one.
+ */
+export function pickTestAdmin(): TestAdmin {
+  const { parallelIndex, workerIndex } = test.info();
+  const slot = parallelIndex % TEST_ADMIN_SLOTS;
+  // A worker restarted after a failure keeps the slot but not usedSteps: start from another account.
+  const admins = Array.from({ length: TEST_ADMINS_PER_SLOT }, (_, i) =>
+    testAdmin(slot, (workerIndex + i) % TEST_ADMINS_PER_SLOT),
+  );
+  const lastUsed = (admin: TestAdmin) => usedSteps.get(admin.totpSecret) ?? -1;
+  return admins.reduce((best, admin) => (lastUsed(admin) < lastUsed(best) ? admin : best));
+}
+
+/** Signs in as one of this worker's admins (password and TOTP code) and returns the account. */
+export async function signInAsAdmin(page: Page): Promise<TestAdmin> {
+  const admin = pickTestAdmin();
+  await signIn(page, admin.email, admin.password, { totpSecret: admin.totpSecret });
+  return admin;
+}
+
+// Test addresses come from 198.18.0.0/15 (RFC 2544, benchmarking): 128 workers × 1024 each.
+let clientCounter = 0;
+
+/**
+ * A client address no other test of this run uses. The server reads X-Forwarded-For
+ * (TRUST_PROXY=1) and limits sign-ins and sign-ups per client and per (client, e-mail) pair
+ * (docs/decisions/020), so tests sharing an address would meet each other's limits. The
+ * counter lives in this module, shared by every spec file a worker runs.
+ */
+export function nextClientAddress(): string {
+  clientCounter = (clientCounter % 1023) + 1;
+  const n = (test.info().workerIndex % 128) * 1024 + clientCounter;
+  return `198.${18 + (n >> 16)}.${(n >> 8) & 255}.${n & 255}`;
+}
+
+/** Gives the page (its browser context's requests) a client address of its own. */
+export async function useClientAddress(page: Page): Promise<string> {
+  const address = nextClientAddress();
+  await page.setExtraHTTPHeaders({ "X-Forwarded-For": address });
+  return address;
+}
+
+/**
+ * A toast with this title (and description): sonner's once React runs, the server-rendered
+ * live region (decision 008) without JavaScript.
+ */
+export async function expectToast(page: Page, js: boolean, title: string, description?: string) {
+  let toast = js ? page.locator("[data-sonner-toast]") : page.getByTestId("flash-toast");
+  toast = toast.filter({ hasText: title });
+  if (description) toast = toast.filter({ hasText: description });
+  await expect(toast.first()).toBeVisible();
+}
+
+/** With JavaScript, sonner keeps a toast for a few seconds: let it go before the next step. */
+export async function waitForToastsToClear(page: Page, js: boolean) {
+  if (js) await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 15_000 });
 }

@@ -2,18 +2,25 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeSync, ftruncateSync } fr
 import os from "node:os";
 import path from "node:path";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
-import { DEV_ADMIN, DEV_CUSTOMER, expectNoAxeViolations, signIn, waitForHydration } from "./helpers";
+import {
+  DEV_CUSTOMER,
+  expectNoAxeViolations,
+  expectToast,
+  signIn,
+  signInAsAdmin,
+  useClientAddress,
+  waitForHydration,
+  waitForToastsToClear,
+} from "./helpers";
 
 const FIXTURES = path.resolve(import.meta.dirname, "../fixtures");
 const BEFORE_JPG = path.join(FIXTURES, "yard-before.jpg");
 const AFTER_MP4 = path.join(FIXTURES, "yard-after.mp4");
 
 // Each test signs in from its own client address, so the per-client sign-in limits of one test
-// never meet another's (the server reads the first X-Forwarded-For entry).
-let clientCounter = 0;
-test.beforeEach(async ({ page, context }, testInfo) => {
-  clientCounter = (clientCounter % 250) + 1;
-  await page.setExtraHTTPHeaders({ "X-Forwarded-For": `198.19.${testInfo.workerIndex % 250}.${clientCounter}` });
+// never meet another's.
+test.beforeEach(async ({ page, context }) => {
+  await useClientAddress(page);
   await stubOutsideWorld(context);
 });
 
@@ -30,14 +37,6 @@ async function stubOutsideWorld(context: BrowserContext) {
   );
 }
 
-/** The toast: sonner's once React runs, the server-rendered live region without JavaScript. */
-async function expectToast(page: Page, js: boolean, title: string, description?: string) {
-  let toast = js ? page.locator("[data-sonner-toast]") : page.getByTestId("flash-toast");
-  toast = toast.filter({ hasText: title });
-  if (description) toast = toast.filter({ hasText: description });
-  await expect(toast.first()).toBeVisible();
-}
-
 /**
  * The toast of an upload, and no toast of the opposite outcome beside it (an upload once showed
  * "Success" and "Upload Failed" together). Toasts of earlier steps are waited out first.
@@ -47,11 +46,6 @@ async function expectOnlyUploadToast(page: Page, js: boolean, title: string, des
   const all = js ? page.locator("[data-sonner-toast]") : page.getByTestId("flash-toast");
   const opposite = title === "Success" ? /Upload Failed|File Too Large/ : /Success/;
   await expect(all.filter({ hasText: opposite })).toHaveCount(0);
-}
-
-/** With JavaScript, sonner keeps a toast for a few seconds: let it go before the next step. */
-async function waitForToastsToClear(page: Page, js: boolean) {
-  if (js) await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 15_000 });
 }
 
 const unique = (label: string) => `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
@@ -86,7 +80,7 @@ for (const js of [true, false]) {
       const customer = await signUpCustomer(page, `Casey ${unique("Yard")}`);
 
       // --- The admin creates the service -------------------------------------------------
-      await signIn(page, DEV_ADMIN.email, DEV_ADMIN.password);
+      await signInAsAdmin(page);
       await expect(page).toHaveURL(/\/admin-dashboard$/);
       await expect(page.getByRole("heading", { name: "Admin Dashboard", level: 1 })).toBeVisible();
       await expect(page.getByText("Manage services and customers")).toBeVisible();
@@ -262,7 +256,7 @@ for (const js of [true, false]) {
       const other = await context.browser()!.newContext({ javaScriptEnabled: js });
       try {
         const otherPage = await other.newPage();
-        await otherPage.setExtraHTTPHeaders({ "X-Forwarded-For": `198.19.200.${clientCounter}` });
+        await useClientAddress(otherPage);
         await signIn(otherPage, DEV_CUSTOMER.email, DEV_CUSTOMER.password);
         const denied = await otherPage.request.get(mediaUrl!);
         expect(denied.status()).toBe(404);
@@ -332,7 +326,7 @@ test.describe("files over 50 MB", () => {
 
   test("with JavaScript the page refuses the file before sending it", async ({ page }) => {
     const customer = await signUpCustomer(page, `Big ${unique("File")}`);
-    await signIn(page, DEV_ADMIN.email, DEV_ADMIN.password);
+    await signInAsAdmin(page);
     await createServiceAsAdmin(page, customer);
     await waitForHydration(page);
     let posted = false;
@@ -349,9 +343,9 @@ test.describe("files over 50 MB", () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     try {
       const page = await context.newPage();
-      await page.setExtraHTTPHeaders({ "X-Forwarded-For": "198.19.250.250" });
+      await useClientAddress(page);
       const customer = await signUpCustomer(page, `Big ${unique("File")}`);
-      await signIn(page, DEV_ADMIN.email, DEV_ADMIN.password);
+      await signInAsAdmin(page);
       await createServiceAsAdmin(page, customer);
       const uploadTab = page.url();
       await page.getByLabel("After Image/Video").setInputFiles(bigFile);
@@ -377,7 +371,7 @@ test("the dashboards have no axe violations in dark mode", async ({ page }) => {
   await darkPage("/customer-dashboard");
   await expectNoAxeViolations(page, "on the customer dashboard (dark)");
   await logout(page);
-  await signIn(page, DEV_ADMIN.email, DEV_ADMIN.password);
+  await signInAsAdmin(page);
   for (const url of ["/admin-dashboard", "/admin-dashboard?tab=upload"]) {
     await darkPage(url);
     await expectNoAxeViolations(page, `on ${url} (dark)`);

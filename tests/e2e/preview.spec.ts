@@ -1,12 +1,8 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { createServer as createNetServer } from "node:net";
-import os from "node:os";
-import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { readDatasetArchive } from "../../app/content/dataset-archive.server";
+import { freePort, startAppServer, type AppServer } from "../helpers/app-server";
 import { BUNDLED_DATASET_PATH } from "../helpers/bundled-dataset";
 import { startSanityApiMock, type SanityApiMock } from "../mocks/sanity-api";
 
@@ -20,32 +16,19 @@ const TOKEN = "viewer-token-for-e2e";
 const SECRET = "e2e-preview-secret";
 const DRAFT_HEADING = "Draft: a heading the owner has not published";
 
-async function freePort(): Promise<number> {
-  const server = createNetServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (typeof address !== "object" || !address) throw new Error("no port");
-  return address.port;
-}
-
 let api: SanityApiMock;
-let site: ChildProcess;
+let site: AppServer;
 let studio: Server;
 let origin: string;
 let studioOrigin: string;
-let workDir: string;
 let publishedHeading: string;
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  workDir = mkdtempSync(path.join(os.tmpdir(), "preview-e2e-"));
   const documents = readDatasetArchive(BUNDLED_DATASET_PATH).documents as { _id: string; [key: string]: unknown }[];
   const home = documents.find((doc) => doc._id === "homePage") as { _id: string; hero: { heading: string } };
   publishedHeading = home.hero.heading;
-  const [sitePort, studioPort] = [await freePort(), await freePort()];
-  origin = `http://127.0.0.1:${sitePort}`;
+  const studioPort = await freePort();
   studioOrigin = `http://127.0.0.1:${studioPort}`;
   api = await startSanityApiMock({
     dataset: "production",
@@ -77,16 +60,9 @@ test.beforeAll(async () => {
   studio.listen(studioPort, "127.0.0.1");
   await once(studio, "listening");
 
-  site = spawn(process.execPath, ["./server.js"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      // The embedded defaults (local uploads, PGlite without DATABASE_URL) are refused in production.
-      ALLOW_EMBEDDED_IN_PRODUCTION: "true",
-      PORT: String(sitePort),
-      HOST: "127.0.0.1",
-      SITE_URL: origin,
-      DATA_DIR: path.join(workDir, "data"),
+  // Its own PGlite folder, even when CI points the suite's server at PostgreSQL.
+  site = await startAppServer(
+    {
       SESSION_SECRET: "preview-e2e-session-secret-long-enough-0123456789",
       SANITY_PROJECT_ID: "test-project",
       SANITY_DATASET: "production",
@@ -94,27 +70,16 @@ test.beforeAll(async () => {
       SANITY_USE_CDN: "false",
       SANITY_API_READ_TOKEN: TOKEN,
       SANITY_STUDIO_URL: `${studioOrigin}/studio`,
-      LOG_LEVEL: "warn",
     },
-    stdio: "ignore",
-  });
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${origin}/resources/healthcheck`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error("the preview server did not start");
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+    { ready: "healthy" },
+  );
+  origin = site.url; // the Studio page below reads it per request
 });
 
 test.afterAll(async () => {
-  site?.kill();
+  await site?.stop();
   await new Promise((resolve) => studio?.close(resolve));
   await api?.close();
-  rmSync(workDir, { recursive: true, force: true });
 });
 
 test("without the secret: published content, public caching, and nobody may frame the site", async ({ request }) => {

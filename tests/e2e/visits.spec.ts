@@ -1,33 +1,28 @@
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { makePng } from "../helpers/media-bytes";
-import { DEV_ADMIN, expectNoAxeViolations, signIn, waitForHydration } from "./helpers";
+import {
+  expectNoAxeViolations,
+  expectToast,
+  signIn,
+  signInAsAdmin,
+  useClientAddress,
+  waitForHydration,
+  waitForToastsToClear,
+} from "./helpers";
 
 const BEFORE_JPG = path.resolve(import.meta.dirname, "../fixtures/yard-before.jpg");
 const AFTER_PNG = { name: "yard-after.png", mimeType: "image/png", buffer: makePng(320, 200, [30, 120, 60]) };
 const GATE_CODE = "7315-GATE";
 
 // Each test signs in from its own client address, so the sign-in limits of one test never meet another's.
-let clientCounter = 0;
-test.beforeEach(async ({ page, context }, testInfo) => {
-  clientCounter = (clientCounter % 250) + 1;
-  await page.setExtraHTTPHeaders({ "X-Forwarded-For": `198.20.${testInfo.workerIndex % 250}.${clientCounter}` });
+test.beforeEach(async ({ page, context }) => {
+  await useClientAddress(page);
   await context.route(
     (url) => url.hostname !== "127.0.0.1" && url.hostname !== "localhost",
     (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>stub</title>" }),
   );
 });
-
-async function expectToast(page: Page, js: boolean, title: string, description?: string) {
-  let toast = js ? page.locator("[data-sonner-toast]") : page.getByTestId("flash-toast");
-  toast = toast.filter({ hasText: title });
-  if (description) toast = toast.filter({ hasText: description });
-  await expect(toast.first()).toBeVisible();
-}
-
-async function waitForToastsToClear(page: Page, js: boolean) {
-  if (js) await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 15_000 });
-}
 
 const unique = (label: string) => `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
 
@@ -88,7 +83,7 @@ for (const js of [true, false]) {
       await logout(page);
 
       // --- The admin creates today's visit and opens it from Today ------------------------
-      await signIn(page, DEV_ADMIN.email, DEV_ADMIN.password);
+      await signInAsAdmin(page);
       const sections = page.getByRole("navigation", { name: "Admin sections" });
       for (const name of ["Services & Uploads", "Visits", "Customers", "Quote Requests"]) {
         await expect(sections.getByRole("link", { name })).toBeVisible();

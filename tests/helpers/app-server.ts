@@ -24,11 +24,24 @@ export type AppServer = {
   stop(): Promise<void>;
 };
 
+export type StartOptions = {
+  /**
+   * "listening" (the default): resolves once the server answers at all, whatever its database
+   * does (fault tests start it against a database that is down). "healthy": once
+   * /resources/healthcheck says 200, so the database is connected and migrated (two servers
+   * on one database are started one after the other, or both would migrate at once).
+   */
+  ready?: "listening" | "healthy";
+};
+
 /**
  * `node server.js` (the production build, built first if stale) on a free loopback port, with
- * its own data folder. Resolves once it listens (not once the database answers).
+ * its own data folder and only the environment given here (not the test runner's).
  */
-export async function startAppServer(env: Record<string, string> = {}): Promise<AppServer> {
+export async function startAppServer(
+  env: Record<string, string> = {},
+  { ready = "listening" }: StartOptions = {},
+): Promise<AppServer> {
   ensureBuild();
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "app-server-"));
@@ -52,18 +65,7 @@ export async function startAppServer(env: Record<string, string> = {}): Promise<
   child.stdout!.on("data", (c) => (output += c.toString()));
   child.stderr!.on("data", (c) => (output += c.toString()));
   const url = `http://127.0.0.1:${port}`;
-  const started = Date.now();
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
-    const up = await fetch(`${url}/robots.txt`).then(
-      () => true,
-      () => false,
-    );
-    if (up) break;
-    if (Date.now() - started > 60_000) throw new Error(`server did not listen: ${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
+  const server: AppServer = {
     url,
     child,
     output: () => output,
@@ -73,13 +75,32 @@ export async function startAppServer(env: Record<string, string> = {}): Promise<
       return match ? Number(match[1]) * 1024 : 0;
     },
     async stop() {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once("exit", resolve));
         child.kill("SIGTERM");
         await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-        if (child.exitCode === null) child.kill("SIGKILL");
+        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
       }
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  const probe = ready === "healthy" ? `${url}/resources/healthcheck` : `${url}/robots.txt`;
+  const started = Date.now();
+  for (;;) {
+    if (child.exitCode !== null) {
+      await server.stop();
+      throw new Error(`server exited: ${output}`);
+    }
+    const up = await fetch(probe).then(
+      (response) => ready === "listening" || response.ok,
+      () => false,
+    );
+    if (up) break;
+    if (Date.now() - started > 60_000) {
+      await server.stop();
+      throw new Error(`server did not become ${ready}: ${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return server;
 }

@@ -6,8 +6,10 @@ import { createHmac } from "node:crypto";
 /** The development admin's TOTP secret (db/seed-data.ts seeds it; the README prints it). */
 export { DEV_ADMIN_TOTP_SECRET } from "../../db/dev-totp";
 
+const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+
 function base32Decode(input: string): Buffer {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  const alphabet = BASE32;
   let bits = 0;
   let value = 0;
   const bytes: number[] = [];
@@ -22,6 +24,23 @@ function base32Decode(input: string): Buffer {
     }
   }
   return Buffer.from(bytes);
+}
+
+/** RFC 4648 base32 without padding, as authenticator apps read secrets. */
+export function base32Encode(bytes: Uint8Array): string {
+  let bits = 0;
+  let value = 0;
+  let out = "";
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += BASE32[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += BASE32[(value << (5 - bits)) & 31];
+  return out;
 }
 
 /** The code of one 30-second step (a step is floor(unix seconds / 30)). */

@@ -5,7 +5,7 @@ import pg from "pg";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { readDataset } from "~/content/content.server";
 import { startSanityApiMock, type SanityApiMock } from "../mocks/sanity-api";
-import { ensureBuild, startAppServer, type AppServer } from "../helpers/ready-app-server";
+import { startAppServer, type AppServer } from "../helpers/app-server";
 import { testServerUrl } from "../helpers/test-database";
 
 // Two machines on one PostgreSQL database: a publish announced to one is seen by the other.
@@ -36,7 +36,7 @@ function withWeeklyPrice(amount: number) {
 }
 
 async function weeklyPrice(machine: AppServer) {
-  const response = await fetch(`${machine.base}/services/weekly`);
+  const response = await fetch(`${machine.url}/services/weekly`);
   const html = await response.text();
   return { price: /\$(\d+)\/month/.exec(html)?.[1], cache: response.headers.get("x-page-cache") };
 }
@@ -52,7 +52,6 @@ async function msUntilPrice(machine: AppServer, price: string, limitMs: number) 
 }
 
 beforeAll(async () => {
-  await ensureBuild();
   documents = await readDataset(path.resolve("studio/data/production.tar.gz"));
   sanity = await startSanityApiMock({ documents: withWeeklyPrice(89), dataset: DATASET });
   await admin(`create database "${name}"`);
@@ -68,8 +67,8 @@ beforeAll(async () => {
     CONTENT_CACHE_SECONDS: "3600",
   };
   // One after the other: both would run the migrations at once otherwise.
-  machines.push(await startAppServer(env));
-  machines.push(await startAppServer(env));
+  machines.push(await startAppServer(env, { ready: "healthy" }));
+  machines.push(await startAppServer(env, { ready: "healthy" }));
 }, 120_000);
 
 afterAll(async () => {
@@ -90,7 +89,7 @@ test("a signed webhook to one machine: the other serves the new price within 5 s
   expect(await weeklyPrice(b)).toEqual({ price: "89", cache: "HIT" });
 
   const body = JSON.stringify({ _id: "servicePlan.weekly", _type: "servicePlan" });
-  const response = await fetch(`${a.base}/resources/sanity-webhook`, {
+  const response = await fetch(`${a.url}/resources/sanity-webhook`, {
     method: "POST",
     headers: {
       "content-type": "application/json",
@@ -121,7 +120,7 @@ test("a webhook with a bad signature changes nothing on any machine", async () =
   const [a, b] = machines;
   sanity.setDocuments(withWeeklyPrice(111));
   const body = JSON.stringify({ _id: "servicePlan.weekly" });
-  const response = await fetch(`${a.base}/resources/sanity-webhook`, {
+  const response = await fetch(`${a.url}/resources/sanity-webhook`, {
     method: "POST",
     headers: {
       "content-type": "application/json",
