@@ -84,7 +84,8 @@ function enhancePanel(root: HTMLElement | null, c: PanelConfig) {
     // would drop focus out of the dialog.
     decrease.setAttribute("aria-disabled", String(size <= c.size.min));
     increase.setAttribute("aria-disabled", String(size >= c.size.max));
-    for (const button of switches) button.setAttribute("aria-checked", String(prefs[button.dataset.a11ySwitch!] === true));
+    for (const button of switches)
+      button.setAttribute("aria-checked", String(prefs[button.dataset.a11ySwitch!] === true));
   };
   const update = (next: Prefs, key: string, value: string) => {
     prefs = next;
