@@ -1,6 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 import { A11yHeadScript } from "~/components/a11y-head-script";
 import { AccessibilityPanel } from "~/components/accessibility-panel";
@@ -13,6 +13,7 @@ import { isPreviewing } from "~/content/preview.server";
 import { getShellContent } from "~/content/shell.server";
 import { getOptionalUser } from "~/features/accounts/auth.server";
 import { useNonce } from "~/utils/nonce";
+import { isStaticPageHandle } from "~/utils/static-page";
 import { getToast } from "~/utils/toast.server";
 import stylesheet from "~/tailwind.css";
 
@@ -41,9 +42,16 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const data = useRouteLoaderData<typeof loader>("root");
+  const matches = useMatches();
+  // A static page (decision 066) ships no framework, unless it has a toast (sonner) or a live
+  // preview (Sanity's overlays) to show: those need React.
+  const leaf = matches[matches.length - 1];
+  const staticPage = Boolean(data && !data.toast && !data.preview && leaf && isStaticPageHandle(leaf.handle));
   return (
     // The head script sets classes and the font size on <html> before React hydrates.
-    <html lang="en" suppressHydrationWarning>
+    // data-hydrated says the page is live (tests wait for it): set by React once it has
+    // hydrated, or here for a static page, whose inline scripts run while it is parsed.
+    <html lang="en" suppressHydrationWarning data-hydrated={staticPage ? "true" : undefined}>
       <head>
         <meta charSet="utf-8" />
         <A11yHeadScript nonce={nonce} />
@@ -67,8 +75,12 @@ export function Layout({ children }: { children: ReactNode }) {
         <AccessibilityPanel />
         <FlashToast toast={data?.toast} />
         {data?.preview ? <PreviewOverlays /> : null}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {staticPage ? null : (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        )}
       </body>
     </html>
   );

@@ -3,6 +3,9 @@
 //     bytes, run side by side, identity and gzip, with wrk on loopback;
 //  2. what a browser downloads: JS (gzip) per public page, HTML of /;
 //  3. the server's RSS during sustained load on / and on the customer dashboard (no heap cap).
+//  4. Lighthouse mobile performance, median of BENCH_LIGHTHOUSE_RUNS (default 3) runs per page,
+//     through `npx --yes lighthouse@12.8.2` with Debian chromium (never a dependency of the app;
+//     skipped with a message when npx or chromium is unavailable, or with BENCH_LIGHTHOUSE=off).
 // Run: npm run build && npm run bench pages   (wrk: apt-get install wrk)
 // BENCH_SECONDS (default 4) per throughput run, BENCH_ROUNDS (default 2), BENCH_LOAD_SECONDS (default 60) per load run.
 // BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) names the server on
@@ -16,6 +19,7 @@ import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import pg from "pg";
+import { findChromium } from "../scripts/find-chromium.js";
 import { fmt, report } from "./_report";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -29,11 +33,17 @@ const BUDGET_PAGES = [
   "/services",
   "/services/weekly",
   "/about",
+  "/gallery",
   "/contact",
   "/auth",
   "/privacy-policy",
+  "/terms-of-service",
+  "/disclaimer",
   "/accessibility",
 ];
+const LIGHTHOUSE_PAGES = ["/", "/services", "/services/weekly", "/contact", "/auth"];
+const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS || 3);
+const LIGHTHOUSE_GOAL = 99;
 const JS_BUDGET_KB = 90;
 const HTML_BUDGET_KB = 40;
 const RATIO_GOAL = 0.5;
@@ -176,6 +186,59 @@ function scriptsOf(html: string): string[] {
   return [...urls];
 }
 
+/** The inline scripts a browser runs (structured data is not code). */
+function inlineScriptsOf(html: string): string {
+  let code = "";
+  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
+    if (/\bsrc=/i.test(m[1]) || /application\/ld\+json/i.test(m[1])) continue;
+    code += m[2];
+  }
+  return code;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/**
+ * Lighthouse's mobile performance score of one URL (0-100), run through npx so that it is never
+ * a dependency of the app. Undefined with the reason when it cannot run here.
+ */
+function lighthouse(url: string, chromePath: string): { score?: number; fcp?: number; lcp?: number; error?: string } {
+  const outDir = mkdtempSync(path.join(os.tmpdir(), "bench-lh-"));
+  const out = path.join(outDir, "report.json");
+  try {
+    const run = spawnSync(
+      "npx",
+      [
+        "--yes",
+        "lighthouse@12.8.2",
+        url,
+        "--only-categories=performance",
+        "--output=json",
+        `--output-path=${out}`,
+        "--quiet",
+        "--chrome-flags=--headless=new --no-sandbox",
+      ],
+      { env: { ...process.env, CHROME_PATH: chromePath }, encoding: "utf8", timeout: 240_000, shell: false },
+    );
+    if (run.error) return { error: run.error.message };
+    if (run.status !== 0 || !existsSync(out))
+      return { error: (run.stderr || "").trim().split("\n").slice(-2).join(" ") };
+    const lhr = JSON.parse(readFileSync(out, "utf8")) as {
+      categories: { performance: { score: number | null } };
+      audits: Record<string, { numericValue?: number }>;
+    };
+    const score = lhr.categories.performance.score;
+    if (score === null) return { error: "no score (the run failed)" };
+    return {
+      score: Math.round(score * 100),
+      fcp: lhr.audits["first-contentful-paint"]?.numericValue,
+      lcp: lhr.audits["largest-contentful-paint"]?.numericValue,
+    };
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
 async function signIn(base: string): Promise<string> {
   const body = new URLSearchParams({
     intent: "signin",
@@ -219,14 +282,18 @@ async function main() {
     console.log("Downloads (gzip -9 of each file, as a browser gets them compressed):");
     for (const page of BUDGET_PAGES) {
       const html = (await rawGet(app.base + page)).body.toString("utf8");
-      let bytes = 0;
+      let files = 0;
       for (const script of scriptsOf(html))
-        bytes += gzipSync(readFileSync(path.join(root, "public", script)), { level: 9 }).length;
+        files += gzipSync(readFileSync(path.join(root, "public", script)), { level: 9 }).length;
+      // Inline code counts too (the panel's script on a static page, Remix's context on a hydrated one).
+      const inlineCode = inlineScriptsOf(html);
+      const inline = inlineCode ? gzipSync(inlineCode, { level: 9 }).length : 0;
+      const kb = (files + inline) / 1024;
       report({
         figure: `JS shipped (gzip), ${page}`,
-        value: `${fmt(bytes / 1024, 1)} KB`,
+        value: `${fmt(kb, 1)} KB (files ${fmt(files / 1024, 1)} + inline ${fmt(inline / 1024, 1)})`,
         goal: `<= ${JS_BUDGET_KB} KB`,
-        ok: bytes / 1024 <= JS_BUDGET_KB,
+        ok: kb <= JS_BUDGET_KB,
       });
       if (page === "/") {
         const kb = Buffer.byteLength(html) / 1024;
@@ -235,6 +302,37 @@ async function main() {
           value: `${fmt(kb, 1)} KB (${fmt(gzipSync(html).length / 1024, 1)} KB gzip)`,
           goal: `<= ${HTML_BUDGET_KB} KB`,
           ok: kb <= HTML_BUDGET_KB,
+        });
+      }
+    }
+
+    // Lighthouse (mobile, its default simulated throttling), against the same server.
+    const chromePath = await findChromium();
+    if (process.env.BENCH_LIGHTHOUSE === "off") console.log("\nLighthouse: skipped (BENCH_LIGHTHOUSE=off)");
+    else if (!chromePath) console.log("\nLighthouse: skipped (no chromium found: apt-get install -y chromium)");
+    else if (spawnSync("npx", ["--version"]).error) console.log("\nLighthouse: skipped (npx is not available)");
+    else {
+      console.log(
+        `\nLighthouse 12.8.2, mobile, performance, median of ${LIGHTHOUSE_RUNS} (load average before: ${os
+          .loadavg()
+          .map((l) => l.toFixed(1))
+          .join(" ")}):`,
+      );
+      for (const page of LIGHTHOUSE_PAGES) {
+        for (let i = 0; i < 2; i++) await rawGet(app.base + page); // warm the page cache
+        const runs = [];
+        for (let i = 0; i < LIGHTHOUSE_RUNS; i++) runs.push(lighthouse(app.base + page, chromePath));
+        const scores = runs.flatMap((r) => (r.score === undefined ? [] : [r.score]));
+        if (scores.length === 0) {
+          console.log(`  Lighthouse ${page}: skipped (${runs[0]?.error ?? "no run"})`);
+          continue;
+        }
+        const best = runs.find((r) => r.score === median(scores))!;
+        report({
+          figure: `Lighthouse mobile performance, ${page}`,
+          value: `${median(scores)} (runs ${scores.join(", ")}; FCP ${fmt((best.fcp ?? 0) / 1000, 1)} s, LCP ${fmt((best.lcp ?? 0) / 1000, 1)} s; load ${os.loadavg()[0].toFixed(1)})`,
+          goal: `>= ${LIGHTHOUSE_GOAL}`,
+          ok: median(scores) >= LIGHTHOUSE_GOAL,
         });
       }
     }

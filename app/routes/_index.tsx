@@ -19,6 +19,7 @@ import { getGalleryPairs } from "~/features/gallery/gallery.server";
 import { publicCacheHeaders, publicPageHeaders } from "~/utils/cache-headers";
 import { seoMeta } from "~/utils/seo";
 import { telHref } from "~/utils/tel";
+import { STATIC_PAGE } from "~/utils/static-page";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [home, settings, catalogue, servicesPage, galleryPage, pairs] = await Promise.all([
@@ -48,6 +49,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     { headers: publicCacheHeaders(request) },
   );
 }
+
+// A static page: no React in the browser for an anonymous visit (decision 066).
+export const handle = STATIC_PAGE;
 
 export const headers = publicPageHeaders;
 

@@ -14,6 +14,7 @@ import { getSiteUrl, pageSeo } from "~/content/page.server";
 import { localBusiness, webPage } from "~/content/structured-data";
 import { publicCacheHeaders, publicPageHeaders } from "~/utils/cache-headers";
 import { seoMeta } from "~/utils/seo";
+import { STATIC_PAGE } from "~/utils/static-page";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [about, settings] = await Promise.all([getAboutPage(), getSiteSettings()]);
@@ -35,6 +36,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     { headers: publicCacheHeaders(request) },
   );
 }
+
+// A static page: no React in the browser for an anonymous visit (decision 066).
+export const handle = STATIC_PAGE;
 
 export const headers = publicPageHeaders;
 

@@ -10,6 +10,7 @@ import { BeforeAfterList } from "~/features/gallery/before-after-list";
 import { getGalleryPairs } from "~/features/gallery/gallery.server";
 import { publicCacheHeaders, publicPageHeaders } from "~/utils/cache-headers";
 import { seoMeta } from "~/utils/seo";
+import { STATIC_PAGE } from "~/utils/static-page";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [page, pairs] = await Promise.all([getGalleryPage(), getGalleryPairs()]);
@@ -28,6 +29,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     { headers: publicCacheHeaders(request) },
   );
 }
+
+// A static page: no React in the browser for an anonymous visit (decision 066).
+export const handle = STATIC_PAGE;
 
 export const headers = publicPageHeaders;
 

@@ -15,6 +15,7 @@ import { breadcrumbs, serviceDetail } from "~/content/structured-data";
 import { publicCacheHeaders, publicPageHeaders } from "~/utils/cache-headers";
 import { log } from "~/utils/logger.server";
 import { seoMeta } from "~/utils/seo";
+import { STATIC_PAGE } from "~/utils/static-page";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const slug = params.slug ?? "";
@@ -50,6 +51,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     { headers: publicCacheHeaders(request) },
   );
 }
+
+// A static page: no React in the browser for an anonymous visit (decision 066).
+export const handle = STATIC_PAGE;
 
 export const headers = publicPageHeaders;
 

@@ -13,6 +13,7 @@ import { breadcrumbs, localBusiness } from "~/content/structured-data";
 import type { PlanCard as Plan } from "~/content/types";
 import { publicCacheHeaders, publicPageHeaders } from "~/utils/cache-headers";
 import { seoMeta } from "~/utils/seo";
+import { STATIC_PAGE } from "~/utils/static-page";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [page, catalogue, addOns, settings] = await Promise.all([
@@ -47,6 +48,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     { headers: publicCacheHeaders(request) },
   );
 }
+
+// A static page: no React in the browser for an anonymous visit (decision 066).
+export const handle = STATIC_PAGE;
 
 export const headers = publicPageHeaders;
 

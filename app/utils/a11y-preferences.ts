@@ -32,8 +32,8 @@ export const STORAGE_KEYS = [TEXT_SIZE_KEY, ...SWITCHES.map((s) => s.storageKey)
  * cannot see the root font size).
  */
 export const TEXT_SCALE_ATTRIBUTE = "data-text-scale";
-const LARGE_FROM = 110;
-const X_LARGE_FROM = 140;
+export const LARGE_FROM = 110;
+export const X_LARGE_FROM = 140;
 
 export function textScaleFor(size: number): "large" | "x-large" | null {
   if (size >= X_LARGE_FROM) return "x-large";
