@@ -2,23 +2,40 @@ import { sql } from "kysely";
 import { getDb } from "~/utils/db.server";
 import { isUuid } from "~/utils/uuid";
 
-export type CustomerRow = { id: string; email: string; full_name: string | null; created_at: Date };
+export type CustomerRow = {
+  id: string;
+  email: string;
+  full_name: string | null;
+  created_at: Date;
+  email_verified_at: Date | null;
+};
 export type CustomerCursor = { email: string; id: string };
 
-/** `%` and `_` typed by the admin are letters, not wildcards. */
-const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/**
+ * `%` and `_` typed by the admin are letters, not wildcards; matching ignores case. PostgreSQL
+ * text cannot hold NUL, so a NUL typed into the URL is dropped rather than failing the query.
+ */
+const likePattern = (q: string) =>
+  `%${q
+    .replace(/\0/g, "")
+    .toLowerCase()
+    .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
- * The admin's customer search: users without the admin role whose e-mail or name contains `q`
- * (ILIKE), in e-mail order, keyset-paged on (email, id). Without `q` it walks users in e-mail
- * order (users_email_lower_key cannot serve `email` order; see docs/decisions/033).
+ * The admin's customer search (the Customers list and the Create Service picker): users without
+ * the admin role whose e-mail or name contains `q`, in lower-case e-mail order, keyset-paged
+ * after a cursor. E-mails are unique whatever their case, so `lower(email)` alone orders them and
+ * `users_email_lower_key` serves the order; with `q`, the matching ids come from the pg_trgm
+ * indexes of migration 0006 (a union, so that each side uses its own index), then are sorted.
+ * See docs/decisions/064.
  */
 export async function searchCustomers(options: { q?: string; after?: CustomerCursor | null; limit: number }) {
   const db = await getDb();
+  const pattern = options.q ? likePattern(options.q) : null;
   let query = db
     .selectFrom("users")
     .leftJoin("profiles", "profiles.user_id", "users.id")
-    .select(["users.id", "users.email", "profiles.full_name", "users.created_at"])
+    .select(["users.id", "users.email", "profiles.full_name", "users.created_at", "users.email_verified_at"])
     .where((eb) =>
       eb.not(
         eb.exists(
@@ -30,16 +47,21 @@ export async function searchCustomers(options: { q?: string; after?: CustomerCur
         ),
       ),
     );
-  if (options.q) {
-    const pattern = likePattern(options.q);
-    query = query.where((eb) =>
-      eb.or([eb("users.email", "ilike", pattern), eb("profiles.full_name", "ilike", pattern)]),
+  if (pattern) {
+    query = query.where(
+      "users.id",
+      "in",
+      sql<string>`(select id from users where lower(email) like ${pattern}
+        union select user_id from profiles where lower(full_name) like ${pattern})`,
     );
   }
   if (options.after) {
-    query = query.where(sql<boolean>`(users.email, users.id) > (${options.after.email}, ${options.after.id})`);
+    query = query.where(sql<string>`lower(users.email)`, ">", options.after.email.replace(/\0/g, "").toLowerCase());
   }
-  return query.orderBy("users.email").orderBy("users.id").limit(options.limit).execute() as Promise<CustomerRow[]>;
+  return query
+    .orderBy(sql`lower(users.email)`)
+    .limit(options.limit)
+    .execute() as Promise<CustomerRow[]>;
 }
 
 /** A customer (never an admin) by id, or null. */
@@ -49,7 +71,7 @@ export async function getCustomer(id: string): Promise<CustomerRow | null> {
   const row = await db
     .selectFrom("users")
     .leftJoin("profiles", "profiles.user_id", "users.id")
-    .select(["users.id", "users.email", "profiles.full_name", "users.created_at"])
+    .select(["users.id", "users.email", "profiles.full_name", "users.created_at", "users.email_verified_at"])
     .where("users.id", "=", id)
     .where((eb) =>
       eb.not(

@@ -3,6 +3,7 @@ import * as initial from "./0001-initial";
 import * as accounts from "./0002-accounts";
 import * as visits from "./0003-visits";
 import * as bookings from "./0004-bookings";
+import * as adminListsAtScale from "./0006-admin-lists-at-scale";
 
 /**
  * Every migration, in order. A static map (not a folder scan) so that the same list works in
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   "0002-accounts": accounts,
   "0003-visits": visits,
   "0004-bookings": bookings,
+  "0006-admin-lists-at-scale": adminListsAtScale,
 };

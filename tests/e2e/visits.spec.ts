@@ -1,7 +1,7 @@
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { makePng } from "../helpers/media-bytes";
-import { DEV_ADMIN, expectNoAxeViolations, signIn, waitForHydration } from "./helpers";
+import { DEV_ADMIN, expectNoAxeViolations, pickCustomer, signIn, waitForHydration } from "./helpers";
 
 const BEFORE_JPG = path.resolve(import.meta.dirname, "../fixtures/yard-before.jpg");
 const AFTER_PNG = { name: "yard-after.png", mimeType: "image/png", buffer: makePng(320, 200, [30, 120, 60]) };
@@ -94,7 +94,7 @@ for (const js of [true, false]) {
         await expect(sections.getByRole("link", { name })).toBeVisible();
       }
       if (js) await waitForHydration(page);
-      await page.getByLabel("Customer").selectOption({ label: `${fullName} (${email}) (unverified)` });
+      await pickCustomer(page, js, email, `${fullName} (${email}) (unverified)`);
       await page.getByLabel("Service Type").selectOption("Weekly Service");
       await page.getByLabel("Service Date").fill(todayAtNoon());
       await page.getByRole("button", { name: "Create Service" }).click();
