@@ -106,7 +106,9 @@ async function seed(db: Kysely<Database>, customers: number) {
     values ('admin@bench.example.org', now()) returning id`.execute(db);
   const adminId = admin.rows[0].id;
   await sql`insert into user_roles (user_id, role) values (${adminId}, 'admin')`.execute(db);
-  await sql`insert into user_totp (user_id, secret, enabled_at) values (${adminId}, 'JBSWY3DPEHPK3PXP', now())`.execute(db);
+  await sql`insert into user_totp (user_id, secret, enabled_at) values (${adminId}, 'JBSWY3DPEHPK3PXP', now())`.execute(
+    db,
+  );
   await sql`vacuum analyze`.execute(db);
   const counts = await sql<{ users: number; services: number; media: number; bookings: number; quotes: number }>`select
     (select count(*) from users)::int as users, (select count(*) from services)::int as services,

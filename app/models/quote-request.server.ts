@@ -175,10 +175,7 @@ export async function countQuoteRequestsByStatus(
       status ? sql`where status = ${status}` : sql``
     } limit ${QUOTE_COUNT_CAP + 1}) capped)`;
   const row = await db
-    .selectNoFrom([
-      capped(null).as("all"),
-      ...statuses.map((status, i) => capped(status).as(`s${i}`)),
-    ])
+    .selectNoFrom([capped(null).as("all"), ...statuses.map((status, i) => capped(status).as(`s${i}`))])
     .executeTakeFirstOrThrow();
   const counts = row as unknown as Record<string, number>;
   return {

@@ -85,7 +85,8 @@ function filterHref(status: QuoteStatus | null, at: PageLink = null) {
   return query ? `/admin-dashboard/quotes?${query}` : "/admin-dashboard/quotes";
 }
 
-const countLabel = (count: number) => (count > QUOTE_COUNT_CAP ? `${QUOTE_COUNT_CAP.toLocaleString("en-US")}+` : String(count));
+const countLabel = (count: number) =>
+  count > QUOTE_COUNT_CAP ? `${QUOTE_COUNT_CAP.toLocaleString("en-US")}+` : String(count);
 
 const linkClass =
   "inline-flex min-h-11 items-center rounded-full border-2 px-4 py-1 font-semibold focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700";

@@ -167,13 +167,19 @@ describe("quote inbox list", () => {
 
   it("pages through many requests 25 at a time, by keyset (no page numbers)", async () => {
     for (let i = 0; i < 27; i++) await storeQuote({ name: `Person ${i}` }, { minutesAgo: 100 - i });
-    const first = await (await settle(() => listLoader({ request: get("/admin-dashboard/quotes", adminCookie), params: {}, context: {} }))).json();
+    const first = await (
+      await settle(() => listLoader({ request: get("/admin-dashboard/quotes", adminCookie), params: {}, context: {} }))
+    ).json();
     expect(first.quotes).toHaveLength(25);
     expect(first).toMatchObject({ newer: null, atNewest: true, atOldest: false, pageGone: false });
     expect(first.quotes[0].name).toBe("Person 26");
     const older = await (
       await settle(() =>
-        listLoader({ request: get(`/admin-dashboard/quotes?older=${first.older}`, adminCookie), params: {}, context: {} }),
+        listLoader({
+          request: get(`/admin-dashboard/quotes?older=${first.older}`, adminCookie),
+          params: {},
+          context: {},
+        }),
       )
     ).json();
     expect(older.quotes.map((q: { name: string }) => q.name)).toEqual(["Person 1", "Person 0"]);
@@ -190,7 +196,11 @@ describe("quote inbox list", () => {
     expect(oldest).toMatchObject({ older: null, atOldest: true, atNewest: false });
     const newer = await (
       await settle(() =>
-        listLoader({ request: get(`/admin-dashboard/quotes?newer=${oldest.newer}`, adminCookie), params: {}, context: {} }),
+        listLoader({
+          request: get(`/admin-dashboard/quotes?newer=${oldest.newer}`, adminCookie),
+          params: {},
+          context: {},
+        }),
       )
     ).json();
     expect(newer.quotes.map((q: { name: string }) => q.name)).toEqual(["Person 26", "Person 25"]);
@@ -214,7 +224,9 @@ describe("quote inbox list", () => {
     }
     const list = async (query: string) =>
       (await (
-        await settle(() => listLoader({ request: get(`/admin-dashboard/quotes${query}`, adminCookie), params: {}, context: {} }))
+        await settle(() =>
+          listLoader({ request: get(`/admin-dashboard/quotes${query}`, adminCookie), params: {}, context: {} }),
+        )
       ).json()) as { quotes: { id: string }[]; older: string | null; newer: string | null };
 
     const down: string[] = [];
@@ -247,7 +259,11 @@ describe("quote inbox list", () => {
     expect(again).toEqual(down);
 
     // A status filter pages the same way.
-    await database.current.db.updateTable("quote_requests").set({ status: "won" }).where("id", "in", stored.slice(10, 50)).execute();
+    await database.current.db
+      .updateTable("quote_requests")
+      .set({ status: "won" })
+      .where("id", "in", stored.slice(10, 50))
+      .execute();
     const won: string[] = [];
     page = await list("?status=won");
     for (let guard = 0; guard < 10; guard++) {

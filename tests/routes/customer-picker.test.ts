@@ -22,7 +22,9 @@ beforeAll(async () => {
   admin = await createUser(db(), { admin: true, email: "boss-picker@example.com", fullName: "Picker Boss" });
   customer = await createUser(db(), { email: "pat.lee@example.com", fullName: "Pat Lee", verified: false });
   for (let i = 0; i < 25; i++) {
-    many.push(await createUser(db(), { email: `hedge${String(i).padStart(2, "0")}@example.com`, fullName: `Hedge ${i}` }));
+    many.push(
+      await createUser(db(), { email: `hedge${String(i).padStart(2, "0")}@example.com`, fullName: `Hedge ${i}` }),
+    );
   }
   await createUser(db(), { email: "percent%sign@example.com", fullName: "Under_Score" });
   adminCookie = await sessionCookieFor(admin.id);

@@ -67,70 +67,70 @@ export function CreateServiceForm({
 
   return (
     <>
-    <CustomerSearchForm serviceId={serviceId} />
-    <Form key={formKey} method="post" action={action} {...getFormProps(form)} className="mt-4 space-y-5">
-      <div>
-        <CustomerPicker
-          field={fields.customerId}
-          selected={selectedCustomer}
-          matches={customerMatches}
-          query={customerQuery}
-          describedBy={described(fields.customerId)}
-        />
-        <FieldError id={fields.customerId.errorId} errors={fields.customerId.errors} />
-      </div>
-      <div>
-        <label htmlFor={fields.serviceType.id} className={labelClass}>
-          Service Type
-        </label>
-        <select
-          {...getSelectProps(fields.serviceType)}
-          key={fields.serviceType.key}
-          aria-describedby={described(fields.serviceType)}
-          className={fieldClass}
-        >
-          <option value="">Select a service type</option>
-          {SERVICE_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {t}
-            </option>
-          ))}
-        </select>
-        <FieldError id={fields.serviceType.errorId} errors={fields.serviceType.errors} />
-      </div>
-      <div>
-        <label htmlFor={fields.serviceDate.id} className={labelClass}>
-          Service Date
-        </label>
-        <input
-          {...getInputProps(fields.serviceDate, { type: "datetime-local" })}
-          key={fields.serviceDate.key}
-          aria-describedby={described(fields.serviceDate, `${fields.serviceDate.id}-hint`)}
-          className={fieldClass}
-        />
-        <p id={`${fields.serviceDate.id}-hint`} className="mt-1 text-sm text-slate-700 dark:text-slate-300">
-          Pacific time (Las Vegas)
-        </p>
-        <FieldError id={fields.serviceDate.errorId} errors={fields.serviceDate.errors} />
-      </div>
-      <div>
-        <label htmlFor={fields.notes.id} className={labelClass}>
-          Notes (optional)
-        </label>
-        <textarea
-          {...getTextareaProps(fields.notes)}
-          key={fields.notes.key}
-          rows={3}
-          maxLength={NOTES_MAX_LENGTH}
-          aria-describedby={described(fields.notes)}
-          className={fieldClass}
-        />
-        <FieldError id={fields.notes.errorId} errors={fields.notes.errors} />
-      </div>
-      <button type="submit" disabled={creating} className={primaryButtonClass}>
-        Create Service
-      </button>
-    </Form>
+      <CustomerSearchForm serviceId={serviceId} />
+      <Form key={formKey} method="post" action={action} {...getFormProps(form)} className="mt-4 space-y-5">
+        <div>
+          <CustomerPicker
+            field={fields.customerId}
+            selected={selectedCustomer}
+            matches={customerMatches}
+            query={customerQuery}
+            describedBy={described(fields.customerId)}
+          />
+          <FieldError id={fields.customerId.errorId} errors={fields.customerId.errors} />
+        </div>
+        <div>
+          <label htmlFor={fields.serviceType.id} className={labelClass}>
+            Service Type
+          </label>
+          <select
+            {...getSelectProps(fields.serviceType)}
+            key={fields.serviceType.key}
+            aria-describedby={described(fields.serviceType)}
+            className={fieldClass}
+          >
+            <option value="">Select a service type</option>
+            {SERVICE_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+          <FieldError id={fields.serviceType.errorId} errors={fields.serviceType.errors} />
+        </div>
+        <div>
+          <label htmlFor={fields.serviceDate.id} className={labelClass}>
+            Service Date
+          </label>
+          <input
+            {...getInputProps(fields.serviceDate, { type: "datetime-local" })}
+            key={fields.serviceDate.key}
+            aria-describedby={described(fields.serviceDate, `${fields.serviceDate.id}-hint`)}
+            className={fieldClass}
+          />
+          <p id={`${fields.serviceDate.id}-hint`} className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+            Pacific time (Las Vegas)
+          </p>
+          <FieldError id={fields.serviceDate.errorId} errors={fields.serviceDate.errors} />
+        </div>
+        <div>
+          <label htmlFor={fields.notes.id} className={labelClass}>
+            Notes (optional)
+          </label>
+          <textarea
+            {...getTextareaProps(fields.notes)}
+            key={fields.notes.key}
+            rows={3}
+            maxLength={NOTES_MAX_LENGTH}
+            aria-describedby={described(fields.notes)}
+            className={fieldClass}
+          />
+          <FieldError id={fields.notes.errorId} errors={fields.notes.errors} />
+        </div>
+        <button type="submit" disabled={creating} className={primaryButtonClass}>
+          Create Service
+        </button>
+      </Form>
     </>
   );
 }

@@ -92,12 +92,7 @@ function CustomerSearchSelect({ field, selected, matches, query, describedBy }: 
         <label htmlFor={field.id} className={labelClass}>
           Customer
         </label>
-        <select
-          {...getSelectProps(field)}
-          key={field.key}
-          aria-describedby={describedBy}
-          className={fieldClass}
-        >
+        <select {...getSelectProps(field)} key={field.key} aria-describedby={describedBy} className={fieldClass}>
           <option value="">{prompt}</option>
           {options.map((c) => (
             <option key={c.id} value={c.id}>
@@ -232,6 +227,8 @@ function CustomerCombobox({ field, selected, describedBy }: PickerProps) {
           className="absolute z-10 mt-1 max-h-72 w-full overflow-y-auto rounded-lg border border-slate-400 bg-white py-1 shadow-lg dark:border-slate-500 dark:bg-slate-900"
         >
           {results.map((option, i) => (
+            // Keys go to the combobox input, which points at the active option (aria-activedescendant).
+            // eslint-disable-next-line jsx-a11y/click-events-have-key-events
             <li
               key={option.id}
               id={`${listboxId}-${i}`}
