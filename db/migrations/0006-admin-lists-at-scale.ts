@@ -14,6 +14,10 @@ export async function up(db: Kysely<any>) {
   await sql`create index quote_requests_status_created_at_id_idx on quote_requests (status, created_at, id)`.execute(
     db,
   );
+  // Superseded by the two above (same leading columns, read either way); left in place they
+  // cost every insert and lure the planner into sorting ties on id after the scan.
+  await sql`drop index if exists quote_requests_created_at_idx`.execute(db);
+  await sql`drop index if exists quote_requests_status_created_at_idx`.execute(db);
   const available = await sql<{ ok: boolean }>`select exists (
       select 1 from pg_available_extensions where name = 'pg_trgm'
     ) as ok`.execute(db);
@@ -27,6 +31,10 @@ export async function up(db: Kysely<any>) {
 }
 
 export async function down(db: Kysely<any>) {
+  await sql`create index if not exists quote_requests_created_at_idx on quote_requests (created_at desc)`.execute(db);
+  await sql`create index if not exists quote_requests_status_created_at_idx on quote_requests (status, created_at desc)`.execute(
+    db,
+  );
   await sql`drop index if exists profiles_full_name_lower_trgm_idx`.execute(db);
   await sql`drop index if exists users_email_lower_trgm_idx`.execute(db);
   await sql`drop index if exists quote_requests_status_created_at_id_idx`.execute(db);
