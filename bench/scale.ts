@@ -380,10 +380,14 @@ async function measure(size: { name: string; customers: number }): Promise<SizeR
       sequential: plan.sequential,
     };
   } finally {
-    app?.kill("SIGTERM");
+    // The server goes first, so that dropping its database does not cut its connections.
+    if (app && app.exitCode === null && app.signalCode === null) {
+      const exited = new Promise((resolve) => app?.once("exit", resolve));
+      app.kill("SIGTERM");
+      await exited;
+    }
     setDatabaseForTests(undefined);
     await handle.close();
-    if (app) await new Promise((r) => setTimeout(r, 500));
     await admin.query(`drop database if exists "${name}" with (force)`);
     await admin.end();
   }
