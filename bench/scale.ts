@@ -133,11 +133,14 @@ async function plans(db: Kysely<Database>, customerId: string, serviceId: string
       `select u.id, email, full_name from users u left join profiles on profiles.user_id = u.id where u.id = $1`,
     ],
     [
-      "admin: picker search 'rivera 123'",
+      "admin: picker search 'rivera 123' (matching ids, capped)",
+      `select id from users where lower(email) like '%rivera 123%'
+        union all select user_id from profiles where lower(full_name) like '%rivera 123%' limit 1001`,
+    ],
+    [
+      "admin: picker search 'example' (a common term: e-mail order, filtered)",
       `select u.id, u.email, p.full_name from users u left join profiles p on p.user_id = u.id where ${notAdmin}
-        and u.id in (select id from users where lower(email) like '%rivera 123%'
-          union select user_id from profiles where lower(full_name) like '%rivera 123%')
-        order by lower(u.email) limit 20`,
+        and (lower(u.email) like '%example%' or lower(p.full_name) like '%example%') order by lower(u.email) limit 20`,
     ],
     [
       "admin: customers, a page",

@@ -21,13 +21,16 @@ const likePattern = (q: string) =>
     .toLowerCase()
     .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** Beyond this many matching users a term counts as common (see searchCustomers). */
+const MATCH_SET_CAP = 1000;
+
 /**
  * The admin's customer search (the Customers list and the Create Service picker): users without
  * the admin role whose e-mail or name contains `q`, in lower-case e-mail order, keyset-paged
  * after a cursor. E-mails are unique whatever their case, so `lower(email)` alone orders them and
- * `users_email_lower_key` serves the order; with `q`, the matching ids come from the pg_trgm
- * indexes of migration 0006 (a union, so that each side uses its own index), then are sorted.
- * See docs/decisions/064.
+ * `users_email_lower_key` serves the order. With `q`: up to 1,000 matching ids from the pg_trgm
+ * indexes of migration 0006 (one query per side, so each uses its own index), fetched by key and
+ * sorted; a term matching more walks the e-mail order instead. See docs/decisions/064.
  */
 export async function searchCustomers(options: { q?: string; after?: CustomerCursor | null; limit: number }) {
   const db = await getDb();
@@ -48,12 +51,22 @@ export async function searchCustomers(options: { q?: string; after?: CustomerCur
       ),
     );
   if (pattern) {
-    query = query.where(
-      "users.id",
-      "in",
-      sql<string>`(select id from users where lower(email) like ${pattern}
-        union select user_id from profiles where lower(full_name) like ${pattern})`,
-    );
+    // Which users match, up to a cap: a term that names a few customers (the usual case) is
+    // served by the pg_trgm indexes, then those rows are fetched by primary key and sorted.
+    const found = await sql<{ id: string }>`select id from users where lower(email) like ${pattern}
+      union all select user_id from profiles where lower(full_name) like ${pattern}
+      limit ${MATCH_SET_CAP + 1}`.execute(db);
+    if (found.rows.length <= MATCH_SET_CAP) {
+      if (found.rows.length === 0) return [];
+      query = query.where("users.id", "in", [...new Set(found.rows.map((r) => r.id))]);
+    } else {
+      // A common term ("gmail"): matches are dense, so walking users in e-mail order and
+      // testing each row reaches the page's LIMIT after a few rows, where sorting every match
+      // would not.
+      query = query.where((eb) =>
+        eb.or([eb(sql`lower(users.email)`, "like", pattern), eb(sql`lower(profiles.full_name)`, "like", pattern)]),
+      );
+    }
   }
   if (options.after) {
     query = query.where(sql<string>`lower(users.email)`, ">", options.after.email.replace(/\0/g, "").toLowerCase());

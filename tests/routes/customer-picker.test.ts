@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { beforeAll, describe, expect, test } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
 import { createUser, sessionCookieFor, type TestUser } from "../helpers/factories";
@@ -85,6 +86,18 @@ describe("/resources/customer-search", () => {
       cookie: adminCookie,
     });
     expect(raw.status).toBe(200);
+  });
+
+  test("a term matching more than 1,000 customers still answers the first 20 in e-mail order", async () => {
+    await sql`insert into users (email) select 'bulk' || lpad(g::text, 4, '0') || '@common.example'
+      from generate_series(1, 1100) g`.execute(db());
+    const body = (await (await search("common.example")).json()) as SearchBody;
+    expect(body.customers.map((c) => c.label)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `bulk${String(i + 1).padStart(4, "0")}@common.example (unverified)`),
+    );
+    const { searchCustomers } = await import("~/models/customer.server");
+    const next = await searchCustomers({ q: "COMMON", after: { email: "bulk1095@common.example", id: "" }, limit: 10 });
+    expect(next.map((c) => c.email)).toEqual([1096, 1097, 1098, 1099, 1100].map((n) => `bulk${n}@common.example`));
   });
 
   test("a search longer than 100 characters is refused with 400 and no customers", async () => {
