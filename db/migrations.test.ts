@@ -42,6 +42,16 @@ describe("migrations", () => {
     expect(byName.service_images_service_id_created_at_idx).toMatch(/\(service_id, created_at DESC\)/);
     expect(byName.bookings_customer_id_booking_date_idx).toMatch(/\(customer_id, booking_date DESC\)/);
     expect(byName.users_email_lower_key).toMatch(/UNIQUE.*lower\(email\)/);
+    // The quote inbox's keyset order, with and without a status (0006).
+    expect(byName.quote_requests_created_at_id_idx).toMatch(/\(created_at, id\)/);
+    expect(byName.quote_requests_status_created_at_id_idx).toMatch(/\(status, created_at, id\)/);
+    // The customer search's trigram indexes, wherever PostgreSQL has pg_trgm (PGlite does not).
+    const { rows: trgm } = await sql<{ ok: boolean }>`
+      select exists (select 1 from pg_available_extensions where name = 'pg_trgm') as ok`.execute(database.db);
+    if (trgm[0]?.ok) {
+      expect(byName.users_email_lower_trgm_idx).toMatch(/gin \(lower\(email\) gin_trgm_ops\)/);
+      expect(byName.profiles_full_name_lower_trgm_idx).toMatch(/gin \(lower\(full_name\) gin_trgm_ops\)/);
+    }
   });
 
   it("treat e-mail addresses as unique whatever their case", async () => {

@@ -2,23 +2,43 @@ import { sql } from "kysely";
 import { getDb } from "~/utils/db.server";
 import { isUuid } from "~/utils/uuid";
 
-export type CustomerRow = { id: string; email: string; full_name: string | null; created_at: Date };
+export type CustomerRow = {
+  id: string;
+  email: string;
+  full_name: string | null;
+  created_at: Date;
+  email_verified_at: Date | null;
+};
 export type CustomerCursor = { email: string; id: string };
 
-/** `%` and `_` typed by the admin are letters, not wildcards. */
-const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/**
+ * `%` and `_` typed by the admin are letters, not wildcards; matching ignores case. PostgreSQL
+ * text cannot hold NUL, so a NUL typed into the URL is dropped rather than failing the query.
+ */
+const likePattern = (q: string) =>
+  `%${q
+    .replace(/\0/g, "")
+    .toLowerCase()
+    .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Beyond this many matching users a term counts as common (see searchCustomers). */
+const MATCH_SET_CAP = 1000;
 
 /**
- * The admin's customer search: users without the admin role whose e-mail or name contains `q`
- * (ILIKE), in e-mail order, keyset-paged on (email, id). Without `q` it walks users in e-mail
- * order (users_email_lower_key cannot serve `email` order; see docs/decisions/033).
+ * The admin's customer search (the Customers list and the Create Service picker): users without
+ * the admin role whose e-mail or name contains `q`, in lower-case e-mail order, keyset-paged
+ * after a cursor. E-mails are unique whatever their case, so `lower(email)` alone orders them and
+ * `users_email_lower_key` serves the order. With `q`: up to 1,000 matching ids from the pg_trgm
+ * indexes of migration 0006 (one query per side, so each uses its own index), fetched by key and
+ * sorted; a term matching more walks the e-mail order instead. See docs/decisions/064.
  */
 export async function searchCustomers(options: { q?: string; after?: CustomerCursor | null; limit: number }) {
   const db = await getDb();
+  const pattern = options.q ? likePattern(options.q) : null;
   let query = db
     .selectFrom("users")
     .leftJoin("profiles", "profiles.user_id", "users.id")
-    .select(["users.id", "users.email", "profiles.full_name", "users.created_at"])
+    .select(["users.id", "users.email", "profiles.full_name", "users.created_at", "users.email_verified_at"])
     .where((eb) =>
       eb.not(
         eb.exists(
@@ -30,16 +50,31 @@ export async function searchCustomers(options: { q?: string; after?: CustomerCur
         ),
       ),
     );
-  if (options.q) {
-    const pattern = likePattern(options.q);
-    query = query.where((eb) =>
-      eb.or([eb("users.email", "ilike", pattern), eb("profiles.full_name", "ilike", pattern)]),
-    );
+  if (pattern) {
+    // Which users match, up to a cap: a term that names a few customers (the usual case) is
+    // served by the pg_trgm indexes, then those rows are fetched by primary key and sorted.
+    const found = await sql<{ id: string }>`select id from users where lower(email) like ${pattern}
+      union all select user_id from profiles where lower(full_name) like ${pattern}
+      limit ${MATCH_SET_CAP + 1}`.execute(db);
+    if (found.rows.length <= MATCH_SET_CAP) {
+      if (found.rows.length === 0) return [];
+      query = query.where("users.id", "in", [...new Set(found.rows.map((r) => r.id))]);
+    } else {
+      // A common term ("gmail"): matches are dense, so walking users in e-mail order and
+      // testing each row reaches the page's LIMIT after a few rows, where sorting every match
+      // would not.
+      query = query.where((eb) =>
+        eb.or([eb(sql`lower(users.email)`, "like", pattern), eb(sql`lower(profiles.full_name)`, "like", pattern)]),
+      );
+    }
   }
   if (options.after) {
-    query = query.where(sql<boolean>`(users.email, users.id) > (${options.after.email}, ${options.after.id})`);
+    query = query.where(sql<string>`lower(users.email)`, ">", options.after.email.replace(/\0/g, "").toLowerCase());
   }
-  return query.orderBy("users.email").orderBy("users.id").limit(options.limit).execute() as Promise<CustomerRow[]>;
+  return query
+    .orderBy(sql`lower(users.email)`)
+    .limit(options.limit)
+    .execute() as Promise<CustomerRow[]>;
 }
 
 /** A customer (never an admin) by id, or null. */
@@ -49,7 +84,7 @@ export async function getCustomer(id: string): Promise<CustomerRow | null> {
   const row = await db
     .selectFrom("users")
     .leftJoin("profiles", "profiles.user_id", "users.id")
-    .select(["users.id", "users.email", "profiles.full_name", "users.created_at"])
+    .select(["users.id", "users.email", "profiles.full_name", "users.created_at", "users.email_verified_at"])
     .where("users.id", "=", id)
     .where((eb) =>
       eb.not(

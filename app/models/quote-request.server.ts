@@ -108,37 +108,84 @@ export type QuoteListItem = Pick<
   "id" | "name" | "service" | "dogs" | "zip" | "outside_service_area" | "status" | "created_at"
 >;
 
-/** The inbox: newest first, optionally one status, one page at a time. */
+/** Where a page of the inbox starts: the first (newest), after or before a request, or the last (oldest). */
+export type QuotePageAnchor = { from: "newest" } | { from: "oldest" } | { from: "older" | "newer"; id: string };
+
+/**
+ * The inbox, newest first, one page at a time by keyset on (created_at, id): a page "older" than
+ * a request holds the rows just below it, "newer" the rows just above it, and "oldest" the last
+ * page, read from the other end of the same index (quote_requests_created_at_id_idx or, with a
+ * status, quote_requests_status_created_at_id_idx). The cursor is a request's id, compared by
+ * its stored (created_at, id), so microseconds never get lost in a URL. No OFFSET: every page
+ * costs the same. `hasOlder`/`hasNewer` tell whether more rows lie beyond the page.
+ */
 export async function listQuoteRequests(options: {
   status?: QuoteStatus;
-  page: number;
+  anchor: QuotePageAnchor;
   pageSize: number;
-}): Promise<{ items: QuoteListItem[]; total: number }> {
+}): Promise<{ items: QuoteListItem[]; hasOlder: boolean; hasNewer: boolean; anchorFound: boolean }> {
+  const { anchor, pageSize } = options;
+  if ((anchor.from === "older" || anchor.from === "newer") && !isUuid(anchor.id)) {
+    return { items: [], hasOlder: false, hasNewer: false, anchorFound: false };
+  }
   const db = await getDb();
-  let query = db.selectFrom("quote_requests");
+  // Reading towards older rows walks the index backwards (descending); towards newer, forwards.
+  const descending = anchor.from === "newest" || anchor.from === "older";
+  let query = db
+    .selectFrom("quote_requests")
+    .select(["id", "name", "service", "dogs", "zip", "outside_service_area", "status", "created_at"]);
   if (options.status) query = query.where("status", "=", options.status);
-  const [items, count] = await Promise.all([
-    query
-      .select(["id", "name", "service", "dogs", "zip", "outside_service_area", "status", "created_at"])
-      .orderBy("created_at", "desc")
-      .orderBy("id", "desc")
-      .limit(options.pageSize)
-      .offset((options.page - 1) * options.pageSize)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<string>().as("count")).executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.count) };
+  if (anchor.from === "older" || anchor.from === "newer") {
+    const cursor = sql`(select c.created_at, c.id from quote_requests c where c.id = ${anchor.id})`;
+    query = query.where(sql<boolean>`(created_at, id) ${sql.raw(descending ? "<" : ">")} ${cursor}`);
+  }
+  const direction = descending ? "desc" : "asc";
+  const rows = await query
+    .orderBy("created_at", direction)
+    .orderBy("id", direction)
+    .limit(pageSize + 1)
+    .execute();
+  const beyond = rows.length > pageSize;
+  const page = rows.slice(0, pageSize);
+  if (!descending) page.reverse();
+  let anchorFound = true;
+  if ((anchor.from === "older" || anchor.from === "newer") && page.length === 0) {
+    anchorFound = Boolean(
+      await db.selectFrom("quote_requests").select("id").where("id", "=", anchor.id).executeTakeFirst(),
+    );
+  }
+  return {
+    items: page,
+    anchorFound,
+    // Beyond the page in the reading direction; behind it, there is more unless it is an end.
+    hasOlder: descending ? beyond : anchor.from === "newer",
+    hasNewer: descending ? anchor.from === "older" : beyond,
+  };
 }
 
-/** How many requests have each status (the filter shows the counts). */
-export async function countQuoteRequestsByStatus(): Promise<Partial<Record<QuoteStatus, number>>> {
+/** Counts shown beside the filters stop here ("1,000+"): counting every row would cost more than the page. */
+export const QUOTE_COUNT_CAP = 1000;
+
+/**
+ * How many requests have each status, and in all, each counted up to QUOTE_COUNT_CAP + 1 rows
+ * of an index (the filter shows the counts). Bounded, so the inbox costs the same at any size.
+ */
+export async function countQuoteRequestsByStatus(
+  statuses: readonly QuoteStatus[],
+): Promise<{ all: number; byStatus: Partial<Record<QuoteStatus, number>> }> {
   const db = await getDb();
-  const rows = await db
-    .selectFrom("quote_requests")
-    .select(["status", (eb) => eb.fn.countAll<string>().as("count")])
-    .groupBy("status")
-    .execute();
-  return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
+  const capped = (status: QuoteStatus | null) =>
+    sql<number>`(select count(*)::int from (select 1 from quote_requests ${
+      status ? sql`where status = ${status}` : sql``
+    } limit ${QUOTE_COUNT_CAP + 1}) capped)`;
+  const row = await db
+    .selectNoFrom([capped(null).as("all"), ...statuses.map((status, i) => capped(status).as(`s${i}`))])
+    .executeTakeFirstOrThrow();
+  const counts = row as unknown as Record<string, number>;
+  return {
+    all: Number(counts.all),
+    byStatus: Object.fromEntries(statuses.map((status, i) => [status, Number(counts[`s${i}`])])),
+  };
 }
 
 export async function updateQuoteRequestStatus(id: string, status: QuoteStatus): Promise<QuoteRequest | undefined> {

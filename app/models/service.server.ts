@@ -34,37 +34,6 @@ export async function getServiceWithCustomer(serviceId: string): Promise<Service
   return row ?? null;
 }
 
-export type CustomerOption = { id: string; email: string; fullName: string | null; emailVerified: boolean };
-
-/** Every customer (any user without the admin role), for the admin's customer select. */
-export async function listCustomers(): Promise<CustomerOption[]> {
-  const db = await getDb();
-  const rows = await db
-    .selectFrom("users")
-    .leftJoin("profiles", "profiles.user_id", "users.id")
-    .select(["users.id", "users.email", "users.email_verified_at", "profiles.full_name"])
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom("user_roles")
-            .select("user_roles.role")
-            .whereRef("user_roles.user_id", "=", "users.id")
-            .where("user_roles.role", "=", "admin"),
-        ),
-      ),
-    )
-    .orderBy((eb) => eb.fn.coalesce("profiles.full_name", "users.email"))
-    .orderBy("users.email")
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    email: r.email,
-    fullName: r.full_name,
-    emailVerified: r.email_verified_at !== null,
-  }));
-}
-
 export async function isCustomer(userId: string): Promise<boolean> {
   if (!isUuid(userId)) return false;
   const db = await getDb();

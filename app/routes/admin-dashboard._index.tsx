@@ -12,30 +12,35 @@ import { adminDashboardUrl, type AdminServicesTab } from "~/features/visits/admi
 import { CreateServiceForm } from "~/features/visits/create-service-form";
 import { createServiceFromForm } from "~/features/visits/create-service.server";
 import { listMediaForServices } from "~/models/service-media.server";
-import { getServiceWithCustomer, listCustomers } from "~/models/service.server";
+import { getServiceWithCustomer } from "~/models/service.server";
+import { CUSTOMER_QUERY_MAX_LENGTH } from "~/features/visits/customer-options";
+import { CUSTOMER_SEARCH_PARAM } from "~/features/visits/customer-picker";
+import { findCustomerOptions, getCustomerOption } from "~/features/visits/customer-search.server";
 import { formatBusinessDate, formatBusinessDateTime } from "~/utils/business-time";
 import { privatePageMeta } from "~/utils/seo";
 
 // "Services & Uploads": create a service, then upload its before/after media. The tab, the
 // current service and the chosen customer all live in the URL.
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAdmin(request, context);
   const url = new URL(request.url);
   const tab: AdminServicesTab = url.searchParams.get("tab") === "upload" ? "upload" : "create";
-  const [customers, service] = await Promise.all([
-    listCustomers(),
-    getServiceWithCustomer(url.searchParams.get("service") ?? ""),
+  // The picker searches (at most 20 matches); it never lists every customer (docs/decisions/064).
+  const rawQuery = (url.searchParams.get(CUSTOMER_SEARCH_PARAM) ?? "").trim();
+  const customerQuery = rawQuery.slice(0, CUSTOMER_QUERY_MAX_LENGTH);
+  const service = await getServiceWithCustomer(url.searchParams.get("service") ?? "");
+  const [media, selectedCustomer, customerMatches] = await Promise.all([
+    service ? listMediaForServices([service.id]) : [],
+    getCustomerOption(url.searchParams.get("customer") ?? service?.customer_id ?? null),
+    tab === "create" && customerQuery ? findCustomerOptions(customerQuery) : null,
   ]);
-  const media = service ? await listMediaForServices([service.id]) : [];
-  const customerParam = url.searchParams.get("customer");
-  const selectedCustomerId = customers.some((c) => c.id === customerParam)
-    ? customerParam
-    : (service?.customer_id ?? "");
   return json(
     {
       tab,
-      customers,
-      selectedCustomerId,
+      selectedCustomer,
+      selectedCustomerId: selectedCustomer?.id ?? null,
+      customerMatches,
+      customerQuery,
       currentService: service
         ? {
             id: service.id,
@@ -75,7 +80,8 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function AdminServicesAndUploads() {
-  const { tab, customers, selectedCustomerId, currentService, media } = useLoaderData<typeof loader>();
+  const { tab, selectedCustomer, selectedCustomerId, customerMatches, customerQuery, currentService, media } =
+    useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const failure = actionData && "toast" in actionData ? actionData : undefined;
   // A refused form posts back to this URL, keeping the current service and the customer.
@@ -83,6 +89,8 @@ export default function AdminServicesAndUploads() {
     tab: "create",
     ...(currentService ? { service: currentService.id } : {}),
     ...(selectedCustomerId ? { customer: selectedCustomerId } : {}),
+    // Without JavaScript a refused form shows the same matches again, so the pick stays visible.
+    ...(customerQuery ? { [CUSTOMER_SEARCH_PARAM]: customerQuery } : {}),
   })}`;
 
   return (
@@ -110,8 +118,10 @@ export default function AdminServicesAndUploads() {
           <CreateServiceForm
             formKey={currentService?.id ?? "new"}
             action={createAction}
-            customers={customers}
-            selectedCustomerId={selectedCustomerId ?? ""}
+            selectedCustomer={selectedCustomer}
+            customerMatches={customerMatches}
+            customerQuery={customerQuery}
+            serviceId={currentService?.id ?? null}
             lastResult={failure?.lastResult as SubmissionResult<string[]> | undefined}
           />
         </section>

@@ -5,7 +5,12 @@ import { QUOTE_STATUSES, type QuoteStatus } from "~/features/quotes/quote-consta
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { OutsideAreaBadge, QuoteStatusBadge } from "~/features/quotes/quote-status-badge";
 import { getQuoteServiceOptions } from "~/content/content.server";
-import { countQuoteRequestsByStatus, listQuoteRequests } from "~/models/quote-request.server";
+import {
+  countQuoteRequestsByStatus,
+  listQuoteRequests,
+  QUOTE_COUNT_CAP,
+  type QuotePageAnchor,
+} from "~/models/quote-request.server";
 import { requireAdmin } from "~/features/accounts/auth.server";
 import { listQuoteOwnerEmailStatuses } from "~/features/quotes/quote-notifications.server";
 import { formatQuoteTime, QUOTE_STATUS_LABELS } from "~/features/quotes/quote-format";
@@ -13,31 +18,45 @@ import { dogCountLabel } from "~/features/quotes/quote-schema";
 
 const PAGE_SIZE = 25;
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+/** Where the page starts, from the URL: ?older=<id>, ?newer=<id>, ?oldest=1, or the newest requests. */
+function anchorFrom(url: URL): QuotePageAnchor {
+  const older = url.searchParams.get("older");
+  if (older) return { from: "older", id: older };
+  const newer = url.searchParams.get("newer");
+  if (newer) return { from: "newer", id: newer };
+  if (url.searchParams.get("oldest") === "1") return { from: "oldest" };
+  return { from: "newest" };
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAdmin(request, context);
   const url = new URL(request.url);
   const requested = url.searchParams.get("status") || null;
   const status = QUOTE_STATUSES.find((value) => value === requested);
   const invalidStatus = requested !== null && !status;
-  const page = Math.max(1, Math.min(10_000, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1));
+  const anchor = anchorFrom(url);
 
-  const [{ items, total }, counts, options] = await Promise.all([
-    listQuoteRequests({ status, page, pageSize: PAGE_SIZE }),
-    countQuoteRequestsByStatus(),
+  const [page, counts, options] = await Promise.all([
+    listQuoteRequests({ status, anchor, pageSize: PAGE_SIZE }),
+    countQuoteRequestsByStatus(QUOTE_STATUSES),
     getQuoteServiceOptions(),
   ]);
   const labels = new Map(options.map((option) => [option.value, option.label]));
   // The e-mail to the business of each row, read from the outbox (docs/decisions/034).
-  const emails = await listQuoteOwnerEmailStatuses(items.map((quote) => quote.id));
+  const emails = await listQuoteOwnerEmailStatuses(page.items.map((quote) => quote.id));
+  const first = page.items[0];
+  const last = page.items.at(-1);
   return json(
     {
       status: status ?? null,
       invalidStatus: invalidStatus ? `There is no status "${requested}". Showing all quote requests.` : null,
-      page,
-      pageCount: Math.max(1, Math.ceil(total / PAGE_SIZE)),
-      total,
+      pageGone: !page.anchorFound,
+      older: page.hasOlder && last ? last.id : null,
+      newer: page.hasNewer && first ? first.id : null,
+      atNewest: anchor.from === "newest" || !page.hasNewer,
+      atOldest: anchor.from === "oldest" || !page.hasOlder,
       counts,
-      quotes: items.map((quote) => ({
+      quotes: page.items.map((quote) => ({
         id: quote.id,
         name: quote.name,
         service: labels.get(quote.service) ?? quote.service,
@@ -56,13 +75,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export const headers = () => ({ "Cache-Control": "private, no-store" });
 
-function filterHref(status: QuoteStatus | null, page = 1) {
+type PageLink = { older: string } | { newer: string } | { oldest: true } | null;
+
+function filterHref(status: QuoteStatus | null, at: PageLink = null) {
   const params = new URLSearchParams();
   if (status) params.set("status", status);
-  if (page > 1) params.set("page", String(page));
+  if (at && "older" in at) params.set("older", at.older);
+  if (at && "newer" in at) params.set("newer", at.newer);
+  if (at && "oldest" in at) params.set("oldest", "1");
   const query = params.toString();
   return query ? `/admin-dashboard/quotes?${query}` : "/admin-dashboard/quotes";
 }
+
+const countLabel = (count: number) =>
+  count > QUOTE_COUNT_CAP ? `${QUOTE_COUNT_CAP.toLocaleString("en-US")}+` : String(count);
 
 const linkClass =
   "inline-flex min-h-11 items-center rounded-full border-2 px-4 py-1 font-semibold focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700";
@@ -73,13 +99,12 @@ export default function QuoteRequests() {
   // A request's detail page takes the place of the list.
   if (outlet) return outlet;
 
-  const all = Object.values(data.counts).reduce((sum, count) => sum + (count ?? 0), 0);
   const filters: { status: QuoteStatus | null; label: string; count: number }[] = [
-    { status: null, label: "All", count: all },
+    { status: null, label: "All", count: data.counts.all },
     ...QUOTE_STATUSES.map((status) => ({
       status,
       label: QUOTE_STATUS_LABELS[status],
-      count: data.counts[status] ?? 0,
+      count: data.counts.byStatus[status] ?? 0,
     })),
   ];
 
@@ -111,7 +136,7 @@ export default function QuoteRequests() {
                       : "border-slate-400 text-slate-800 hover:bg-slate-100 dark:border-slate-500 dark:text-slate-100 dark:hover:bg-slate-800"
                   }`}
                 >
-                  {filter.label} <span className="ml-1 font-normal">({filter.count})</span>
+                  {filter.label} <span className="ml-1 font-normal">({countLabel(filter.count)})</span>
                 </Link>
               </li>
             );
@@ -119,7 +144,14 @@ export default function QuoteRequests() {
         </ul>
       </nav>
 
-      {data.quotes.length === 0 ? (
+      {data.pageGone ? (
+        <p className="mt-8 text-lg text-slate-700 dark:text-slate-200">
+          That page no longer exists.{" "}
+          <Link to={filterHref(data.status)} className="font-semibold text-brand-800 underline dark:text-brand-200">
+            Show the newest quote requests
+          </Link>
+        </p>
+      ) : data.quotes.length === 0 ? (
         <p className="mt-8 text-lg text-slate-700 dark:text-slate-200">
           {data.status
             ? `No ${QUOTE_STATUS_LABELS[data.status].toLowerCase()} quote requests.`
@@ -192,23 +224,30 @@ export default function QuoteRequests() {
         </div>
       )}
 
-      {data.pageCount > 1 ? (
+      {data.atNewest && data.atOldest ? null : (
         <nav aria-label="Pages" className="mt-6 flex flex-wrap items-center gap-4">
-          {data.page > 1 ? (
-            <Link to={filterHref(data.status, data.page - 1)} className={`${linkClass} border-slate-400`}>
+          {data.atNewest ? null : (
+            <Link to={filterHref(data.status)} className={`${linkClass} border-slate-400`}>
+              Newest
+            </Link>
+          )}
+          {data.newer ? (
+            <Link to={filterHref(data.status, { newer: data.newer })} className={`${linkClass} border-slate-400`}>
               Newer
             </Link>
           ) : null}
-          <p>
-            Page {data.page} of {data.pageCount}
-          </p>
-          {data.page < data.pageCount ? (
-            <Link to={filterHref(data.status, data.page + 1)} className={`${linkClass} border-slate-400`}>
+          {data.older ? (
+            <Link to={filterHref(data.status, { older: data.older })} className={`${linkClass} border-slate-400`}>
               Older
             </Link>
           ) : null}
+          {data.atOldest ? null : (
+            <Link to={filterHref(data.status, { oldest: true })} className={`${linkClass} border-slate-400`}>
+              Oldest
+            </Link>
+          )}
         </nav>
-      ) : null}
+      )}
     </section>
   );
 }

@@ -4,6 +4,7 @@ import * as accounts from "./0002-accounts";
 import * as visits from "./0003-visits";
 import * as bookings from "./0004-bookings";
 import * as quoteEmailsInOutbox from "./0005-quote-emails-in-outbox";
+import * as adminListsAtScale from "./0006-admin-lists-at-scale";
 
 /**
  * Every migration, in order. A static map (not a folder scan) so that the same list works in
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   "0003-visits": visits,
   "0004-bookings": bookings,
   "0005-quote-emails-in-outbox": quoteEmailsInOutbox,
+  "0006-admin-lists-at-scale": adminListsAtScale,
 };

@@ -160,3 +160,23 @@ export async function expectToast(page: Page, js: boolean, title: string, descri
 export async function waitForToastsToClear(page: Page, js: boolean) {
   if (js) await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 15_000 });
 }
+
+/**
+ * Picks a customer in the Create Service form by searching for `search`, then choosing the
+ * option labelled `label`. Without JavaScript: the search box's GET form, then the select of
+ * its matches. With it: the combobox, typing and clicking the option it fetched.
+ */
+export async function pickCustomer(page: Page, js: boolean, search: string, label: string) {
+  if (js) {
+    await waitForHydration(page);
+    const combobox = page.getByRole("combobox", { name: "Customer", exact: true });
+    await combobox.fill(search);
+    await page.getByRole("option", { name: label, exact: true }).click();
+    await expect(combobox).toHaveValue(label);
+  } else {
+    await page.getByLabel("Find a customer").fill(search);
+    await page.getByRole("button", { name: "Search customers" }).click();
+    await expect(page).toHaveURL(/customerSearch=/);
+    await page.getByLabel("Customer", { exact: true }).selectOption({ label });
+  }
+}

@@ -4,6 +4,7 @@ import { makePng } from "../helpers/media-bytes";
 import {
   expectNoAxeViolations,
   expectToast,
+  pickCustomer,
   signIn,
   signInAsAdmin,
   useClientAddress,
@@ -89,7 +90,7 @@ for (const js of [true, false]) {
         await expect(sections.getByRole("link", { name })).toBeVisible();
       }
       if (js) await waitForHydration(page);
-      await page.getByLabel("Customer").selectOption({ label: `${fullName} (${email}) (unverified)` });
+      await pickCustomer(page, js, email, `${fullName} (${email}) (unverified)`);
       await page.getByLabel("Service Type").selectOption("Weekly Service");
       await page.getByLabel("Service Date").fill(todayAtNoon());
       await page.getByRole("button", { name: "Create Service" }).click();

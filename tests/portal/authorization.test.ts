@@ -173,16 +173,25 @@ describe("/admin-dashboard layout and index loaders", () => {
     });
   }
 
-  test("the admin sees every customer (and no admin) in the select, and the current service", async () => {
+  test("the admin finds customers (never an admin) by search, and sees the current service", async () => {
     const response = await callRoute(adminIndex.loader, `/admin-dashboard?tab=upload&service=${a.serviceIds[0]}`, {
       cookie: cookies.admin,
     });
     const data = await response.json();
-    const ids = data.customers.map((c: { id: string }) => c.id);
-    expect(ids).toEqual(expect.arrayContaining([users.customerA.id, users.customerB.id]));
-    expect(ids).not.toContain(users.admin.id);
+    // No list of every customer: the current service's customer is the one chosen.
+    expect(data).not.toHaveProperty("customers");
+    expect(data.customerMatches).toBeNull();
+    expect(data.selectedCustomer).toMatchObject({ id: users.customerA.id });
     expect(data.currentService).toMatchObject({ id: a.serviceIds[0], customerId: users.customerA.id });
     expect(data.media.map((m: { id: string }) => m.id).sort()).toEqual([...a.mediaIds].sort());
+    const found = await (
+      await callRoute(adminIndex.loader, `/admin-dashboard?tab=create&customerSearch=${encodeURIComponent("@")}`, {
+        cookie: cookies.admin,
+      })
+    ).json();
+    const ids = found.customerMatches.map((c: { id: string }) => c.id);
+    expect(ids).toEqual(expect.arrayContaining([users.customerA.id, users.customerB.id]));
+    expect(ids).not.toContain(users.admin.id);
   });
 });
 

@@ -143,7 +143,7 @@ describe("quote inbox list", () => {
       status: "new",
     });
     expect(data.quotes[0].service).toBe("Swift Dash (one-time cleanup)");
-    expect(data.counts).toEqual({ new: 3 });
+    expect(data.counts).toEqual({ all: 3, byStatus: { new: 3, contacted: 0, won: 0, lost: 0 } });
   });
 
   it("filters by status, and says so when the status does not exist", async () => {
@@ -179,15 +179,133 @@ describe("quote inbox list", () => {
     expect(badData.quotes).toHaveLength(2);
   });
 
-  it("pages through many requests 25 at a time", async () => {
+  it("pages through many requests 25 at a time, by keyset (no page numbers)", async () => {
     for (let i = 0; i < 27; i++) await storeQuote({ name: `Person ${i}` }, { minutesAgo: 100 - i });
-    const page2 = await (
+    const first = await (
+      await settle(() => listLoader({ request: get("/admin-dashboard/quotes", adminCookie), params: {}, context: {} }))
+    ).json();
+    expect(first.quotes).toHaveLength(25);
+    expect(first).toMatchObject({ newer: null, atNewest: true, atOldest: false, pageGone: false });
+    expect(first.quotes[0].name).toBe("Person 26");
+    const older = await (
       await settle(() =>
-        listLoader({ request: get("/admin-dashboard/quotes?page=2", adminCookie), params: {}, context: {} }),
+        listLoader({
+          request: get(`/admin-dashboard/quotes?older=${first.older}`, adminCookie),
+          params: {},
+          context: {},
+        }),
       )
     ).json();
-    expect(page2).toMatchObject({ page: 2, pageCount: 2, total: 27 });
-    expect(page2.quotes.map((q: { name: string }) => q.name)).toEqual(["Person 1", "Person 0"]);
+    expect(older.quotes.map((q: { name: string }) => q.name)).toEqual(["Person 1", "Person 0"]);
+    expect(older).toMatchObject({ older: null, atOldest: true, atNewest: false });
+    const oldest = await (
+      await settle(() =>
+        listLoader({ request: get("/admin-dashboard/quotes?oldest=1", adminCookie), params: {}, context: {} }),
+      )
+    ).json();
+    // The last page is the oldest 25, newest first, and has a way back to newer ones.
+    expect(oldest.quotes).toHaveLength(25);
+    expect(oldest.quotes.at(-1).name).toBe("Person 0");
+    expect(oldest.quotes[0].name).toBe("Person 24");
+    expect(oldest).toMatchObject({ older: null, atOldest: true, atNewest: false });
+    const newer = await (
+      await settle(() =>
+        listLoader({
+          request: get(`/admin-dashboard/quotes?newer=${oldest.newer}`, adminCookie),
+          params: {},
+          context: {},
+        }),
+      )
+    ).json();
+    expect(newer.quotes.map((q: { name: string }) => q.name)).toEqual(["Person 26", "Person 25"]);
+    expect(newer).toMatchObject({ newer: null, atNewest: true });
+  });
+
+  it("walks every request once in both directions, also when many share a timestamp", async () => {
+    const stored: string[] = [];
+    for (let i = 0; i < 60; i++) stored.push((await storeQuote({ name: `Same ${i}` })).id);
+    // Three groups of twenty with one identical created_at each: only the id orders them.
+    for (const [group, minutesAgo] of [
+      [0, 30],
+      [1, 20],
+      [2, 10],
+    ] as const) {
+      await database.current.db
+        .updateTable("quote_requests")
+        .set({ created_at: new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 678) - minutesAgo * 60_000) } as never)
+        .where("id", "in", stored.slice(group * 20, group * 20 + 20))
+        .execute();
+    }
+    const list = async (query: string) =>
+      (await (
+        await settle(() =>
+          listLoader({ request: get(`/admin-dashboard/quotes${query}`, adminCookie), params: {}, context: {} }),
+        )
+      ).json()) as { quotes: { id: string }[]; older: string | null; newer: string | null };
+
+    const down: string[] = [];
+    let page = await list("");
+    for (let guard = 0; guard < 10; guard++) {
+      down.push(...page.quotes.map((q) => q.id));
+      if (!page.older) break;
+      page = await list(`?older=${page.older}`);
+    }
+    expect(down).toHaveLength(60);
+    expect(new Set(down).size).toBe(60);
+    expect(new Set(down)).toEqual(new Set(stored));
+
+    const up: string[] = [];
+    page = await list("?oldest=1");
+    for (let guard = 0; guard < 10; guard++) {
+      up.unshift(...page.quotes.map((q) => q.id));
+      if (!page.newer) break;
+      page = await list(`?newer=${page.newer}`);
+    }
+    // The same order whichever end the admin starts from, and the same on every load.
+    expect(up).toEqual(down);
+    const again: string[] = [];
+    page = await list("");
+    for (let guard = 0; guard < 10; guard++) {
+      again.push(...page.quotes.map((q) => q.id));
+      if (!page.older) break;
+      page = await list(`?older=${page.older}`);
+    }
+    expect(again).toEqual(down);
+
+    // A status filter pages the same way.
+    await database.current.db
+      .updateTable("quote_requests")
+      .set({ status: "won" })
+      .where("id", "in", stored.slice(10, 50))
+      .execute();
+    const won: string[] = [];
+    page = await list("?status=won");
+    for (let guard = 0; guard < 10; guard++) {
+      won.push(...page.quotes.map((q) => q.id));
+      if (!page.older) break;
+      page = await list(`?status=won&older=${page.older}`);
+    }
+    expect(won).toEqual(down.filter((id) => stored.slice(10, 50).includes(id)));
+  });
+
+  it("answers a cursor that is not a request with an empty page, not a 500", async () => {
+    await storeQuote({ name: "Only One" });
+    for (const query of [`?older=${MISSING_ID}`, "?newer=not-a-uuid", "?older=%00", "?oldest=yes"]) {
+      const response = await settle(() =>
+        listLoader({ request: get(`/admin-dashboard/quotes${query}`, adminCookie), params: {}, context: {} }),
+      );
+      expect(response.status, query).toBe(200);
+      const data = await response.json();
+      if (query === "?oldest=yes") expect(data.quotes).toHaveLength(1);
+      else expect(data).toMatchObject({ quotes: [], pageGone: true });
+    }
+  });
+
+  it("caps the counts beside the filters instead of counting every row", async () => {
+    const { countQuoteRequestsByStatus, QUOTE_COUNT_CAP } = await import("~/models/quote-request.server");
+    expect(QUOTE_COUNT_CAP).toBe(1000);
+    await storeQuote({ name: "Counted" });
+    expect(await countQuoteRequestsByStatus(["new", "won"])).toEqual({ all: 1, byStatus: { new: 1, won: 0 } });
   });
 });
 

@@ -12,7 +12,8 @@ import {
 import { SERVICE_TYPES } from "./visit-constants";
 import { errorClass, fieldClass, labelClass, primaryButtonClass } from "~/components/form-classes";
 
-type CustomerOption = { id: string; email: string; fullName: string | null; emailVerified: boolean };
+import { CustomerPicker, CustomerSearchForm } from "./customer-picker";
+import type { CustomerOption } from "./customer-options";
 
 /**
  * The "Create Service" tab. Without JavaScript the form posts and the action answers with the
@@ -21,14 +22,20 @@ type CustomerOption = { id: string; email: string; fullName: string | null; emai
  */
 export function CreateServiceForm({
   action,
-  customers,
-  selectedCustomerId,
+  selectedCustomer,
+  customerMatches,
+  customerQuery,
+  serviceId,
   lastResult,
   formKey,
 }: {
   action: string;
-  customers: CustomerOption[];
-  selectedCustomerId: string;
+  /** The customer chosen in the URL; the picker searches for the others (never a list of all). */
+  selectedCustomer: CustomerOption | null;
+  /** Matches of the picker's search without JavaScript; null when nothing was searched. */
+  customerMatches: CustomerOption[] | null;
+  customerQuery: string;
+  serviceId: string | null;
   lastResult: SubmissionResult<string[]> | undefined;
   /** Changes when a service is created, so that type, date and notes start empty again. */
   formKey: string;
@@ -38,7 +45,7 @@ export function CreateServiceForm({
   const [form, fields] = useForm({
     id: `create-service-${formKey}`,
     lastResult,
-    defaultValue: { customerId: selectedCustomerId },
+    defaultValue: { customerId: selectedCustomer?.id ?? "" },
     constraint: getZodConstraint(createServiceSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
@@ -59,79 +66,72 @@ export function CreateServiceForm({
     [hintId, field.errors?.length ? field.errorId : undefined].filter(Boolean).join(" ") || undefined;
 
   return (
-    <Form key={formKey} method="post" action={action} {...getFormProps(form)} className="mt-4 space-y-5">
-      <div>
-        <label htmlFor={fields.customerId.id} className={labelClass}>
-          Customer
-        </label>
-        <select
-          {...getSelectProps(fields.customerId)}
-          key={fields.customerId.key}
-          aria-describedby={described(fields.customerId)}
-          className={fieldClass}
-        >
-          <option value="">Select a customer</option>
-          {customers.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.fullName ? `${c.fullName} (${c.email})` : c.email}
-              {c.emailVerified ? "" : " (unverified)"}
-            </option>
-          ))}
-        </select>
-        <FieldError id={fields.customerId.errorId} errors={fields.customerId.errors} />
-      </div>
-      <div>
-        <label htmlFor={fields.serviceType.id} className={labelClass}>
-          Service Type
-        </label>
-        <select
-          {...getSelectProps(fields.serviceType)}
-          key={fields.serviceType.key}
-          aria-describedby={described(fields.serviceType)}
-          className={fieldClass}
-        >
-          <option value="">Select a service type</option>
-          {SERVICE_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {t}
-            </option>
-          ))}
-        </select>
-        <FieldError id={fields.serviceType.errorId} errors={fields.serviceType.errors} />
-      </div>
-      <div>
-        <label htmlFor={fields.serviceDate.id} className={labelClass}>
-          Service Date
-        </label>
-        <input
-          {...getInputProps(fields.serviceDate, { type: "datetime-local" })}
-          key={fields.serviceDate.key}
-          aria-describedby={described(fields.serviceDate, `${fields.serviceDate.id}-hint`)}
-          className={fieldClass}
-        />
-        <p id={`${fields.serviceDate.id}-hint`} className="mt-1 text-sm text-slate-700 dark:text-slate-300">
-          Pacific time (Las Vegas)
-        </p>
-        <FieldError id={fields.serviceDate.errorId} errors={fields.serviceDate.errors} />
-      </div>
-      <div>
-        <label htmlFor={fields.notes.id} className={labelClass}>
-          Notes (optional)
-        </label>
-        <textarea
-          {...getTextareaProps(fields.notes)}
-          key={fields.notes.key}
-          rows={3}
-          maxLength={NOTES_MAX_LENGTH}
-          aria-describedby={described(fields.notes)}
-          className={fieldClass}
-        />
-        <FieldError id={fields.notes.errorId} errors={fields.notes.errors} />
-      </div>
-      <button type="submit" disabled={creating} className={primaryButtonClass}>
-        Create Service
-      </button>
-    </Form>
+    <>
+      <CustomerSearchForm serviceId={serviceId} />
+      <Form key={formKey} method="post" action={action} {...getFormProps(form)} className="mt-4 space-y-5">
+        <div>
+          <CustomerPicker
+            field={fields.customerId}
+            selected={selectedCustomer}
+            matches={customerMatches}
+            query={customerQuery}
+            describedBy={described(fields.customerId)}
+          />
+          <FieldError id={fields.customerId.errorId} errors={fields.customerId.errors} />
+        </div>
+        <div>
+          <label htmlFor={fields.serviceType.id} className={labelClass}>
+            Service Type
+          </label>
+          <select
+            {...getSelectProps(fields.serviceType)}
+            key={fields.serviceType.key}
+            aria-describedby={described(fields.serviceType)}
+            className={fieldClass}
+          >
+            <option value="">Select a service type</option>
+            {SERVICE_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+          <FieldError id={fields.serviceType.errorId} errors={fields.serviceType.errors} />
+        </div>
+        <div>
+          <label htmlFor={fields.serviceDate.id} className={labelClass}>
+            Service Date
+          </label>
+          <input
+            {...getInputProps(fields.serviceDate, { type: "datetime-local" })}
+            key={fields.serviceDate.key}
+            aria-describedby={described(fields.serviceDate, `${fields.serviceDate.id}-hint`)}
+            className={fieldClass}
+          />
+          <p id={`${fields.serviceDate.id}-hint`} className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+            Pacific time (Las Vegas)
+          </p>
+          <FieldError id={fields.serviceDate.errorId} errors={fields.serviceDate.errors} />
+        </div>
+        <div>
+          <label htmlFor={fields.notes.id} className={labelClass}>
+            Notes (optional)
+          </label>
+          <textarea
+            {...getTextareaProps(fields.notes)}
+            key={fields.notes.key}
+            rows={3}
+            maxLength={NOTES_MAX_LENGTH}
+            aria-describedby={described(fields.notes)}
+            className={fieldClass}
+          />
+          <FieldError id={fields.notes.errorId} errors={fields.notes.errors} />
+        </div>
+        <button type="submit" disabled={creating} className={primaryButtonClass}>
+          Create Service
+        </button>
+      </Form>
+    </>
   );
 }
 
