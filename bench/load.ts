@@ -77,11 +77,27 @@ async function prepareMedia(base: string, adminCookie: string, customerCookie: s
     method: "POST",
     redirect: "manual",
     headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: adminCookie },
-    body: form({ customerId, serviceType: "Weekly Service", serviceDate: "2026-01-05T09:00", notes: "load test" }),
+    body: form({
+      customerId,
+      serviceType: "Weekly Service",
+      serviceDate: new Date().toISOString().slice(0, 16),
+      notes: "load test",
+    }),
   });
   const location = created.headers.get("Location") ?? "";
   const serviceId = /service=([0-9a-f-]{36})/.exec(location)?.[1];
   if (!serviceId) throw new Error(`service not created: ${created.status} ${location}`);
+  // The database may hold media of earlier runs (BENCH_DATABASE_URL persists; each run's upload
+  // folder does not): the range requests use the one uploaded now, the id that was not there before.
+  const mediaIds = async () =>
+    new Set(
+      [
+        ...(await (await fetch(`${base}/customer-dashboard`, { headers: { Cookie: customerCookie } })).text()).matchAll(
+          /\/resources\/media\/([0-9a-f-]{36})/g,
+        ),
+      ].map((match) => match[1]),
+    );
+  const before = await mediaIds();
   const video = Buffer.concat([
     Buffer.from("00000018667479706d7034320000000069736f6d6d703432", "hex"),
     Buffer.alloc(2 * 1024 * 1024, 0x2a),
@@ -95,8 +111,7 @@ async function prepareMedia(base: string, adminCookie: string, customerCookie: s
     body,
   });
   if (uploaded.status !== 302) throw new Error(`upload failed: ${uploaded.status}`);
-  const dashboard = await (await fetch(`${base}/customer-dashboard`, { headers: { Cookie: customerCookie } })).text();
-  const media = /\/resources\/media\/([0-9a-f-]{36})/.exec(dashboard)?.[1];
+  const media = [...(await mediaIds())].find((id) => !before.has(id));
   if (!media) throw new Error("the uploaded media is not on the customer's dashboard");
   return `/resources/media/${media}`;
 }
