@@ -15,7 +15,7 @@ export function formatLongDate(isoDate: string): string {
 }
 
 export function LegalDocument() {
-  const { page, jsonLd } = useLoaderData<LegalLoader>();
+  const { page, facts, jsonLd } = useLoaderData<LegalLoader>();
   return (
     <article aria-labelledby="page-heading" className="mx-auto max-w-3xl px-4 py-12 sm:py-16">
       <JsonLd data={jsonLd} />
@@ -26,7 +26,7 @@ export function LegalDocument() {
         Last updated <time dateTime={page.lastUpdated}>{formatLongDate(page.lastUpdated)}</time>
       </p>
       <div className="mt-6">
-        <RichText value={page.body} />
+        <RichText value={page.body} facts={facts} />
       </div>
     </article>
   );

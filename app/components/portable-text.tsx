@@ -1,6 +1,12 @@
 import { PortableText, type PortableTextComponents } from "@portabletext/react";
 import { Link } from "@remix-run/react";
+import { useMemo } from "react";
+import { isSiteFact, type SiteFacts } from "~/content/site-facts";
 import type { PortableTextBody } from "~/content/types";
+import { telHref } from "~/utils/tel";
+
+const linkClass =
+  "font-medium text-brand-800 underline underline-offset-4 hover:text-brand-900 dark:text-brand-200 dark:hover:text-white";
 
 const components: PortableTextComponents = {
   block: {
@@ -23,8 +29,7 @@ const components: PortableTextComponents = {
   marks: {
     link: ({ value, children }) => {
       const href = typeof value?.href === "string" ? value.href : "";
-      const className =
-        "font-medium text-brand-800 underline underline-offset-4 hover:text-brand-900 dark:text-brand-200 dark:hover:text-white";
+      const className = linkClass;
       // Site paths navigate inside the app; everything else (mailto:, tel:, other sites) is a plain link.
       if (href.startsWith("/")) {
         return (
@@ -42,7 +47,40 @@ const components: PortableTextComponents = {
   },
 };
 
-/** Rich text from the studio, styled for reading. */
-export function RichText({ value }: { value: PortableTextBody }) {
-  return <PortableText value={value} components={components} />;
+/** A Site setting quoted in the text (`siteSettingRef`): its current value, the phone and e-mail as links. */
+function SiteFact({ field, facts }: { field: unknown; facts?: SiteFacts }) {
+  // Without the settings (a text shown where none were loaded) the value is left out, not guessed.
+  if (!facts || !isSiteFact(field)) return null;
+  if (field === "phone") {
+    return (
+      <a href={telHref(facts.phone)} className={linkClass}>
+        {facts.phone}
+      </a>
+    );
+  }
+  if (field === "email") {
+    return (
+      <a href={`mailto:${facts.email}`} className={linkClass}>
+        {facts.email}
+      </a>
+    );
+  }
+  return <>{facts[field]}</>;
+}
+
+/**
+ * Rich text from the studio, styled for reading. `facts` are the Site settings values the text
+ * may quote (legal pages, decision 054).
+ */
+export function RichText({ value, facts }: { value: PortableTextBody; facts?: SiteFacts }) {
+  const withFacts = useMemo<PortableTextComponents>(
+    () => ({
+      ...components,
+      types: {
+        siteSettingRef: ({ value: ref }) => <SiteFact field={(ref as { field?: unknown }).field} facts={facts} />,
+      },
+    }),
+    [facts],
+  );
+  return <PortableText value={value} components={withFacts} />;
 }

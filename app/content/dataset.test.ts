@@ -299,7 +299,6 @@ describe("the dataset holds the content of the spec", () => {
 
   test("the four legal pages, last updated January 17, 2025, with the facts of the spec", async () => {
     const content = store();
-    const settings = await content.getSiteSettings();
     const text = async (slug: string) => {
       const page = await content.getLegalPage(slug);
       expect(page?.lastUpdated).toBe("2025-01-17");
@@ -317,12 +316,39 @@ describe("the dataset holds the content of the spec", () => {
       expect(terms).toContain(fact);
     }
     const privacy = await text("privacy-policy");
-    for (const fact of ["never sell", settings.email, settings.phone, "under 18", "Cookies"])
-      expect(privacy).toContain(fact);
+    for (const fact of ["never sell", "under 18", "Cookies"]) expect(privacy).toContain(fact);
     const disclaimer = await text("disclaimer");
     for (const fact of ["Results may vary", "External links", "Testimonials", "Errors and omissions"])
       expect(disclaimer).toContain(fact);
     expect(await text("accessibility")).toContain("within 2 business days");
+  });
+
+  test("the legal pages quote the phone, e-mail and business name from Site settings, never as typed text", async () => {
+    const settings = await store().getSiteSettings();
+    const legal = documents.filter((doc) => doc._type === "legalPage");
+    expect(legal).toHaveLength(4);
+    const literals = [settings.phone, settings.phone.replace(/\D/g, ""), settings.email, settings.businessName];
+    for (const doc of legal) {
+      const json = JSON.stringify(doc);
+      for (const literal of literals) expect(json, `${doc._id} carries ${literal}`).not.toContain(literal);
+      const quoted = (doc.body as { children?: { _type: string; field?: string }[] }[])
+        .flatMap((block) => block.children ?? [])
+        .filter((child) => child._type === "siteSettingRef")
+        .map((child) => child.field);
+      // Every page tells visitors how to reach the business: its phone and its e-mail.
+      expect(quoted, doc._id).toEqual(expect.arrayContaining(["phone", "email"]));
+    }
+  });
+
+  test("a legal text quoting an unknown setting is refused by the studio", async () => {
+    const doc = documents.find((candidate) => candidate._id === "legalPage.privacy-policy");
+    const broken = structuredClone(doc) as Doc & { body: { children: { _type: string; field?: string }[] }[] };
+    const block = broken.body.find((candidate) => candidate.children.some((child) => child._type === "siteSettingRef"));
+    const ref = block?.children.find((child) => child._type === "siteSettingRef");
+    if (!ref) throw new Error("no siteSettingRef in the privacy policy");
+    ref.field = "fax";
+    const markers = await validationMarkers(broken);
+    expect(markers.some((marker) => marker.startsWith("error at body"))).toBe(true);
   });
 
   test("quote options for every service of the form, priced from their plans", async () => {

@@ -27,6 +27,9 @@ const spanSchema = z.object({
   marks: z.array(z.string()).optional(),
 });
 
+/** An inline object inside a line of text, e.g. a Site setting value (siteSettingRef). */
+const inlineObjectSchema = z.object({ _type: z.string(), _key: z.string() }).passthrough();
+
 const markDefSchema = z.object({ _type: z.string(), _key: z.string(), href: z.string().optional() }).passthrough();
 
 const blockSchema = z.object({
@@ -35,7 +38,7 @@ const blockSchema = z.object({
   style: z.string().optional(),
   listItem: z.string().optional(),
   level: z.number().optional(),
-  children: z.array(spanSchema),
+  children: z.array(z.union([spanSchema, inlineObjectSchema])),
   markDefs: z.array(markDefSchema).optional(),
 });
 

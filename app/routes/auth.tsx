@@ -9,11 +9,14 @@ import { AuthTabs, SignInForm, SignUpForm, type AuthTab } from "~/features/accou
 import { SignInSchema, SignUpSchema } from "~/features/accounts/auth-schemas";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { createAccountWithPassword } from "~/features/accounts/accounts.server";
+import { PasswordQueueBusy } from "~/features/accounts/password.server";
 import {
+  BUSY_MESSAGE,
   countSignInAttempt,
   countSignUpAttempt,
   forgetSignInAttempts,
   recordSignInFailure,
+  refundSignInAttempt,
   slowDownSignIn,
   tooManyAttemptsMessage,
 } from "~/features/accounts/auth-limits.server";
@@ -54,6 +57,12 @@ function refuse(
   return json<ActionData>({ intent, result, toast }, { status, headers });
 }
 
+/** The password checks are queued beyond a few seconds' wait (decision 055): try again shortly. */
+function refuseBusy(intent: Tab, result: SubmissionResult<string[]>, busy: PasswordQueueBusy) {
+  log.warn("auth.password_queue_full", { intent });
+  return refuse(intent, result, 429, BUSY_MESSAGE, { "Retry-After": String(busy.retryAfterSeconds) });
+}
+
 export async function action({ request, context }: ActionFunctionArgs) {
   // remix-auth reads the body itself, so the action reads a copy. Not a form: 400.
   const formData = await readFormData(request.clone());
@@ -82,6 +91,14 @@ async function signIn(request: Request, formData: FormData, ip: string) {
     userId = await getAuthenticator().authenticate("form", request, { context: { formData } });
   } catch (error) {
     if (!isAuthorizationError(error)) throw error;
+    if (error.cause instanceof PasswordQueueBusy) {
+      await refundSignInAttempt(submission.value.email, ip);
+      return refuseBusy(
+        "signin",
+        submission.reply({ formErrors: [BUSY_MESSAGE], hideFields: ["password"] }),
+        error.cause,
+      );
+    }
     await recordSignInFailure(submission.value.email);
     const message = describeAuthFailure(error);
     log.info("auth.signin.failed", { ip });
@@ -106,7 +123,14 @@ async function signUp(formData: FormData, ip: string) {
     });
   }
 
-  const created = await createAccountWithPassword(submission.value);
+  let created: Awaited<ReturnType<typeof createAccountWithPassword>>;
+  try {
+    created = await createAccountWithPassword(submission.value);
+  } catch (error) {
+    if (error instanceof PasswordQueueBusy)
+      return refuseBusy("signup", submission.reply({ formErrors: [BUSY_MESSAGE], hideFields: ["password"] }), error);
+    throw error;
+  }
   if (!created.ok) {
     // Says no more than it must: the address cannot be used, not whose it is.
     const message = "We could not create an account with this email. If you already have one, please sign in.";

@@ -15,9 +15,10 @@ import {businessHours} from './objects/business-hours'
 import {callToAction} from './objects/call-to-action'
 import {highlight} from './objects/highlight'
 import {pageSection} from './objects/page-section'
-import {portableText} from './objects/portable-text'
+import {legalText, portableText} from './objects/portable-text'
 import {price} from './objects/price'
 import {seo} from './objects/seo'
+import {siteSettingRef} from './objects/site-setting-ref'
 
 /** Documents with a fixed id: exactly one of each exists, edited in place. */
 export const SINGLETON_TYPES = ['siteSettings', 'homePage', 'servicesPage', 'aboutPage', 'contactPage', 'galleryPage'] as const
@@ -38,6 +39,8 @@ export const schemaTypes = [
   seo,
   price,
   portableText,
+  legalText,
+  siteSettingRef,
   accessibleImage,
   businessHours,
   highlight,

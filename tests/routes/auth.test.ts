@@ -13,6 +13,8 @@ import { getOptionalUser, requireUser } from "~/features/accounts/auth.server";
 import { resetEnvCache } from "~/utils/env.server";
 import { getSession } from "~/utils/session.server";
 import { action, loader } from "~/routes/auth";
+import { BUSY_MESSAGE } from "~/features/accounts/auth-limits.server";
+import { setAverageHashMsForTests } from "~/features/accounts/password.server";
 
 const database = useAppDatabase();
 let ipCounter = 0;
@@ -407,6 +409,37 @@ describe("brute-force limits", () => {
       description: expect.stringMatching(/^Too many attempts\. Please wait \d+ minutes and try again\.$/),
     });
     expect(await usersWithEmail("bot-last@example.com")).toHaveLength(0);
+  });
+});
+
+describe("a burst of password checks beyond a few seconds' wait (decision 055)", () => {
+  afterEach(() => setAverageHashMsForTests(100));
+
+  it("answers sign-in and sign-up at once with 429 'busy' and Retry-After; nothing stored, nothing counted", async () => {
+    const user = await createUser(database.current.db);
+    const ip = freshIp();
+    // Each hash looks like it takes 10 s: the next one would wait past the limit.
+    setAverageHashMsForTests(10_000);
+    const busy = await signIn(user.email, user.password, { ip });
+    expect(busy.status).toBe(429);
+    expect(Number(busy.headers.get("Retry-After"))).toBeGreaterThan(0);
+    const body = await busy.json();
+    expect(body.toast).toEqual({ message: "Login failed", description: BUSY_MESSAGE });
+    expect(setCookie(busy, "__session")).toBeUndefined();
+    const email = `busy-${ipCounter}@example.com`;
+    const refusedSignUp = await signUp({ fullName: "Busy Person", email, password: "a-long-password" }, ip);
+    expect(refusedSignUp.status).toBe(429);
+    expect(await usersWithEmail(email)).toEqual([]);
+    // Turned away, not tried: the client still has all its sign-in attempts.
+    const rows = await database.current.db.selectFrom("rate_limits").select(["key", "hits"]).execute();
+    const signInRows = rows.filter((row) => row.key.startsWith("signin:") && row.key.includes(ip));
+    expect(signInRows.length).toBeGreaterThan(0);
+    expect(signInRows.map((row) => row.hits)).toEqual(signInRows.map(() => 0));
+
+    setAverageHashMsForTests(100);
+    const signedIn = await signIn(user.email, user.password, { ip });
+    expect(signedIn.status).toBe(302);
+    expect(withSession(signedIn)).toMatch(/^__session=/);
   });
 });
 

@@ -127,6 +127,13 @@ export async function mayMailResetLink(email: string) {
   return (await hitRateLimit(`reset:email:${address(email)}`, AUTH_LIMITS.resetMailsPerEmail)).allowed;
 }
 
+export const BUSY_MESSAGE = "We are busy right now. Please try again in a few seconds.";
+
+/** A sign-in the password queue turned away (decision 055) tried no password: it does not count. */
+export async function refundSignInAttempt(email: string, ip: string) {
+  await Promise.all([refundRateLimit(keys.signInPair(email, ip)), refundRateLimit(keys.signInClient(ip))]);
+}
+
 export function tooManyAttemptsMessage(retryAfterSeconds: number) {
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
   return `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`;

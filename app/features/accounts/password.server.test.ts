@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { hashPassword, SCRYPT_CONCURRENCY, scryptLoad, verifyPassword } from "./password.server";
+import {
+  hashPassword,
+  PASSWORD_QUEUE_MAX_WAIT_MS,
+  PasswordQueueBusy,
+  SCRYPT_CONCURRENCY,
+  scryptLoad,
+  setAverageHashMsForTests,
+  verifyPassword,
+} from "./password.server";
 
 describe("password hashing", () => {
   it("verifies the right password and rejects a wrong one", async () => {
@@ -36,5 +44,20 @@ describe("password hashing", () => {
     const hash = await hashPassword("pw");
     const greedy = hash.replace(/^scrypt\$32768\$/, "scrypt$1048576$");
     await expect(verifyPassword("pw", greedy)).resolves.toBe(false);
+  });
+
+  it("refuses at once a hash that would wait past the limit, and runs it again once the queue is short", async () => {
+    const hash = await hashPassword("pw");
+    setAverageHashMsForTests(PASSWORD_QUEUE_MAX_WAIT_MS + 1);
+    try {
+      const started = performance.now();
+      const refused = await verifyPassword("pw", hash).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(PasswordQueueBusy);
+      expect((refused as PasswordQueueBusy).retryAfterSeconds).toBeGreaterThan(0);
+      expect(performance.now() - started).toBeLessThan(1000);
+    } finally {
+      setAverageHashMsForTests(100);
+    }
+    await expect(verifyPassword("pw", hash)).resolves.toBe(true);
   });
 });

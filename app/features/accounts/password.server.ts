@@ -21,14 +21,53 @@ export const scryptMemory = (N: number, r: number) => 128 * N * r;
 /** Hashes currently running and waiting (tests and benches look at these). */
 export const scryptLoad = () => ({ running: limit.activeCount, waiting: limit.pendingCount });
 
+// How long one hash takes here and now (a moving average): ~100 ms on a quiet core, several
+// times that on a busy shared one.
+let averageHashMs = 100;
+
+/**
+ * A burst of sign-ins queues here one hash at a time. Past a few seconds of waiting the visitor
+ * is better told "busy, try again" (429 + Retry-After) than held past any client's timeout
+ * (docs/decisions/055-bounded-password-queue.md): a hash is refused when the queue already looks
+ * longer than this, and dropped when it has waited this long for its turn.
+ */
+export const PASSWORD_QUEUE_MAX_WAIT_MS = 5_000;
+
+export class PasswordQueueBusy extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super("Password checks are queued beyond their wait limit");
+    this.name = "PasswordQueueBusy";
+  }
+}
+
+/** About how long a hash asked for now would wait for its turn and run. */
+export function passwordHashWaitMs(): number {
+  return (limit.activeCount + limit.pendingCount + 1) * averageHashMs;
+}
+
+/** Tests set the average hash time to make the queue look long or short. */
+export function setAverageHashMsForTests(ms: number) {
+  averageHashMs = ms;
+}
+
+const busy = (waitMs: number) => new PasswordQueueBusy(Math.max(1, Math.ceil(waitMs / 1000)));
+
 function scrypt(password: string, salt: Buffer, keylen: number, options: ScryptOptions) {
+  const expectedWait = passwordHashWaitMs();
+  if (expectedWait > PASSWORD_QUEUE_MAX_WAIT_MS) return Promise.reject(busy(expectedWait - PASSWORD_QUEUE_MAX_WAIT_MS));
+  const queuedAt = performance.now();
   return limit(
     () =>
-      new Promise<Buffer>((resolve, reject) =>
-        scryptCallback(password.normalize("NFKC"), salt, keylen, options, (err, key) =>
-          err ? reject(err) : resolve(key),
-        ),
-      ),
+      new Promise<Buffer>((resolve, reject) => {
+        // The estimate was too kind (a burst arrived before the average caught up): give up
+        // the turn rather than answer after the visitor has gone.
+        if (performance.now() - queuedAt > PASSWORD_QUEUE_MAX_WAIT_MS) return reject(busy(passwordHashWaitMs()));
+        const started = performance.now();
+        scryptCallback(password.normalize("NFKC"), salt, keylen, options, (err, key) => {
+          averageHashMs = 0.8 * averageHashMs + 0.2 * (performance.now() - started);
+          return err ? reject(err) : resolve(key);
+        });
+      }),
   );
 }
 
@@ -61,6 +100,9 @@ export async function verifyPassword(password: string, stored: string | null | u
 /** A hash to compare against when the e-mail is unknown, so timing does not reveal accounts. */
 let dummyHash: Promise<string> | undefined;
 export function getDummyHash() {
-  dummyHash ??= hashPassword(randomBytes(12).toString("hex"));
+  dummyHash ??= hashPassword(randomBytes(12).toString("hex")).catch((error) => {
+    dummyHash = undefined; // a busy queue refused it: the next sign-in makes it
+    throw error;
+  });
   return dummyHash;
 }

@@ -86,7 +86,7 @@ export function YardForm({
   return (
     <Form method="post" action={action} {...getFormProps(form)} className="mt-4 grid gap-4 sm:grid-cols-2">
       <input type="hidden" name="intent" value="yard" />
-      {textField("street", "Street address", yard?.street, { autoComplete: "street-address", maxLength: 200 })}
+      {textField("street", "Street address", yard?.street, { autoComplete: "address-line1", maxLength: 200 })}
       {textField("city", "City", yard?.city, { autoComplete: "address-level2", maxLength: 100 })}
       {textField("zip", "ZIP", yard?.zip, { autoComplete: "postal-code", inputMode: "numeric", maxLength: 5 })}
       {/* autoComplete off: a password manager must not offer to save or fill the gate code. */}

@@ -32,7 +32,8 @@ export const legalPage = defineType({
     defineField({
       name: 'body',
       title: 'Body',
-      type: 'portableText',
+      description: 'Insert the phone, e-mail and other business facts with "Site setting", never as typed text.',
+      type: 'legalText',
       validation: (rule) => rule.required().min(1),
     }),
     defineField({name: 'seo', title: 'Search engine listing', type: 'seo', validation: (rule) => rule.required()}),

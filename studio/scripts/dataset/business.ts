@@ -4,7 +4,6 @@ export const business = {
   shortName: 'Swift Scoop',
   tagline: 'Pet waste removal and yard cleaning across Southern Nevada',
   phone: '(775) 555-0142',
-  phoneHref: 'tel:+17755550142',
   email: 'hello@swiftscoopnv.com',
   bookingCalendarUrl: 'https://calendly.com/swift-scoop/service-visit',
   address: {locality: 'Pahrump', region: 'NV', postalCode: '89048', country: 'US'},

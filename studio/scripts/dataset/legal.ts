@@ -1,8 +1,13 @@
-import {areaList, business} from './business'
+import {business} from './business'
 
-const {name, shortName, email, phone, phoneHref, arbitrationVenue} = business
-const mail = `[${email}](mailto:${email})`
-const call = `[${phone}](${phoneHref})`
+// The business's name, contact details, areas and hours are Site settings values, inserted where
+// the page is shown (decision 054): a legal text never carries a copy that could go stale.
+const {shortName, arbitrationVenue} = business
+const name = '{{businessName}}'
+const areaList = '{{serviceAreas}}'
+const mail = '{{email}}'
+const call = '{{phone}}'
+const hours = '{{hours}}'
 
 export type LegalSource = {slug: string; title: string; seoTitle: string; seoDescription: string; body: string}
 
@@ -56,7 +61,7 @@ Our services and website are not directed at children under 18, and we do not kn
 We may update these Terms from time to time. The date at the top of this page shows when they last changed. Changes apply to visits booked after the new Terms are posted.
 
 ## 13. Contact us
-Questions about these Terms? E-mail us at ${mail} or call ${call}, Monday to Friday, 8am to 5pm.
+Questions about these Terms? E-mail us at ${mail} or call ${call}, ${hours}.
 `
 
 const privacy = `
@@ -112,7 +117,7 @@ Our services and website are not directed at children under 18, and we do not kn
 We may update this policy from time to time. The date at the top of this page shows when it last changed. If we make a significant change, we will tell customers by e-mail.
 
 ## Contact us
-Questions about your privacy? E-mail ${mail} or call ${call}, Monday to Friday, 8am to 5pm.
+Questions about your privacy? E-mail ${mail} or call ${call}, ${hours}.
 `
 
 const disclaimer = `
@@ -169,7 +174,7 @@ Our online booking calendar is provided by a third party. We have chosen a provi
 ## Feedback and help
 If you find a barrier on our website, or need information in a different format, please tell us:
 - E-mail: ${mail}
-- Phone: ${call}, Monday to Friday, 8am to 5pm
+- Phone: ${call}, ${hours}
 
 We reply to accessibility feedback **within 2 business days**. Please tell us the page address and describe the problem; we will work with you to find a solution and, where we can, fix it for everyone.
 

@@ -3,10 +3,14 @@ import {createHash} from 'node:crypto'
 /**
  * A tiny authoring format for Portable Text, so the legal pages read as prose in the source:
  *   ## Heading 2      ### Heading 3      - bullet      1. numbered
- *   blank lines separate paragraphs; **bold**, *italic* and [text](href) inline.
+ *   blank lines separate paragraphs; **bold**, *italic* and [text](href) inline;
+ *   {{phone}}, {{email}} ... a Site setting value (a `siteSettingRef` inline object, decision 054).
  */
+import {SITE_SETTING_FIELDS} from '../../schemas/objects/site-setting-ref'
+
 
 type Span = {_type: 'span'; _key: string; text: string; marks: string[]}
+type SettingRef = {_type: 'siteSettingRef'; _key: string; field: string}
 type LinkDef = {_type: 'link'; _key: string; href: string}
 export type Block = {
   _type: 'block'
@@ -15,17 +19,18 @@ export type Block = {
   listItem?: 'bullet' | 'number'
   level?: number
   markDefs: LinkDef[]
-  children: Span[]
+  children: (Span | SettingRef)[]
 }
 
 export function keyFor(...parts: (string | number)[]): string {
   return createHash('sha1').update(parts.join('/')).digest('hex').slice(0, 12)
 }
 
-const INLINE = /\*\*(.+?)\*\*|\*(.+?)\*|\[(.+?)\]\((.+?)\)/g
+const INLINE = /\*\*(.+?)\*\*|\*(.+?)\*|\[(.+?)\]\((.+?)\)|\{\{(\w+)\}\}/g
+const SETTING_FIELDS: readonly string[] = SITE_SETTING_FIELDS.map((field) => field.value)
 
-function inline(text: string, seed: string): {children: Span[]; markDefs: LinkDef[]} {
-  const children: Span[] = []
+function inline(text: string, seed: string): {children: Block['children']; markDefs: LinkDef[]} {
+  const children: Block['children'] = []
   const markDefs: LinkDef[] = []
   let last = 0
   const push = (value: string, marks: string[]) => {
@@ -33,8 +38,11 @@ function inline(text: string, seed: string): {children: Span[]; markDefs: LinkDe
   }
   for (const match of text.matchAll(INLINE)) {
     push(text.slice(last, match.index), [])
-    const [, bold, italic, linkText, href] = match
-    if (bold !== undefined) push(bold, ['strong'])
+    const [, bold, italic, linkText, href, setting] = match
+    if (setting !== undefined) {
+      if (!SETTING_FIELDS.includes(setting)) throw new Error(`{{${setting}}} is not a site setting: ${SETTING_FIELDS}`)
+      children.push({_type: 'siteSettingRef', _key: keyFor(seed, 's', children.length), field: setting})
+    } else if (bold !== undefined) push(bold, ['strong'])
     else if (italic !== undefined) push(italic, ['em'])
     else {
       const def: LinkDef = {_type: 'link', _key: keyFor(seed, 'l', markDefs.length), href}

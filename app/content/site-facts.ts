@@ -1,0 +1,36 @@
+import type { SiteSettings } from "./types";
+
+/**
+ * The Site settings values a legal text quotes through `siteSettingRef` inline objects (decision
+ * 054), written as the page shows them. Keyed by the object's `field`.
+ */
+export type SiteFacts = {
+  businessName: string;
+  phone: string;
+  email: string;
+  /** "Pahrump, Las Vegas and Henderson" */
+  serviceAreas: string;
+  /** "Monday – Friday, 8am – 5pm" */
+  hours: string;
+};
+
+export function isSiteFact(field: unknown): field is keyof SiteFacts {
+  return (
+    field === "businessName" || field === "phone" || field === "email" || field === "serviceAreas" || field === "hours"
+  );
+}
+
+/** "A", "A and B", "A, B and C": the way the pages list places. */
+function listOfPlaces(places: string[]): string {
+  return places.length < 2 ? (places[0] ?? "") : `${places.slice(0, -1).join(", ")} and ${places[places.length - 1]}`;
+}
+
+export function siteFacts(settings: SiteSettings): SiteFacts {
+  return {
+    businessName: settings.businessName,
+    phone: settings.phone,
+    email: settings.email,
+    serviceAreas: listOfPlaces(settings.serviceAreas),
+    hours: settings.hours.display,
+  };
+}
