@@ -8,10 +8,13 @@ import { findChromium } from "./scripts/find-chromium.js";
 const checkoutOffset = [...process.cwd()].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 500, 7);
 const PORT = Number(process.env.E2E_PORT || 3210 + checkoutOffset);
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
-// Account e-mails go to a local SMTP server that tests/e2e/account-security.spec.ts starts on
-// this port (workers read it from the environment); while nobody listens, sending just fails.
+// Every e-mail the test server sends goes to the run's one SMTP server on this port, started by
+// tests/e2e/global-setup.ts, which writes each message to E2E_MAIL_DIR for the specs to read
+// (waitForMail in tests/e2e/helpers.ts). Workers read both from the environment.
 const E2E_SMTP_PORT = Number(process.env.E2E_SMTP_PORT || PORT + 1000);
 process.env.E2E_SMTP_PORT = String(E2E_SMTP_PORT);
+const mailDir = process.env.E2E_MAIL_DIR || mkdtempSync(path.join(os.tmpdir(), "e2e-mail-"));
+process.env.E2E_MAIL_DIR = mailDir; // workers load this file again: keep one folder
 const executablePath = (await findChromium()) ?? undefined;
 
 // A fresh PGlite folder per run unless CI points the server at a fresh PostgreSQL database.
@@ -33,6 +36,7 @@ const launchOptions = {
 
 export default defineConfig({
   testDir: "./tests/e2e",
+  globalSetup: "./tests/e2e/global-setup.ts",
   fullyParallel: false,
   workers: process.env.CI ? 2 : 2,
   retries: process.env.CI ? 1 : 0,

@@ -1,5 +1,4 @@
 import { expect, test, type Page } from "@playwright/test";
-import { startTestSmtpServer, type TestSmtpServer } from "../helpers/smtp-server";
 import { totpCode } from "../helpers/totp";
 import {
   DEV_ADMIN,
@@ -7,22 +6,16 @@ import {
   enterTotpCode,
   expectNoAxeViolations,
   expectToast,
+  mailLinks,
   signIn,
   signInAsAdmin,
   useClientAddress,
+  waitForMail,
 } from "./helpers";
 
-// The account journeys people take alone: a forgotten password, and two-step sign-in.
-// One file, one worker: the SMTP server below listens on the port the test server mails to.
+// The account journeys people take alone: a forgotten password, and two-step sign-in. Their
+// e-mails are read from the run's mail catcher (tests/e2e/global-setup.ts).
 test.describe.configure({ mode: "serial" });
-
-let smtp: TestSmtpServer;
-test.beforeAll(async () => {
-  smtp = await startTestSmtpServer({ port: Number(process.env.E2E_SMTP_PORT) });
-});
-test.afterAll(async () => {
-  await smtp?.stop();
-});
 
 test.beforeEach(async ({ page }) => {
   await useClientAddress(page);
@@ -31,15 +24,12 @@ test.beforeEach(async ({ page }) => {
 const uniqueEmail = (label: string) =>
   `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 
-/** The link of the newest e-mail to `to` whose text contains `path`. */
-async function linkFromMail(to: string, path: string): Promise<string> {
-  await expect
-    .poll(() => smtp.messages.some((m) => JSON.stringify(m.to).includes(to) && m.text?.includes(path)), {
-      timeout: 15_000,
-    })
-    .toBe(true);
-  const mail = smtp.messages.filter((m) => JSON.stringify(m.to).includes(to) && m.text?.includes(path)).at(-1)!;
-  return new RegExp(`(https?://\\S+${path.replace("/", "\\/")}\\?token=\\S+)`).exec(mail.text!)![1];
+/** The `path?token=` link of the newest e-mail to `to` with this subject. */
+async function linkFromMail(to: string, subject: string, path: string): Promise<string> {
+  const mail = await waitForMail(to, subject, { match: (m) => mailLinks(m, path).text.length > 0 });
+  const link = mailLinks(mail, path).text[0];
+  expect(new URL(link).searchParams.get("token")).toBeTruthy();
+  return link;
 }
 
 async function signUp(page: Page, account: { fullName: string; email: string; password: string }) {
@@ -69,7 +59,7 @@ for (const js of [true, false]) {
       if (js) await expectNoAxeViolations(page, "on the dashboard with the verify notice");
       await page.getByRole("button", { name: "Resend verification e-mail" }).click();
       await expectToast(page, js, "Verification e-mail sent");
-      await page.goto(await linkFromMail(account.email, "/auth/verify-email"));
+      await page.goto(await linkFromMail(account.email, "Please verify your e-mail address", "/auth/verify-email"));
       await expectToast(page, js, "Success", "Your e-mail address is verified.");
       await expect(page.getByRole("heading", { name: "Please verify your e-mail address" })).toHaveCount(0);
       await signOut(page);
@@ -86,7 +76,7 @@ for (const js of [true, false]) {
         page.getByText("If an account exists for that address, we've sent a link to reset the password."),
       ).toBeVisible();
 
-      const link = await linkFromMail(account.email, "/auth/reset-password");
+      const link = await linkFromMail(account.email, "Reset your password", "/auth/reset-password");
       await page.goto(link);
       await expect(page.getByRole("heading", { name: "Choose a new password", level: 1 })).toBeVisible();
       if (js) await expectNoAxeViolations(page, "on the reset page");

@@ -1,6 +1,8 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import type { CaughtMail } from "../helpers/mail-catcher";
 import { DEV_ADMIN_TOTP_SECRET, totpForStep, totpStep } from "../helpers/totp";
 import { testAdmin, TEST_ADMIN_SLOTS, TEST_ADMINS_PER_SLOT, type TestAdmin } from "./test-admins";
 
@@ -179,4 +181,74 @@ export async function pickCustomer(page: Page, js: boolean, search: string, labe
     await expect(page).toHaveURL(/customerSearch=/);
     await page.getByLabel("Customer", { exact: true }).selectOption({ label });
   }
+}
+
+export type { CaughtMail } from "../helpers/mail-catcher";
+
+/** Every message the run's mail catcher (tests/e2e/global-setup.ts) has stored so far, newest first. */
+export function caughtMails(): CaughtMail[] {
+  const dir = process.env.E2E_MAIL_DIR;
+  if (!dir) throw new Error("E2E_MAIL_DIR is not set: run the browser tests through playwright.config.ts");
+  return readdirSync(dir)
+    .filter((name) => name.endsWith(".json") && !name.startsWith("."))
+    .sort()
+    .reverse()
+    .map((name) => JSON.parse(readFileSync(path.join(dir, name), "utf8")) as CaughtMail);
+}
+
+/**
+ * Waits for an e-mail to `to` (envelope or To header, any case) whose subject is `subject` (or
+ * matches it), and answers the newest such message. `match` narrows further (e.g. the link it
+ * must carry). Visit e-mails leave through the outbox worker right after the commit; account
+ * e-mails right after the response: seconds, unless sending failed and waits for its retry.
+ */
+export async function waitForMail(
+  to: string,
+  subject: string | RegExp,
+  options: { timeout?: number; match?: (mail: CaughtMail) => boolean } = {},
+): Promise<CaughtMail> {
+  const address = to.toLowerCase();
+  const isWanted = (mail: CaughtMail) =>
+    (mail.envelopeTo.includes(address) || mail.to.includes(address)) &&
+    (typeof subject === "string" ? mail.subject === subject : subject.test(mail.subject)) &&
+    (options.match?.(mail) ?? true);
+  const timeout = options.timeout ?? 20_000;
+  const started = Date.now();
+  for (;;) {
+    const mails = caughtMails();
+    const found = mails.find(isWanted);
+    if (found) return found;
+    if (Date.now() - started > timeout) {
+      const theirs = mails.filter((m) => m.envelopeTo.includes(address) || m.to.includes(address));
+      throw new Error(
+        `No e-mail to ${to} with subject ${String(subject)} within ${timeout} ms; ` +
+          `to that address: ${JSON.stringify(theirs.map((m) => m.subject))} (${mails.length} in all)`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * The links of an e-mail whose path starts with `pathPrefix`: from the plain text, and from the
+ * HTML part's `href`s (entities decoded), each list in the order written.
+ */
+export function mailLinks(mail: CaughtMail, pathPrefix: string): { text: string[]; html: string[] } {
+  const onPath = (href: string) => {
+    try {
+      return new URL(href).pathname.startsWith(pathPrefix);
+    } catch {
+      return false;
+    }
+  };
+  const text = [...mail.text.matchAll(/https?:\/\/[^\s<>"]+/g)].map((m) => m[0]).filter(onPath);
+  const html = [...(mail.html ?? "").matchAll(/href="([^"]*)"/g)]
+    .map((m) =>
+      m[1]
+        .replace(/&amp;/g, "&")
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'"),
+    )
+    .filter(onPath);
+  return { text, html };
 }
