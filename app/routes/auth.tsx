@@ -30,15 +30,17 @@ import { getClientIp } from "~/utils/client-ip.server";
 import { log } from "~/utils/logger.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { privatePageMeta } from "~/utils/seo";
+import { RETURN_PARAM, returnPathOf, safeReturnPath } from "~/utils/return-path";
 
 type Tab = AuthTab;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   // A live session never sees the forms: admins to their portal, everyone else to theirs.
   const user = await getOptionalUser(request);
-  if (user) throw redirect(homeFor(user));
+  const returnPath = returnPathOf(request);
+  if (user) throw redirect(homeFor(user, returnPath));
   const tab: Tab = new URL(request.url).searchParams.get("tab") === "signup" ? "signup" : "signin";
-  return json({ tab });
+  return json({ tab, returnPath });
 }
 
 type ActionData = { intent: Tab; result: SubmissionResult<string[]>; toast?: ActionToastMessage };
@@ -108,7 +110,7 @@ async function signIn(request: Request, formData: FormData, ip: string) {
   const user = await getSessionUserById(userId);
   if (!user) throw new Error("Signed-in user vanished");
   await forgetSignInAttempts(submission.value.email, ip);
-  return finishFirstStep(request, user, "password");
+  return finishFirstStep(request, user, "password", safeReturnPath(formData.get(RETURN_PARAM)));
 }
 
 async function signUp(formData: FormData, ip: string) {
@@ -145,7 +147,7 @@ async function signUp(formData: FormData, ip: string) {
 }
 
 export default function AuthPage() {
-  const { tab } = useLoaderData<typeof loader>();
+  const { tab, returnPath } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <div className="mx-auto max-w-md px-4 py-12">
@@ -159,7 +161,10 @@ export default function AuthPage() {
           {tab === "signin" ? "Sign In" : "Sign Up"}
         </h2>
         {tab === "signin" ? (
-          <SignInForm lastResult={actionData?.intent === "signin" ? actionData.result : undefined} />
+          <SignInForm
+            lastResult={actionData?.intent === "signin" ? actionData.result : undefined}
+            returnPath={returnPath}
+          />
         ) : (
           <SignUpForm lastResult={actionData?.intent === "signup" ? actionData.result : undefined} />
         )}

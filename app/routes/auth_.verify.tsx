@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { submitClass } from "~/features/accounts/auth-fields";
 import { AccountPage, PlainField } from "~/features/accounts/account-form";
 import { startSession } from "~/features/accounts/sign-in.server";
@@ -10,6 +10,7 @@ import { getSessionUserById } from "~/models/user.server";
 import { readFormData } from "~/utils/form-data.server";
 import { log } from "~/utils/logger.server";
 import { redirectWithError } from "~/utils/toast.server";
+import { RETURN_PARAM, returnPathOf, safeReturnPath } from "~/utils/return-path";
 
 const START_OVER = { message: "Sign in again", description: "Your sign-in expired or had too many wrong codes." };
 
@@ -20,7 +21,7 @@ async function startOver() {
 // Reached only with a right password (or Google/Facebook) and the challenge cookie it set.
 export async function loader({ request }: LoaderFunctionArgs) {
   if (!(await readSignInChallenge(request))) throw await startOver();
-  return json({});
+  return json({ returnPath: returnPathOf(request) });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -35,11 +36,12 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const user = await getSessionUserById(result.userId);
   if (!user) return startOver();
-  return startSession(request, user, "password+totp");
+  return startSession(request, user, "password+totp", safeReturnPath(form.get(RETURN_PARAM)));
 }
 
 export default function VerifyPage() {
   const data = useActionData<typeof action>();
+  const { returnPath } = useLoaderData<typeof loader>();
   const busy = useNavigation().state !== "idle";
   return (
     <AccountPage title="Two-step verification">
@@ -47,6 +49,7 @@ export default function VerifyPage() {
         Enter the 6-digit code from your authenticator app, or one of your recovery codes.
       </p>
       <Form method="post" className="mt-4 grid gap-4">
+        {returnPath ? <input type="hidden" name={RETURN_PARAM} value={returnPath} /> : null}
         <PlainField
           id="code"
           name="code"

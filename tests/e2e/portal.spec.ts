@@ -299,7 +299,8 @@ for (const js of [true, false]) {
     test("the signed-out are sent to /auth from both dashboards", async ({ page }) => {
       for (const dashboard of ["/customer-dashboard", "/admin-dashboard", "/admin-dashboard?tab=upload"]) {
         await page.goto(dashboard);
-        await expect(page).toHaveURL(/\/auth$/);
+        // The page asked for is remembered, to come back to after signing in.
+        await expect(page).toHaveURL(`/auth?redirectTo=${encodeURIComponent(dashboard)}`);
       }
     });
 

@@ -188,13 +188,13 @@ for (const js of [true, false]) {
       await logout(page);
 
       // --- The customer opens the e-mail's link ------------------------------------------
-      // Signed out, the portal asks for a sign-in first. Today sign-in always lands on the
-      // dashboard (no return-to), so the customer follows the link again; should sign-in
-      // learn to return, the second visit is skipped.
+      // Signed out, the portal asks for a sign-in first and then brings the customer back to
+      // the page the link named.
       await page.goto(portalLink);
-      await expect(page).toHaveURL(/\/auth$/);
-      await signIn(page, email, password);
-      if (new URL(page.url()).pathname !== portalPath) await page.goto(portalLink);
+      await expect(page).toHaveURL(`/auth?redirectTo=${encodeURIComponent(portalPath)}`);
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Password").fill(password);
+      await page.getByRole("button", { name: "Sign In", exact: true }).click();
       await expect(page).toHaveURL(portalLink);
       await expect(page.getByRole("heading", { level: 1, name: /Weekly Service/ })).toBeVisible();
       await expect(page.getByText("Loose stool")).toBeVisible();

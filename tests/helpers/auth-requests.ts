@@ -51,12 +51,13 @@ export async function toastOf(response: Response) {
 export async function completeSecondStep(
   firstStep: Response,
   secret: string,
-  options: { code?: string } = {},
+  options: { code?: string; fields?: Record<string, string> } = {},
 ): Promise<Response> {
   const { action } = await import("~/routes/auth_.verify");
   const { totpCode } = await import("./totp");
   const challenge = setCookie(firstStep, "__two_step");
   if (!challenge) throw new Error(`The first step set no challenge (status ${firstStep.status})`);
-  const request = formPost("/auth/verify", { code: options.code ?? totpCode(secret) }, { cookie: challenge });
+  const fields = { code: options.code ?? totpCode(secret), ...options.fields };
+  const request = formPost("/auth/verify", fields, { cookie: challenge });
   return settle(() => action({ request, params: {}, context: {} }));
 }

@@ -114,7 +114,7 @@ describe("POST /resources/media-upload", () => {
 
     const anonymous = await post(service.id);
     expect(anonymous.status).toBe(302);
-    expect(locationOf(anonymous)).toBe("/auth");
+    expect(locationOf(anonymous)).toMatch(/^\/auth(\?redirectTo=%2F[^&]*)?$/);
 
     expect(await imagesOf(service.id)).toHaveLength(0);
     expect(storedFileCount()).toBe(0);

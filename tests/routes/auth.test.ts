@@ -230,9 +230,9 @@ describe("sign-in", () => {
 
 describe("opening /auth", () => {
   it("shows Sign In by default and Sign Up by URL", async () => {
-    expect(await (await open(get("/auth"))).json()).toEqual({ tab: "signin" });
-    expect(await (await open(get("/auth?tab=signup"))).json()).toEqual({ tab: "signup" });
-    expect(await (await open(get("/auth?tab=nonsense"))).json()).toEqual({ tab: "signin" });
+    expect(await (await open(get("/auth"))).json()).toEqual({ tab: "signin", returnPath: null });
+    expect(await (await open(get("/auth?tab=signup"))).json()).toEqual({ tab: "signup", returnPath: null });
+    expect(await (await open(get("/auth?tab=nonsense"))).json()).toEqual({ tab: "signin", returnPath: null });
   });
 
   it("with a live session sends admins and customers to their dashboards", async () => {
@@ -264,7 +264,7 @@ describe("sessions", () => {
     expect(await getOptionalUser(get("/", { cookie }))).toBeNull();
     expect((await open(get("/auth", { cookie }))).status).toBe(200);
     const protectedResponse = await settle(() => requireUser(get("/customer-dashboard", { cookie })));
-    expect(protectedResponse.headers.get("Location")).toBe("/auth");
+    expect(protectedResponse.headers.get("Location")).toBe("/auth?redirectTo=%2Fcustomer-dashboard");
   });
 
   it("end at sign-out: a copied cookie is useless afterwards", async () => {
@@ -284,7 +284,7 @@ describe("sessions", () => {
     expect(await getOptionalUser(get("/", { cookie: stolen }))).toBeNull();
     expect(
       (await settle(() => requireUser(get("/customer-dashboard", { cookie: stolen })))).headers.get("Location"),
-    ).toBe("/auth");
+    ).toBe("/auth?redirectTo=%2Fcustomer-dashboard");
   });
 });
 
@@ -482,5 +482,71 @@ describe("logs", () => {
       for (const secret of secrets) expect(line).not.toContain(secret);
       expect(line).not.toMatch(/scrypt\$/);
     }
+  });
+});
+
+describe("coming back to the page asked for (a link in an e-mail)", () => {
+  const VISIT = "/customer-dashboard/visits/0b6f6c1e-7d3a-4b8e-9a43-5d1c2f0e9a11?from=email";
+  const remembered = `/auth?redirectTo=${encodeURIComponent(VISIT)}`;
+
+  it("the signed-out reading a portal page are sent to /auth with that page; a post is not remembered", async () => {
+    expect((await settle(() => requireUser(get(VISIT)))).headers.get("Location")).toBe(remembered);
+    const post = formPost(VISIT, { intent: "x" }, { ip: freshIp() });
+    expect((await settle(() => requireUser(post))).headers.get("Location")).toBe("/auth");
+  });
+
+  it("/auth carries the page into its form, and signing in lands on it", async () => {
+    const user = await createUser(database.current.db);
+    const page = await open(get(remembered));
+    expect(page.status).toBe(200);
+    expect(await page.json()).toMatchObject({ returnPath: VISIT });
+    const response = await run(
+      formPost(
+        "/auth",
+        { intent: "signin", email: user.email, password: user.password, redirectTo: VISIT },
+        { ip: freshIp() },
+      ),
+    );
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe(VISIT);
+    expect(await toastOf(response)).toMatchObject({ type: "success", message: "Welcome back!" });
+    // Already signed in, the same link on /auth goes straight there.
+    const again = await open(get(remembered, { cookie: withSession(response) }));
+    expect(again.headers.get("Location")).toBe(VISIT);
+  });
+
+  it("through the second step too", async () => {
+    const admin = await createUser(database.current.db, { admin: true });
+    const firstStep = await run(
+      formPost(
+        "/auth",
+        { intent: "signin", email: admin.email, password: admin.password, redirectTo: "/admin-dashboard/visits/today" },
+        { ip: freshIp() },
+      ),
+    );
+    expect(firstStep.headers.get("Location")).toBe("/auth/verify?redirectTo=%2Fadmin-dashboard%2Fvisits%2Ftoday");
+    const done = await completeSecondStep(firstStep, admin.totpSecret!, {
+      fields: { redirectTo: "/admin-dashboard/visits/today" },
+    });
+    expect(done.headers.get("Location")).toBe("/admin-dashboard/visits/today");
+  });
+
+  it.each([
+    ["another site", "https://evil.example/phish"],
+    ["a protocol-relative address", "//evil.example"],
+    ["a backslash host", "/\\evil.example"],
+    ["the sign-in page itself", "/auth/verify"],
+  ])("never sends anyone to %s: the dashboard instead", async (_label, target) => {
+    const user = await createUser(database.current.db);
+    const page = await open(get(`/auth?redirectTo=${encodeURIComponent(target)}`));
+    expect(await page.json()).toMatchObject({ returnPath: null });
+    const response = await run(
+      formPost(
+        "/auth",
+        { intent: "signin", email: user.email, password: user.password, redirectTo: target },
+        { ip: freshIp() },
+      ),
+    );
+    expect(response.headers.get("Location")).toBe("/customer-dashboard");
   });
 });

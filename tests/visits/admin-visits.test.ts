@@ -183,7 +183,7 @@ describe("the visit page's actions", () => {
       params: { serviceId: visit.id },
       form: { intent: "complete" },
     });
-    expect(locationOf(anonymous)).toBe("/auth");
+    expect(locationOf(anonymous)).toMatch(/^\/auth(\?redirectTo=%2F[^&]*)?$/);
     expect(
       (await db().selectFrom("services").select("status").where("id", "=", visit.id).executeTakeFirstOrThrow()).status,
     ).toBe("scheduled");

@@ -218,7 +218,7 @@ describe("authorization: customer B never sees A's visit, yard, gate code, healt
     const anonymous = await callRoute(customerVisitLoader, `/customer-dashboard/visits/${visit.id}`, {
       params: { serviceId: visit.id },
     });
-    expect(locationOf(anonymous)).toBe("/auth");
+    expect(locationOf(anonymous)).toMatch(/^\/auth(\?redirectTo=%2F[^&]*)?$/);
   });
 
   test("history and yard show only the signed-in customer's own rows", async () => {
@@ -304,7 +304,7 @@ describe("authorization: customer B never sees A's visit, yard, gate code, healt
     for (const call of calls) {
       const response = await call();
       expect(response.status).toBe(302);
-      expect(locationOf(response)).toBe("/auth");
+      expect(locationOf(response)).toMatch(/^\/auth(\?redirectTo=%2F[^&]*)?$/);
       expect(await response.text()).not.toContain("Private note");
     }
     const row = await db().selectFrom("services").selectAll().where("id", "=", visit.id).executeTakeFirstOrThrow();

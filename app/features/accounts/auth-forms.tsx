@@ -2,6 +2,7 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { Field, submitClass } from "./auth-fields";
+import { RETURN_PARAM } from "~/utils/return-path";
 import { SignInSchema, SignUpSchema } from "./auth-schemas";
 
 export type AuthTab = "signin" | "signup";
@@ -37,7 +38,14 @@ function useBusy(intent: AuthTab) {
   return navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
 }
 
-export function SignInForm({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
+export function SignInForm({
+  lastResult,
+  returnPath,
+}: {
+  lastResult: SubmissionResult<string[]> | undefined;
+  /** The page to come back to after signing in (already checked by the loader). */
+  returnPath?: string | null;
+}) {
   const busy = useBusy("signin");
   const [form, fields] = useForm({
     id: "signin",
@@ -51,6 +59,7 @@ export function SignInForm({ lastResult }: { lastResult: SubmissionResult<string
   return (
     <Form method="post" action="/auth" className="grid gap-2" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="signin" />
+      {returnPath ? <input type="hidden" name={RETURN_PARAM} value={returnPath} /> : null}
       <Field label="Email" meta={fields.email} type="email" autoComplete="email" />
       <Field label="Password" meta={fields.password} type="password" autoComplete="current-password" />
       <p className="text-sm">

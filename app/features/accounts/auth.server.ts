@@ -3,6 +3,7 @@ import { redirectWithError } from "~/utils/toast.server";
 import { getSessionUserById, type SessionUser } from "~/models/user.server";
 import { getUserId, logout } from "~/utils/session.server";
 import { isUuid } from "~/utils/uuid";
+import { withReturnPath } from "~/utils/return-path";
 
 type Lookup = { userId: string | null; user: SessionUser | null };
 
@@ -36,11 +37,22 @@ export async function getOptionalUser(request: Request, context?: object): Promi
   return (await lookUpOnce(request, context)).user;
 }
 
-/** Loaders and actions of the portal: the anonymous go to /auth. */
+/**
+ * Where the anonymous are sent: /auth, remembering the page they asked for (a link in an
+ * e-mail, a bookmark) so that signing in brings them back to it. Only a page read (GET/HEAD)
+ * is remembered: a form post cannot be replayed after signing in.
+ */
+function signInPathFor(request: Request) {
+  if (request.method !== "GET" && request.method !== "HEAD") return "/auth";
+  const url = new URL(request.url);
+  return withReturnPath("/auth", `${url.pathname}${url.search}`);
+}
+
+/** Loaders and actions of the portal: the anonymous go to /auth (and come back after). */
 export async function requireUser(request: Request, context?: object): Promise<SessionUser> {
   const { userId, user } = await lookUpOnce(request, context);
-  if (!userId) throw redirect("/auth");
-  if (!user) throw await logout(request, "/auth");
+  if (!userId) throw redirect(signInPathFor(request));
+  if (!user) throw await logout(request, signInPathFor(request));
   return user;
 }
 
@@ -67,8 +79,13 @@ export async function requireAdmin(request: Request, context?: object): Promise<
 
 export const SECURITY_PATH = "/account/security";
 
-/** Where a signed-in user belongs (an admin without two-step: where it is turned on). */
-export function homeFor(user: Pick<SessionUser, "isAdmin" | "twoStepEnabled">) {
-  if (user.isAdmin) return user.twoStepEnabled ? "/admin-dashboard" : SECURITY_PATH;
-  return "/customer-dashboard";
+/**
+ * Where a signed-in user belongs (an admin without two-step: where it is turned on, whatever
+ * page they asked for). `returnPath`, already checked by `safeReturnPath`, wins otherwise; the
+ * page itself still checks the role, so a customer sent to an admin page meets its refusal.
+ */
+export function homeFor(user: Pick<SessionUser, "isAdmin" | "twoStepEnabled">, returnPath?: string | null) {
+  if (user.isAdmin && !user.twoStepEnabled) return SECURITY_PATH;
+  if (returnPath) return returnPath;
+  return user.isAdmin ? "/admin-dashboard" : "/customer-dashboard";
 }

@@ -5,6 +5,7 @@ import type { SessionUser } from "~/models/user.server";
 import { log } from "~/utils/logger.server";
 import { createUserSessionHeaders, destroySessionHeaders, getSession } from "~/utils/session.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
+import { safeReturnPath, withReturnPath } from "~/utils/return-path";
 
 export const TWO_STEP_PATH = "/auth/verify";
 
@@ -12,24 +13,34 @@ export const TWO_STEP_PATH = "/auth/verify";
  * The end of every first step (a right password, or Google/Facebook): with two-step on, no
  * session yet, only a challenge for /auth/verify; without, a brand-new session.
  */
-export async function finishFirstStep(request: Request, user: SessionUser, method: string): Promise<Response> {
+export async function finishFirstStep(
+  request: Request,
+  user: SessionUser,
+  method: string,
+  returnPath?: string | null,
+): Promise<Response> {
   if (user.twoStepEnabled) {
     // Whatever session the browser had (an OAuth round trip's, say) ends here too.
     const headers = await destroySessionHeaders(await getSession(request));
     headers.append("Set-Cookie", await startSignInChallenge(user.id));
     log.info("auth.signin.second_step", { userId: user.id, method });
-    return redirect(TWO_STEP_PATH, { headers });
+    return redirect(withReturnPath(TWO_STEP_PATH, returnPath), { headers });
   }
-  return startSession(request, user, method);
+  return startSession(request, user, method, returnPath);
 }
 
 /** A brand-new session id at every sign-in (remix-auth v3 would reuse the visitor's). */
-export async function startSession(request: Request, user: SessionUser, method: string): Promise<Response> {
+export async function startSession(
+  request: Request,
+  user: SessionUser,
+  method: string,
+  returnPath?: string | null,
+): Promise<Response> {
   log.info("auth.signin", { userId: user.id, method });
   const headers = await createUserSessionHeaders(request, user.id);
   headers.append("Set-Cookie", await clearChallengeCookie());
   return redirectWithSuccess(
-    homeFor(user),
+    homeFor(user, safeReturnPath(returnPath)),
     { message: "Welcome back!", description: "You've been logged in successfully." },
     { headers },
   );
