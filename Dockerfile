@@ -40,5 +40,8 @@ USER node
 # runs out; the rest is code, the young generation, the page cache's buffers (8 MiB) and one
 # scrypt hash (32 MiB) at most. docs/decisions/062-memory-on-a-256-mb-machine.md
 ENV NODE_OPTIONS="--max-old-space-size=144"
+# glibc gives every thread that mallocs its own arena; sharp's libvips and libuv threads would each
+# keep one, and memory freed there is not returned. Two arenas, as sharp's docs advise (decision 056).
+ENV MALLOC_ARENA_MAX=2
 EXPOSE 3000
 CMD ["node", "server.js"]

@@ -119,11 +119,15 @@ if (MODE === "development") {
 }
 
 const handleRemix = createRemixHandler(() => build, MODE);
-const renderRemix = (req, res) => {
+const renderRemix = async (req, res) => {
   const request = createRemixRequest(req, res);
+  const context = getLoadContext(req, res);
   // Content reads drafts only inside a preview request (app/content/preview.server.ts).
   const runWithRequestContext = build.entry.module.runWithRequestContext ?? ((_request, fn) => fn());
-  return runWithRequestContext(request, () => handleRemix(request, getLoadContext(req, res)));
+  const response = await runWithRequestContext(request, () => handleRemix(request, context));
+  // Remix answers a resource route's error (media, webhooks) with its own 500 and no entry hook
+  // in between: the entry maps "database unreachable" to the same 503 pages get (decision 052).
+  return build.entry.module.resourceErrorResponse?.(response, context) ?? response;
 };
 
 /**

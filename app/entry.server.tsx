@@ -65,6 +65,16 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { context
   return response;
 };
 
+/**
+ * Called by server.js with every answer: a resource route that failed because the database was
+ * unreachable gets 503 "try again" (plain text: it is an image, a video or a webhook) instead of
+ * Remix's 500. Pages and data requests have their 503 already (handleRequest, handleDataRequest).
+ */
+export function resourceErrorResponse(response: Response, context: AppLoadContext): Response {
+  if (!context.databaseUnavailable || response.status !== 500) return response;
+  return databaseUnavailableResponse({ "Content-Type": "text/plain; charset=utf-8" }, UNAVAILABLE_MESSAGE);
+}
+
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,

@@ -115,6 +115,8 @@ async function startApp(databaseUrl: string) {
   };
   // The heap settings of the image (Dockerfile), nothing set by hand for the bench.
   env.NODE_OPTIONS = IMAGE_NODE_OPTIONS;
+  const arenas = /^ENV MALLOC_ARENA_MAX=(\d+)/m.exec(readFileSync(path.join(root, "Dockerfile"), "utf8"))?.[1];
+  if (arenas) env.MALLOC_ARENA_MAX = arenas;
   const child = spawn(process.execPath, ["server.js"], { cwd: root, env, stdio: ["ignore", "ignore", "inherit"] });
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/resources/healthcheck`, child);

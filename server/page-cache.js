@@ -61,6 +61,9 @@ export function inlineScriptHashes(html) {
 function storable(response) {
   if (response.status !== 200 || !response.body) return false;
   if (response.headers.has("set-cookie")) return false;
+  // Pages, not pictures: the image route keeps its variants on disk, and a few hero sizes (with a
+  // brotli copy each, costly to make) would push every page out of this small memory bound.
+  if (/^(image|video|audio)\//i.test(response.headers.get("content-type") ?? "")) return false;
   const cacheControl = (response.headers.get("cache-control") ?? "").toLowerCase();
   // Preview and signed-in responses mark themselves private or no-store; only "public" is shared.
   return /\bpublic\b/.test(cacheControl) && !/\b(private|no-store|no-cache)\b/.test(cacheControl);
@@ -231,7 +234,8 @@ export function createPageCache({ render, write, maxBytes = 8 * 1024 * 1024, ttl
       }
       return next(); // too big to keep: render again, streamed
     } catch (error) {
-      if (res.headersSent) return void res.destroy();
+      // A client that went away mid-render ("Premature close") is not an error of ours.
+      if (res.headersSent || res.destroyed) return void res.destroy();
       next(error);
     }
   }

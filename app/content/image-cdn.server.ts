@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import pLimit from "p-limit";
 import sharp from "sharp";
 import { z } from "zod";
 
@@ -15,6 +16,19 @@ import { z } from "zod";
 export const MAX_DIMENSION = 2400;
 /** Variants kept on disk at most; beyond that new variants are served but not stored. */
 export const MAX_CACHED_VARIANTS = 2000;
+
+/**
+ * Renders at once, machine-wide. A page view asks for a dozen sizes of the same pictures at the
+ * same moment (Lighthouse more), and every sharp job holds a decoded source in native memory and
+ * a libuv thread: unbounded, they exhausted a 256 MB machine and queued every file read behind
+ * them until the server stopped answering. Queued jobs whose client went away never start.
+ */
+export const MAX_CONCURRENT_RENDERS = 2;
+const renderSlots = pLimit(MAX_CONCURRENT_RENDERS);
+// One libvips thread per job (the slots above are the parallelism), and no libvips operation
+// cache: the variants are kept on disk, and its default 50 MB would be a fifth of the machine.
+sharp.concurrency(1);
+sharp.cache(false);
 
 const FITS = ["clip", "crop", "fill", "fillmax", "max", "scale", "min"] as const;
 const FORMATS = ["jpg", "png", "webp"] as const;
@@ -138,10 +152,18 @@ export function createVariantCache(folder: string, maxEntries = MAX_CACHED_VARIA
       }
       if (count >= maxEntries) return;
       const file = fileFor(key);
-      const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-      await writeFile(temporary, bytes);
-      await rename(temporary, file);
-      count += 1;
+      const temporary = `${file}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`;
+      try {
+        await writeFile(temporary, bytes);
+        await rename(temporary, file);
+        count += 1;
+      } catch (error) {
+        // A full or read-only disk costs the cache, never the picture: it is served from memory.
+        await rm(temporary, { force: true }).catch(() => {});
+        console.error(
+          JSON.stringify({ level: "error", event: "image-cdn.cache-write", error: String((error as Error)?.message) }),
+        );
+      }
     },
   };
 }
@@ -166,6 +188,48 @@ export type EmbeddedImageSource = {
   cache: VariantCache;
 };
 
+/** Renders under way by variant key, with the requests waiting for each (undefined: no signal). */
+const inFlight = new Map<string, { job: Promise<Buffer>; waiters: (AbortSignal | undefined)[] }>();
+
+/** Thrown when every client of a render went away before it started: nobody is left to answer. */
+export class ImageRequestAborted extends Error {
+  constructor() {
+    super("The client went away");
+  }
+}
+
+/**
+ * One render in a bounded slot, shared by everyone asking for the same variant. It is skipped
+ * only when all of them went away; it always settles and leaves the map either way, so an error
+ * never leaves later requests waiting on it.
+ */
+function renderShared(
+  key: string,
+  render: () => Promise<Buffer>,
+  cache: VariantCache,
+  signal?: AbortSignal,
+): Promise<Buffer> {
+  const pending = inFlight.get(key);
+  if (pending) {
+    pending.waiters.push(signal);
+    return pending.job;
+  }
+  const waiters = [signal];
+  const job = renderSlots(async () => {
+    if (waiters.every((waiter) => waiter?.aborted)) throw new ImageRequestAborted();
+    const body = await render();
+    await cache.set(key, body);
+    return body;
+  });
+  const entry = { job, waiters };
+  inFlight.set(key, entry);
+  const forget = () => {
+    if (inFlight.get(key) === entry) inFlight.delete(key);
+  };
+  job.then(forget, forget);
+  return job;
+}
+
 export type ImageResponse = { body: Buffer; contentType: string; negotiated: boolean };
 
 /**
@@ -177,6 +241,7 @@ export async function renderEmbeddedImage(
   imagePath: string,
   searchParams: URLSearchParams,
   accept: string | null,
+  signal?: AbortSignal,
 ): Promise<ImageResponse> {
   const [kind, projectId, dataset, fileName, ...rest] = imagePath.split("/");
   const match = FILE_NAME.exec(fileName ?? "");
@@ -191,8 +256,8 @@ export async function renderEmbeddedImage(
   const params = parseImageParams(searchParams);
   const format = chooseFormat(params, match[3], accept);
   const key = variantKey(assetId, params, format);
-  const cached = await source.cache.get(key);
-  const body = cached ?? (await transformImage(original, params, format));
-  if (!cached) await source.cache.set(key, body);
+  const body =
+    (await source.cache.get(key)) ??
+    (await renderShared(key, () => transformImage(original, params, format), source.cache, signal));
   return { body, contentType: CONTENT_TYPES[format], negotiated: params.auto === "format" && !params.fm };
 }

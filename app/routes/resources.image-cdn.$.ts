@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { embeddedImageSource } from "~/content/images.server";
-import { ImageRequestError, renderEmbeddedImage } from "~/content/image-cdn.server";
+import { ImageRequestAborted, ImageRequestError, renderEmbeddedImage } from "~/content/image-cdn.server";
 
 /**
  * The bundled dataset's images, with Sanity's image CDN parameters (see image-cdn.server.ts).
@@ -14,6 +14,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       params["*"] ?? "",
       url.searchParams,
       request.headers.get("accept"),
+      request.signal,
     );
     return new Response(new Uint8Array(image.body), {
       headers: {
@@ -30,6 +31,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         status: error.status,
         headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
       });
+    }
+    if (error instanceof ImageRequestAborted) {
+      // Nobody reads this answer (the client closed the connection); it only ends the request.
+      return new Response(null, { status: 499, headers: { "Cache-Control": "no-store" } });
     }
     throw error;
   }

@@ -142,6 +142,22 @@ for (const js of [true, false]) {
       await expect(page.getByLabel("Service Date")).toHaveValue("");
       await expect(page.getByLabel("Notes (optional)")).toHaveValue("");
 
+      // A refused create (no date) keeps what was entered, the customer and the current service.
+      const serviceId = new URL(page.url()).searchParams.get("service");
+      await page.getByLabel("Service Type").selectOption("Desert Dash");
+      await page.getByLabel("Notes (optional)").fill("Side gate this time");
+      await page.getByRole("button", { name: "Create Service" }).click();
+      await expectToast(page, js, "Missing Information", "Please fill in all required fields");
+      await expect(page.getByLabel("Service Type")).toHaveValue("Desert Dash");
+      await expect(page.getByLabel("Notes (optional)")).toHaveValue("Side gate this time");
+      if (js) await expect(page.getByRole("combobox", { name: "Customer", exact: true })).toHaveValue(pickerOption);
+      else
+        await expect(page.getByLabel("Customer", { exact: true }).locator("option:checked")).toHaveText(pickerOption);
+      expect(new URL(page.url()).searchParams.get("service")).toBe(serviceId);
+      await expect(page.getByTestId("current-service")).toContainText(
+        `Desert Dash for ${customerOption} on Jun 14, 2025, 9:30 AM`,
+      );
+
       // --- Uploads: a text file in disguise, then the photo and the video -------------------
       await page.getByRole("link", { name: "Upload Images" }).click();
       await expect(page).toHaveURL(/tab=upload.*service=|service=.*tab=upload/);

@@ -136,6 +136,13 @@ test.describe("without JavaScript", () => {
     const response = await page.goto("/no/such/page");
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { name: "Oops! Page not found" })).toBeVisible();
+    // Search results and shared links describe the 404 too (app/routes/$.tsx), in the server's HTML.
+    const html = (await response?.text()) ?? "";
+    expect(html).toMatch(
+      /<meta name="description" content="The page you asked for does not exist\. Return to the home page to find our services\."\/>/,
+    );
+    await expect(page.locator('meta[name="description"]')).toHaveCount(1);
+    await expect(page).toHaveTitle(/Page not found/);
   });
 });
 

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { createCookie } from "@remix-run/node";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startAppServer, type AppServer } from "../helpers/app-server";
@@ -11,6 +12,8 @@ import { testServerUrl } from "../helpers/test-database";
  * machine's PostgreSQL (which is never stopped): unreachable at start, then cut under load.
  */
 const SERVER_URL = testServerUrl() ?? "postgres://postgres@127.0.0.1:5432/postgres";
+/** startAppServer's SESSION_SECRET: a cookie the server accepts, for a session it cannot look up. */
+const SESSION_SECRET = "app-server-test-secret-that-is-long-enough";
 const MESSAGE = "We're having trouble right now. Please try again in a moment.";
 
 async function postgresAnswers() {
@@ -70,6 +73,16 @@ describe.skipIf(!available)("the database goes away", () => {
     expect(quote.headers.get("Retry-After")).toBe("5");
     expect(await quote.text()).toContain(MESSAGE);
     expect((await fetch(`${app.url}/services`)).status).toBe(200);
+    // Resource routes too: a photo or video (and the admin's customer search) behind a session
+    // that cannot be read is the same 503, not Remix's 500 for a resource route.
+    const session = await createCookie("__session", { secrets: [SESSION_SECRET] }).serialize("some-session-id");
+    for (const path of ["/resources/media/00000000-0000-4000-8000-000000000000", "/resources/customer-search?q=ann"]) {
+      const media = await fetch(`${app.url}${path}`, { headers: { Cookie: session } });
+      expect(media.status, path).toBe(503);
+      expect(media.headers.get("Retry-After")).toBe("5");
+      expect(media.headers.get("Cache-Control")).toBe("no-store");
+      expect(await media.text()).toBe(MESSAGE);
+    }
 
     const pid = app.child.pid;
     await proxy.restore();
