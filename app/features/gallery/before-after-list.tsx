@@ -15,10 +15,8 @@ export function BeforeAfterList({ pairs, headingLevel = 3 }: { pairs: GalleryPai
               sizes="(min-width: 1280px) 24rem, (min-width: 768px) 50vw, 100vw"
             />
             <figcaption className="mt-3">
-              <Heading className="text-lg font-semibold text-slate-900 dark:text-white">{pair.caption}</Heading>
-              <p className="mt-1 text-slate-700 dark:text-slate-300">
-                {[pair.serviceName, pair.neighbourhood].filter(Boolean).join(" · ")}
-              </p>
+              <Heading className="text-lg font-semibold ink">{pair.caption}</Heading>
+              <p className="mt-1 ink-muted">{[pair.serviceName, pair.neighbourhood].filter(Boolean).join(" · ")}</p>
             </figcaption>
           </figure>
         </li>
