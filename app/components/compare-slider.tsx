@@ -12,6 +12,7 @@ import { useNonce } from "~/utils/nonce";
  * - sizes: the `sizes` of both images (default "100vw").
  * - label: the accessible name of the slider (default "Compare before and after").
  * - priority: load eagerly (the largest picture above the fold); lazy otherwise.
+ * - ownScript: false when a <CompareSlidersScript/> follows (several sliders on one page).
  *
  * Behaviour
  * - Without JavaScript the two pictures stand side by side, each captioned Before / After.
@@ -32,6 +33,7 @@ export type CompareSliderProps = {
   sizes?: string;
   label?: string;
   priority?: boolean;
+  ownScript?: boolean;
 };
 
 /**
@@ -52,7 +54,20 @@ function enhance(root: HTMLElement | null) {
   root.dataset.enhanced = "true";
 }
 
-const INLINE_SCRIPT = `(${enhance.toString()})(document.currentScript && document.currentScript.parentElement)`;
+// Indentation dropped (every line keeps its end, so the code means the same): bytes of HTML.
+const ENHANCE_SOURCE = enhance.toString().replace(/\n\s+/g, "\n");
+const INLINE_SCRIPT = `(${ENHANCE_SOURCE})(document.currentScript && document.currentScript.parentElement)`;
+/** One script for a list of sliders (decision 067): every slider before it on the page. */
+const LIST_SCRIPT = `document.querySelectorAll("[data-compare]").forEach(${ENHANCE_SOURCE})`;
+
+/**
+ * Wires every slider rendered above it that has no script of its own (`ownScript={false}`):
+ * a page with several sliders carries the enhancement once instead of once per slider.
+ */
+export function CompareSlidersScript() {
+  const nonce = useNonce();
+  return <script nonce={nonce} dangerouslySetInnerHTML={{ __html: LIST_SCRIPT }} />;
+}
 
 function Picture({
   image,
@@ -90,6 +105,7 @@ export function CompareSlider({
   sizes = "100vw",
   label = "Compare before and after",
   priority = false,
+  ownScript = true,
 }: CompareSliderProps) {
   const root = useRef<HTMLDivElement>(null);
   const nonce = useNonce();
@@ -100,6 +116,7 @@ export function CompareSlider({
     <div
       ref={root}
       className="group relative"
+      data-compare=""
       style={{ "--position": "50%" } as CSSProperties}
       // The inline script marks the root before React hydrates.
       suppressHydrationWarning
@@ -124,7 +141,7 @@ export function CompareSlider({
       <div aria-hidden="true" className="compare-divider" style={{ left: "var(--position)" }}>
         <span className="compare-handle">↔</span>
       </div>
-      <script nonce={nonce} dangerouslySetInnerHTML={{ __html: INLINE_SCRIPT }} />
+      {ownScript ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: INLINE_SCRIPT }} /> : null}
     </div>
   );
 }
