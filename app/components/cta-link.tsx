@@ -1,7 +1,8 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 
-const base = "btn";
+// Transitions stay utilities in the markup (browser tests find what moves by its class).
+const base = "btn transition-colors motion-off:transition-none";
 
 const variants = {
   primary: "btn-primary",

@@ -11,7 +11,7 @@ const NAV_LINKS = [
 ] as const;
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
-  `nav-link ${isActive ? "nav-link-active" : "text-slate-800 dark:text-slate-100"}`;
+  `nav-link transition-colors ${isActive ? "nav-link-active" : "text-slate-800 dark:text-slate-100"}`;
 
 function SignInOut({ signedIn, className }: { signedIn: boolean; className: string }) {
   if (signedIn) {
