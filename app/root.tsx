@@ -9,6 +9,7 @@ import { FlashToast } from "~/components/flash-toast";
 import { PreviewOverlays } from "~/components/preview-overlays";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
+import { IconSprite } from "~/components/social-icon";
 import { isPreviewing } from "~/content/preview.server";
 import { getShellContent } from "~/content/shell.server";
 import { getOptionalUser } from "~/features/accounts/auth.server";
@@ -72,6 +73,7 @@ export function Layout({ children }: { children: ReactNode }) {
           {children}
         </main>
         {data ? <SiteFooter shell={data.shell} /> : null}
+        <IconSprite />
         <AccessibilityPanel />
         <FlashToast toast={data?.toast} />
         {data?.preview ? <PreviewOverlays /> : null}

@@ -1,11 +1,12 @@
 import { type ReactNode } from "react";
 import { PANEL_SCRIPT_SOURCE } from "~/components/accessibility-panel-script";
+import { SpriteIcon } from "~/components/social-icon";
 import { SWITCHES, TEXT_SIZE } from "~/utils/a11y-preferences";
 import { useNonce } from "~/utils/nonce";
 
 // The display class is left out: the link shows first, the script swaps it for the button.
-const triggerClass =
-  "fixed bottom-4 right-4 z-50 h-14 w-14 items-center justify-center rounded-full bg-brand-700 text-white shadow-lg ring-2 ring-white transition-colors hover:bg-brand-800 dark:bg-brand-300 dark:text-brand-950 dark:ring-slate-950 dark:hover:bg-brand-200 print:hidden";
+// Transitions stay utilities in the markup (browser tests find what moves by its class).
+const triggerClass = "a11y-trigger transition-colors";
 
 const DIALOG_ID = "a11y-dialog";
 const TITLE_ID = "a11y-dialog-title";
@@ -39,21 +40,13 @@ export function AccessibilityPanel() {
         <span className="sr-only">Accessibility settings</span>
       </button>
 
-      <dialog
-        id={DIALOG_ID}
-        aria-labelledby={TITLE_ID}
-        className="inset-auto bottom-[5.5rem] right-4 m-0 max-h-[calc(100dvh-7rem)] w-[min(24rem,calc(100vw-2rem))] overflow-y-auto rounded-2xl border border-slate-300 bg-white p-0 text-slate-900 shadow-2xl backdrop:bg-slate-950/40 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
-      >
+      <dialog id={DIALOG_ID} aria-labelledby={TITLE_ID} className="a11y-dialog">
         <div className="p-5">
           <div className="flex items-center justify-between gap-4">
             <h2 id={TITLE_ID} className="text-xl font-bold">
               Accessibility
             </h2>
-            <button
-              type="button"
-              data-a11y-close=""
-              className="inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-full border border-slate-300 text-slate-800 hover:bg-slate-100 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800"
-            >
+            <button type="button" data-a11y-close="" className="a11y-close">
               <svg viewBox="0 0 24 24" className="h-5 w-5" aria-hidden="true" focusable="false">
                 <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
               </svg>
@@ -71,15 +64,11 @@ export function AccessibilityPanel() {
             ))}
           </ul>
 
-          <button
-            type="button"
-            data-a11y-reset=""
-            className="mt-5 inline-flex min-h-11 w-full items-center justify-center rounded-full border-2 border-brand-700 px-5 py-2 font-semibold text-brand-800 hover:bg-brand-50 dark:border-brand-300 dark:text-brand-100 dark:hover:bg-brand-900"
-          >
+          <button type="button" data-a11y-reset="" className="a11y-reset">
             Reset All Settings
           </button>
           <p role="status" className="sr-only" data-a11y-status="" suppressHydrationWarning />
-          <p className="mt-4 text-sm text-slate-700 dark:text-slate-300">
+          <p className="mt-4 text-sm ink-muted">
             Your settings are saved in this browser and apply to every page of the site.
           </p>
         </div>
@@ -91,8 +80,7 @@ export function AccessibilityPanel() {
 
 function TextSizeControl() {
   const labelId = "a11y-text-size-label";
-  const stepClass =
-    "inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-full border-2 border-slate-400 text-slate-900 hover:bg-slate-100 aria-disabled:cursor-not-allowed aria-disabled:border-dashed aria-disabled:text-slate-500 aria-disabled:hover:bg-transparent dark:border-slate-500 dark:text-slate-100 dark:hover:bg-slate-800 dark:aria-disabled:text-slate-400";
+  const stepClass = "step-button";
   return (
     <div className="mt-5" role="group" aria-labelledby={labelId}>
       <p id={labelId} className="font-semibold">
@@ -131,39 +119,15 @@ function TextSizeControl() {
 /** Drawn from aria-checked, which the script sets: no class changes on a node React rendered. */
 function Switch({ id, children }: { id: string; children: ReactNode }) {
   return (
-    <button
-      type="button"
-      role="switch"
-      aria-checked="false"
-      data-a11y-switch={id}
-      className="a11y-switch group flex min-h-11 w-full items-center justify-between gap-4 rounded-xl px-3 py-2 text-left font-medium hover:bg-slate-100 dark:hover:bg-slate-800"
-    >
+    <button type="button" role="switch" aria-checked="false" data-a11y-switch={id} className="a11y-switch group switch">
       <span>{children}</span>
-      <span
-        aria-hidden="true"
-        className="a11y-switch-track relative inline-flex h-7 w-12 shrink-0 items-center rounded-full border-2 border-slate-500 bg-slate-200 transition-colors group-aria-checked:border-brand-700 group-aria-checked:bg-brand-700 dark:border-slate-400 dark:bg-slate-700 dark:group-aria-checked:border-brand-300 dark:group-aria-checked:bg-brand-300"
-      >
-        <span className="a11y-switch-knob inline-block h-5 w-5 translate-x-0.5 rounded-full bg-white shadow transition-transform group-aria-checked:translate-x-5 dark:bg-slate-200 dark:group-aria-checked:bg-slate-950" />
+      <span aria-hidden="true" className="a11y-switch-track switch-track transition-colors">
+        <span className="a11y-switch-knob switch-knob transition-transform" />
       </span>
     </button>
   );
 }
 
 function AccessibilityIcon() {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      className="h-7 w-7"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <circle cx="12" cy="4.5" r="1.75" fill="currentColor" stroke="none" />
-      <path d="M5 8.5l7 1.5 7-1.5M12 10v4.5M12 14.5l-3.5 6M12 14.5l3.5 6" />
-    </svg>
-  );
+  return <SpriteIcon id="a11y" className="h-7 w-7" />;
 }

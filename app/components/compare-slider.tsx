@@ -12,6 +12,7 @@ import { useNonce } from "~/utils/nonce";
  * - sizes: the `sizes` of both images (default "100vw").
  * - label: the accessible name of the slider (default "Compare before and after").
  * - priority: load eagerly (the largest picture above the fold); lazy otherwise.
+ * - ownScript: false when a <CompareSlidersScript/> follows (several sliders on one page).
  *
  * Behaviour
  * - Without JavaScript the two pictures stand side by side, each captioned Before / After.
@@ -32,6 +33,7 @@ export type CompareSliderProps = {
   sizes?: string;
   label?: string;
   priority?: boolean;
+  ownScript?: boolean;
 };
 
 /**
@@ -52,7 +54,20 @@ function enhance(root: HTMLElement | null) {
   root.dataset.enhanced = "true";
 }
 
-const INLINE_SCRIPT = `(${enhance.toString()})(document.currentScript && document.currentScript.parentElement)`;
+// Indentation dropped (every line keeps its end, so the code means the same): bytes of HTML.
+const ENHANCE_SOURCE = enhance.toString().replace(/\n\s+/g, "\n");
+const INLINE_SCRIPT = `(${ENHANCE_SOURCE})(document.currentScript && document.currentScript.parentElement)`;
+/** One script for a list of sliders (decision 067): every slider before it on the page. */
+const LIST_SCRIPT = `document.querySelectorAll("[data-compare]").forEach(${ENHANCE_SOURCE})`;
+
+/**
+ * Wires every slider rendered above it that has no script of its own (`ownScript={false}`):
+ * a page with several sliders carries the enhancement once instead of once per slider.
+ */
+export function CompareSlidersScript() {
+  const nonce = useNonce();
+  return <script nonce={nonce} dangerouslySetInnerHTML={{ __html: LIST_SCRIPT }} />;
+}
 
 function Picture({
   image,
@@ -77,11 +92,9 @@ function Picture({
         loading={priority ? "eager" : "lazy"}
         decoding="async"
         draggable={false}
-        className="block h-auto w-full select-none rounded-xl object-cover"
+        className="compare-img"
       />
-      <span className="pointer-events-none absolute top-2 rounded-md bg-slate-900/85 px-2 py-1 text-sm font-semibold text-white hc:bg-black">
-        {caption}
-      </span>
+      <span className="compare-caption">{caption}</span>
     </>
   );
 }
@@ -92,6 +105,7 @@ export function CompareSlider({
   sizes = "100vw",
   label = "Compare before and after",
   priority = false,
+  ownScript = true,
 }: CompareSliderProps) {
   const root = useRef<HTMLDivElement>(null);
   const nonce = useNonce();
@@ -102,15 +116,16 @@ export function CompareSlider({
     <div
       ref={root}
       className="group relative"
+      data-compare=""
       style={{ "--position": "50%" } as CSSProperties}
       // The inline script marks the root before React hydrates.
       suppressHydrationWarning
     >
-      <div className="grid grid-cols-2 gap-2 group-data-[enhanced=true]:block">
-        <div className="relative group-data-[enhanced=true]:absolute group-data-[enhanced=true]:inset-0 group-data-[enhanced=true]:z-10 group-data-[enhanced=true]:[clip-path:inset(0_calc(100%-var(--position))_0_0)] [&>span]:left-2">
+      <div className="compare-grid">
+        <div className="compare-before">
           <Picture image={before} caption="Before" sizes={sizes} priority={priority} />
         </div>
-        <div className="relative [&>span]:left-2 group-data-[enhanced=true]:[&>span]:left-auto group-data-[enhanced=true]:[&>span]:right-2">
+        <div className="compare-after">
           <Picture image={after} caption="After" sizes={sizes} priority={priority} />
         </div>
       </div>
@@ -121,18 +136,12 @@ export function CompareSlider({
         step={1}
         defaultValue={50}
         aria-label={label}
-        className="peer absolute inset-0 z-30 hidden h-full w-full cursor-ew-resize opacity-0 group-data-[enhanced=true]:block"
+        className="peer compare-input"
       />
-      <div
-        aria-hidden="true"
-        className="pointer-events-none absolute inset-y-0 z-20 hidden w-1 -translate-x-1/2 bg-white shadow-[0_0_0_1px_rgba(15,23,42,0.6)] group-data-[enhanced=true]:block peer-focus-visible:ring-4 peer-focus-visible:ring-amber-400 hc:bg-black"
-        style={{ left: "var(--position)" }}
-      >
-        <span className="absolute left-1/2 top-1/2 flex h-10 w-10 -translate-x-1/2 -translate-y-1/2 items-center justify-center rounded-full border-2 border-slate-900 bg-white text-lg font-bold text-slate-900 hc:border-black">
-          ↔
-        </span>
+      <div aria-hidden="true" className="compare-divider" style={{ left: "var(--position)" }}>
+        <span className="compare-handle">↔</span>
       </div>
-      <script nonce={nonce} dangerouslySetInnerHTML={{ __html: INLINE_SCRIPT }} />
+      {ownScript ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: INLINE_SCRIPT }} /> : null}
     </div>
   );
 }

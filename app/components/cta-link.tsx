@@ -1,15 +1,13 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 
-const base =
-  "inline-flex min-h-11 items-center justify-center rounded-full px-6 py-2.5 text-base font-semibold shadow-sm transition-colors motion-off:transition-none focus-visible:outline-offset-4";
+// Transitions stay utilities in the markup (browser tests find what moves by its class).
+const base = "btn transition-colors motion-off:transition-none";
 
 const variants = {
-  primary:
-    "bg-brand-700 text-white hover:bg-brand-800 dark:bg-brand-400 dark:text-brand-950 dark:hover:bg-brand-300 hc:bg-black hc:text-white hc:underline",
-  secondary:
-    "border-2 border-brand-700 bg-white text-brand-800 hover:bg-brand-50 dark:border-brand-300 dark:bg-transparent dark:text-brand-100 dark:hover:bg-brand-900 hc:border-black hc:text-black",
-  inverse: "bg-white text-brand-900 hover:bg-brand-50 hc:text-black hc:underline",
+  primary: "btn-primary",
+  secondary: "btn-secondary",
+  inverse: "btn-inverse",
 } as const;
 
 export function CtaLink({

@@ -33,7 +33,7 @@ export function FaqAccordion({ faqs, name = "faq" }: { faqs: Faq[]; name?: strin
               <path d="M6 9l6 6 6-6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
             </svg>
           </summary>
-          <div className="px-5 pb-5 text-lg leading-relaxed text-slate-700 dark:text-slate-300">
+          <div className="px-5 pb-5 text-lg leading-relaxed ink-muted">
             <p>{faq.answer}</p>
           </div>
         </details>

@@ -42,10 +42,10 @@ export function PageSection({
   return (
     <section className={background}>
       <div className="mx-auto max-w-6xl px-4 py-12 sm:py-16">
-        <h2 id={`${id}-heading`} className="text-2xl font-bold text-slate-900 sm:text-3xl dark:text-white">
+        <h2 id={`${id}-heading`} className="section-heading">
           {heading}
         </h2>
-        {text ? <p className="mt-3 max-w-3xl text-lg text-slate-700 dark:text-slate-300">{text}</p> : null}
+        {text ? <p className="mt-3 max-w-3xl text-lg ink-muted">{text}</p> : null}
         {children ? <div className="mt-8">{children}</div> : null}
       </div>
     </section>

@@ -41,28 +41,24 @@ export function PlanCard({
           <PopularBadge text={plan.badge} />
         </div>
       ) : null}
-      <Heading id={`plan-${plan.slug}`} className="text-xl font-bold text-slate-900 dark:text-white">
+      <Heading id={`plan-${plan.slug}`} className="text-xl font-bold ink">
         {plan.name}
       </Heading>
       <div className="mt-2">
         <PriceTag price={plan.price} />
       </div>
-      <p className="mt-3 text-slate-700 dark:text-slate-300">{plan.shortDescription}</p>
+      <p className="mt-3 ink-muted">{plan.shortDescription}</p>
       <ul className="mt-4 flex-1 space-y-2">
         {plan.features.map((feature) => (
-          <li key={feature} className="flex gap-2 text-slate-800 dark:text-slate-200">
-            <span aria-hidden="true" className="font-bold text-brand-700 dark:text-brand-300">
+          <li key={feature} className="flex gap-2 ink-soft">
+            <span aria-hidden="true" className="font-bold ink-check">
               ✓
             </span>
             <span>{feature}</span>
           </li>
         ))}
       </ul>
-      <Link
-        to={`/services/${plan.slug}`}
-        prefetch="intent"
-        className="mt-6 inline-flex min-h-11 items-center justify-center rounded-full border-2 border-brand-700 px-5 py-2 font-semibold text-brand-800 hover:bg-brand-50 dark:border-brand-300 dark:text-brand-100 dark:hover:bg-brand-900 hc:border-black hc:text-black"
-      >
+      <Link to={`/services/${plan.slug}`} prefetch="intent" className="mt-6 btn-outline">
         {learnMoreLabel}
         <span className="sr-only"> about {plan.name}</span>
       </Link>

@@ -7,7 +7,7 @@ export function PriceTag({ price, size = "md" }: { price: Price; size?: "md" | "
   const shown = formatPrice(price);
   const spoken = describePrice(price);
   return (
-    <p className={`font-bold text-brand-800 dark:text-brand-200 hc:text-black ${text}`}>
+    <p className={`font-bold ink-brand hc:text-black ${text}`}>
       {spoken === shown ? (
         shown
       ) : (

@@ -4,10 +4,7 @@ export function ServiceAreaList({ areas, zipCodes }: { areas: string[]; zipCodes
     <div>
       <ul className="flex flex-wrap gap-2" aria-label="Service areas">
         {areas.map((area) => (
-          <li
-            key={area}
-            className="rounded-full border border-brand-200 bg-brand-50 px-4 py-2 font-medium text-brand-900 dark:border-brand-700 dark:bg-brand-950 dark:text-brand-100 hc:border-black hc:bg-white hc:text-black"
-          >
+          <li key={area} className="area-pill">
             {area}
           </li>
         ))}
@@ -17,7 +14,7 @@ export function ServiceAreaList({ areas, zipCodes }: { areas: string[]; zipCodes
           <summary className="cursor-pointer font-medium text-brand-800 underline underline-offset-4 dark:text-brand-200">
             ZIP codes we serve
           </summary>
-          <p className="mt-2 max-w-3xl text-slate-700 dark:text-slate-300">{zipCodes.join(", ")}</p>
+          <p className="mt-2 max-w-3xl ink-muted">{zipCodes.join(", ")}</p>
         </details>
       ) : null}
     </div>
@@ -26,5 +23,5 @@ export function ServiceAreaList({ areas, zipCodes }: { areas: string[]; zipCodes
 
 /** Opening hours as the owner writes them in the site settings. */
 export function BusinessHours({ hours }: { hours: { display: string } }) {
-  return <p className="text-lg font-medium text-slate-900 dark:text-white">{hours.display}</p>;
+  return <p className="text-lg font-medium ink">{hours.display}</p>;
 }

@@ -4,7 +4,7 @@ import { SocialIcon } from "./social-icon";
 import { telHref } from "~/utils/tel";
 
 export function SiteFooter({ shell }: { shell: ShellContent }) {
-  const linkClass = "underline-offset-4 hover:underline text-slate-100 hover:text-white";
+  const linkClass = "footer-link";
   return (
     <footer className="mt-16 bg-slate-900 text-slate-200 hc:bg-black">
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
@@ -81,7 +81,7 @@ export function SiteFooter({ shell }: { shell: ShellContent }) {
                   target="_blank"
                   rel="noopener noreferrer"
                   aria-label={`${s.label} (opens in a new tab)`}
-                  className="inline-flex h-11 w-11 items-center justify-center rounded-full bg-slate-800 text-slate-100 hover:bg-brand-700"
+                  className="social-link-footer"
                 >
                   <SocialIcon network={s.network} />
                 </a>

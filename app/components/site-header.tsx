@@ -11,11 +11,7 @@ const NAV_LINKS = [
 ] as const;
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
-  `rounded-md px-3 py-2 text-base font-medium transition-colors hover:bg-brand-50 hover:text-brand-800 dark:hover:bg-brand-900 dark:hover:text-white ${
-    isActive
-      ? "text-brand-800 underline decoration-2 underline-offset-8 dark:text-brand-200"
-      : "text-slate-800 dark:text-slate-100"
-  }`;
+  `nav-link transition-colors ${isActive ? "nav-link-active" : "text-slate-800 dark:text-slate-100"}`;
 
 function SignInOut({ signedIn, className }: { signedIn: boolean; className: string }) {
   if (signedIn) {
@@ -41,7 +37,7 @@ function SocialLinks({ social }: { social: ShellContent["social"] }) {
         <li key={s.network}>
           <a
             href={s.href}
-            className="inline-flex h-11 w-11 items-center justify-center rounded-full text-slate-700 hover:bg-brand-50 hover:text-brand-800 dark:text-slate-200 dark:hover:bg-brand-900"
+            className="social-link"
             rel="noopener noreferrer"
             target="_blank"
             aria-label={`${s.label} (opens in a new tab)`}
@@ -54,10 +50,8 @@ function SocialLinks({ social }: { social: ShellContent["social"] }) {
   );
 }
 
-const bookNowClass =
-  "inline-flex min-h-11 whitespace-nowrap items-center justify-center rounded-full bg-brand-700 px-5 py-2 text-base font-semibold text-white shadow hover:bg-brand-800 dark:bg-brand-500 dark:text-brand-950 dark:hover:bg-brand-400";
-const signInClass =
-  "inline-flex min-h-11 whitespace-nowrap items-center justify-center rounded-full border-2 border-brand-700 px-5 py-2 text-base font-semibold text-brand-800 hover:bg-brand-50 dark:border-brand-300 dark:text-brand-100 dark:hover:bg-brand-900";
+const bookNowClass = "nav-book";
+const signInClass = "nav-sign-in";
 
 export function SiteHeader({ shell, signedIn }: { shell: ShellContent; signedIn: boolean }) {
   const menuRef = useRef<HTMLDetailsElement>(null);
@@ -79,7 +73,7 @@ export function SiteHeader({ shell, signedIn }: { shell: ShellContent; signedIn:
     // keeps the small-screen menu up to a wider breakpoint (see the text-large variants).
     <header className="sticky top-0 z-40 text-large:relative text-x-large:relative border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-700 dark:bg-slate-900/95">
       <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3 text-large:flex-wrap text-x-large:flex-wrap">
-        <Link to="/" className="flex items-center gap-2 text-lg font-bold text-brand-800 dark:text-brand-200">
+        <Link to="/" className="flex items-center gap-2 text-lg font-bold ink-brand">
           <img src="/favicon.svg" alt="" width={32} height={32} className="h-8 w-8" />
           <span>{shell.businessName}</span>
         </Link>

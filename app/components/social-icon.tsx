@@ -14,10 +14,49 @@ const paths: Record<Network, string> = {
     "M21.6 7.2a2.5 2.5 0 0 0-1.8-1.8C18.2 5 12 5 12 5s-6.2 0-7.8.4a2.5 2.5 0 0 0-1.8 1.8C2 8.8 2 12 2 12s0 3.2.4 4.8a2.5 2.5 0 0 0 1.8 1.8C5.8 19 12 19 12 19s6.2 0 7.8-.4a2.5 2.5 0 0 0 1.8-1.8c.4-1.6.4-4.8.4-4.8s0-3.2-.4-4.8zM10 15V9l5.2 3L10 15z",
 };
 
-export function SocialIcon({ network, className = "h-5 w-5" }: { network: Network; className?: string }) {
+/**
+ * The page's icons, drawn once (decision 067): each use is a small `<use href="#icon-…">`, where
+ * inline paths repeated in the header, the small-screen menu and the footer cost ~5 KB of HTML.
+ * Rendered once by the root layout; an invisible, zero-size SVG (not display:none, which some
+ * browsers apply to the referenced symbols too).
+ */
+export function IconSprite() {
   return (
-    <svg viewBox="0 0 24 24" className={className} fill="currentColor" aria-hidden="true" focusable="false">
-      <path d={paths[network]} />
+    <svg aria-hidden="true" focusable="false" className="absolute h-0 w-0 overflow-hidden">
+      {(Object.keys(paths) as Network[]).map((network) => (
+        <symbol key={network} id={`icon-${network}`} viewBox="0 0 24 24">
+          <path d={paths[network]} fill="currentColor" />
+        </symbol>
+      ))}
+      <symbol id="icon-check" viewBox="0 0 24 24">
+        <circle cx="12" cy="12" r="11" fill="currentColor" opacity="0.15" />
+        <path d="M7 12.5l3.2 3.2L17 9" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
+      </symbol>
+      <symbol
+        id="icon-a11y"
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      >
+        <circle cx="12" cy="4.5" r="1.75" fill="currentColor" stroke="none" />
+        <path d="M5 8.5l7 1.5 7-1.5M12 10v4.5M12 14.5l-3.5 6M12 14.5l3.5 6" />
+      </symbol>
     </svg>
   );
+}
+
+/** One icon of the sprite above; decorative (the control around it carries the name). */
+export function SpriteIcon({ id, className = "h-5 w-5" }: { id: string; className?: string }) {
+  return (
+    <svg className={className} aria-hidden="true">
+      <use href={`#icon-${id}`} />
+    </svg>
+  );
+}
+
+export function SocialIcon({ network, className = "h-5 w-5" }: { network: Network; className?: string }) {
+  return <SpriteIcon id={network} className={className} />;
 }

@@ -45,14 +45,12 @@ export function offerFor(plan: PlanCard, siteUrl: string): JsonLd {
     url,
     price: plan.price.amount,
     priceCurrency: "USD",
-    priceSpecification: priceSpecification(plan.price),
+    // A one-time price's specification only repeats price and currency (decision 067: the home
+    // page's HTML budget); the unit of a monthly, per-bin or "from" price is information.
+    ...(plan.price.unit === "one-time" ? {} : { priceSpecification: priceSpecification(plan.price) }),
     availability: "https://schema.org/InStock",
-    itemOffered: {
-      "@type": "Service",
-      name: plan.name,
-      description: plan.shortDescription,
-      url,
-    },
+    // The service's description and URL are on its own page (its Service node): here its name.
+    itemOffered: { "@type": "Service", name: plan.name },
   };
 }
 

@@ -63,7 +63,7 @@ function QuickFacts({ settings }: { settings: SiteSettings }) {
   return (
     <dl className="grid gap-5 rounded-2xl border border-brand-200 bg-white p-6 shadow-sm sm:p-8 dark:border-brand-800 dark:bg-slate-900 hc:border-black">
       <div>
-        <dt className="text-sm font-semibold uppercase tracking-wide text-slate-700 dark:text-slate-300">Call</dt>
+        <dt className="text-sm font-semibold uppercase tracking-wide ink-muted">Call</dt>
         <dd className="mt-1">
           <a
             href={telHref(settings.phone)}
@@ -74,12 +74,12 @@ function QuickFacts({ settings }: { settings: SiteSettings }) {
         </dd>
       </div>
       <div>
-        <dt className="text-sm font-semibold uppercase tracking-wide text-slate-700 dark:text-slate-300">Hours</dt>
-        <dd className="mt-1 text-lg text-slate-900 dark:text-white">{settings.hours.display}</dd>
+        <dt className="text-sm font-semibold uppercase tracking-wide ink-muted">Hours</dt>
+        <dd className="mt-1 text-lg ink">{settings.hours.display}</dd>
       </div>
       <div>
-        <dt className="text-sm font-semibold uppercase tracking-wide text-slate-700 dark:text-slate-300">Serving</dt>
-        <dd className="mt-1 text-lg text-slate-900 dark:text-white">{settings.serviceAreas.join(" · ")}</dd>
+        <dt className="text-sm font-semibold uppercase tracking-wide ink-muted">Serving</dt>
+        <dd className="mt-1 text-lg ink">{settings.serviceAreas.join(" · ")}</dd>
       </div>
     </dl>
   );
@@ -96,9 +96,7 @@ export default function HomePage() {
       >
         <div className="mx-auto grid max-w-6xl items-center gap-10 px-4 py-12 sm:py-16 lg:grid-cols-2 lg:py-24">
           <div>
-            <p className="font-semibold uppercase tracking-wide text-brand-800 dark:text-brand-200">
-              {settings.tagline}
-            </p>
+            <p className="font-semibold uppercase tracking-wide ink-brand">{settings.tagline}</p>
             <h1
               id="page-heading"
               className="mt-3 text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl dark:text-white"
@@ -112,13 +110,10 @@ export default function HomePage() {
                 {home.hero.secondaryCtaLabel}
               </CtaLink>
             </div>
-            <ul
-              className="mt-8 flex flex-wrap gap-x-6 gap-y-2 text-slate-800 dark:text-slate-200"
-              aria-label="Highlights"
-            >
+            <ul className="mt-8 flex flex-wrap gap-x-6 gap-y-2 ink-soft" aria-label="Highlights">
               {settings.trustBadges.map((badge) => (
                 <li key={badge._key} className="flex items-center gap-2 font-medium">
-                  <span aria-hidden="true" className="text-brand-700 dark:text-brand-300">
+                  <span aria-hidden="true" className="ink-check">
                     ✓
                   </span>
                   {badge.title}
@@ -147,11 +142,7 @@ export default function HomePage() {
           ))}
         </ul>
         <p className="mt-8">
-          <Link
-            to="/services"
-            prefetch="intent"
-            className="text-lg font-semibold text-brand-800 underline underline-offset-4 hover:text-brand-900 dark:text-brand-200 dark:hover:text-white"
-          >
+          <Link to="/services" prefetch="intent" className="more-link">
             {home.pricingLinkLabel}
           </Link>
         </p>
@@ -161,11 +152,7 @@ export default function HomePage() {
         <PageSection id="gallery" heading={gallery.section.heading} text={gallery.section.text}>
           <BeforeAfterList pairs={gallery.pairs} />
           <p className="mt-8">
-            <Link
-              to="/gallery"
-              prefetch="intent"
-              className="text-lg font-semibold text-brand-800 underline underline-offset-4 hover:text-brand-900 dark:text-brand-200 dark:hover:text-white"
-            >
+            <Link to="/gallery" prefetch="intent" className="more-link">
               {gallery.viewAllLabel}
             </Link>
           </p>

@@ -75,12 +75,10 @@ export default function AboutPage() {
       <section>
         <div className="mx-auto max-w-6xl px-4 py-12 sm:py-16">
           <div className="rounded-2xl border-2 border-brand-700 bg-brand-50 p-6 sm:p-10 dark:border-brand-400 dark:bg-brand-950 hc:border-black hc:bg-white">
-            <h2 id="guarantee-heading" className="text-2xl font-bold text-slate-900 sm:text-3xl dark:text-white">
+            <h2 id="guarantee-heading" className="section-heading">
               {about.guarantee.heading}
             </h2>
-            {about.guarantee.text ? (
-              <p className="mt-3 max-w-3xl text-lg text-slate-800 dark:text-slate-200">{about.guarantee.text}</p>
-            ) : null}
+            {about.guarantee.text ? <p className="mt-3 max-w-3xl text-lg ink-soft">{about.guarantee.text}</p> : null}
           </div>
         </div>
       </section>

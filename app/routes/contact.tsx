@@ -72,12 +72,10 @@ export default function ContactPage() {
 
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-12 lg:grid-cols-3">
         <section aria-labelledby="quote-heading" id="quote" className={`${cardClass} lg:col-span-2`}>
-          <h2 id="quote-heading" className="text-2xl font-bold text-slate-900 dark:text-white">
+          <h2 id="quote-heading" className="text-2xl font-bold ink">
             {contact.quoteForm.heading}
           </h2>
-          {contact.quoteForm.intro ? (
-            <p className="mt-2 text-slate-700 dark:text-slate-300">{contact.quoteForm.intro}</p>
-          ) : null}
+          {contact.quoteForm.intro ? <p className="mt-2 ink-muted">{contact.quoteForm.intro}</p> : null}
           <div className="mt-6">
             <QuoteForm
               serviceOptions={serviceOptions}
@@ -92,12 +90,10 @@ export default function ContactPage() {
 
         <div className="space-y-6">
           <section className={cardClass}>
-            <h2 id="call-heading" className="text-xl font-bold text-slate-900 dark:text-white">
+            <h2 id="call-heading" className="text-xl font-bold ink">
               {contact.callCard.heading}
             </h2>
-            {contact.callCard.text ? (
-              <p className="mt-2 text-slate-700 dark:text-slate-300">{contact.callCard.text}</p>
-            ) : null}
+            {contact.callCard.text ? <p className="mt-2 ink-muted">{contact.callCard.text}</p> : null}
             <a
               href={telHref(settings.phone)}
               className="mt-4 inline-flex min-h-11 items-center text-2xl font-bold text-brand-800 underline underline-offset-4 dark:text-brand-200"
@@ -106,12 +102,10 @@ export default function ContactPage() {
             </a>
           </section>
           <section className={cardClass}>
-            <h2 id="email-heading" className="text-xl font-bold text-slate-900 dark:text-white">
+            <h2 id="email-heading" className="text-xl font-bold ink">
               {contact.emailCard.heading}
             </h2>
-            {contact.emailCard.text ? (
-              <p className="mt-2 text-slate-700 dark:text-slate-300">{contact.emailCard.text}</p>
-            ) : null}
+            {contact.emailCard.text ? <p className="mt-2 ink-muted">{contact.emailCard.text}</p> : null}
             <a
               href={`mailto:${settings.email}`}
               className="mt-4 inline-flex min-h-11 items-center break-all text-lg font-bold text-brand-800 underline underline-offset-4 dark:text-brand-200"

@@ -45,7 +45,7 @@ export default function GalleryPage() {
         {pairs.length > 0 ? (
           <BeforeAfterList pairs={pairs} headingLevel={2} />
         ) : (
-          <p className="text-lg text-slate-700 dark:text-slate-300">{page.emptyText}</p>
+          <p className="text-lg ink-muted">{page.emptyText}</p>
         )}
       </div>
     </>

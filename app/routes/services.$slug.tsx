@@ -68,7 +68,7 @@ export default function ServiceDetailPage() {
       >
         <div className="mx-auto max-w-6xl px-4 py-10 sm:py-14">
           <nav aria-label="Breadcrumb">
-            <ol className="flex flex-wrap gap-2 text-slate-700 dark:text-slate-300">
+            <ol className="flex flex-wrap gap-2 ink-muted">
               <li>
                 <Link to="/" className="underline underline-offset-4 hover:text-brand-800 dark:hover:text-white">
                   Home
@@ -100,11 +100,11 @@ export default function ServiceDetailPage() {
               >
                 {plan.name}
               </h1>
-              <p className="mt-4 text-xl text-slate-800 dark:text-slate-200">{plan.detailHeadline}</p>
+              <p className="mt-4 text-xl ink-soft">{plan.detailHeadline}</p>
               <div className="mt-6">
                 <PriceTag price={plan.price} size="lg" />
               </div>
-              <p className="mt-4 text-lg text-slate-700 dark:text-slate-300">{plan.shortDescription}</p>
+              <p className="mt-4 text-lg ink-muted">{plan.shortDescription}</p>
               <div className="mt-8 flex flex-wrap gap-3">
                 <CtaLink to="/contact">{plan.ctaLabel}</CtaLink>
                 <CtaLink to="/services" variant="secondary">
@@ -120,13 +120,13 @@ export default function ServiceDetailPage() {
       <div className="mx-auto grid max-w-6xl gap-12 px-4 py-12 lg:grid-cols-3">
         <section className="lg:order-2">
           <div className="rounded-2xl border border-slate-200 bg-sand-50 p-6 dark:border-slate-700 dark:bg-slate-900 hc:border-black hc:bg-white">
-            <h2 id="included-heading" className="text-2xl font-bold text-slate-900 dark:text-white">
+            <h2 id="included-heading" className="text-2xl font-bold ink">
               What’s included
             </h2>
             <ul className="mt-4 space-y-3">
               {plan.features.map((feature) => (
-                <li key={feature} className="flex gap-2 text-lg text-slate-800 dark:text-slate-200">
-                  <span aria-hidden="true" className="font-bold text-brand-700 dark:text-brand-300">
+                <li key={feature} className="flex gap-2 text-lg ink-soft">
+                  <span aria-hidden="true" className="font-bold ink-check">
                     ✓
                   </span>
                   <span>{feature}</span>
@@ -139,15 +139,13 @@ export default function ServiceDetailPage() {
               key={addOn._id}
               className="mt-6 rounded-2xl border border-slate-200 p-6 dark:border-slate-700 hc:border-black"
             >
-              <h2 className="text-xl font-bold text-slate-900 dark:text-white">{addOnsSection.heading}</h2>
-              <p className="mt-2 text-slate-700 dark:text-slate-300">{addOn.description}</p>
+              <h2 className="text-xl font-bold ink">{addOnsSection.heading}</h2>
+              <p className="mt-2 ink-muted">{addOn.description}</p>
               <dl className="mt-3 space-y-1">
                 {addOn.tiers.map((tier) => (
                   <div key={tier._key} className="flex justify-between gap-4">
-                    <dt className="text-slate-800 dark:text-slate-200">{describeTier(addOn, tier.minDogs)}</dt>
-                    <dd className="font-semibold text-brand-800 dark:text-brand-200">
-                      {formatMonthlyExtra(tier.monthlyAmount)}
-                    </dd>
+                    <dt className="ink-soft">{describeTier(addOn, tier.minDogs)}</dt>
+                    <dd className="font-semibold ink-brand">{formatMonthlyExtra(tier.monthlyAmount)}</dd>
                   </div>
                 ))}
               </dl>

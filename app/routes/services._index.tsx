@@ -91,18 +91,16 @@ export default function ServicesPage() {
                 key={addOn._id}
                 className="rounded-2xl border border-slate-200 bg-white p-6 dark:border-slate-700 dark:bg-slate-900 hc:border-black"
               >
-                <h3 className="text-xl font-bold text-slate-900 dark:text-white">{addOn.name}</h3>
-                <p className="mt-2 text-slate-700 dark:text-slate-300">{addOn.description}</p>
+                <h3 className="text-xl font-bold ink">{addOn.name}</h3>
+                <p className="mt-2 ink-muted">{addOn.description}</p>
                 <dl className="mt-4 space-y-2">
                   {addOn.tiers.map((tier) => (
                     <div
                       key={tier._key}
                       className="flex justify-between gap-4 border-b border-slate-200 pb-2 dark:border-slate-700"
                     >
-                      <dt className="text-slate-800 dark:text-slate-200">{describeTier(addOn, tier.minDogs)}</dt>
-                      <dd className="font-semibold text-brand-800 dark:text-brand-200">
-                        {formatMonthlyExtra(tier.monthlyAmount)}
-                      </dd>
+                      <dt className="ink-soft">{describeTier(addOn, tier.minDogs)}</dt>
+                      <dd className="font-semibold ink-brand">{formatMonthlyExtra(tier.monthlyAmount)}</dd>
                     </div>
                   ))}
                 </dl>
