@@ -200,9 +200,11 @@ test.describe("cross-site posts", () => {
       const response = await request.post(path, { headers: { ...EVIL, Cookie: cookies }, form: {} });
       expect(response.status(), path).toBe(403);
     }
-    await page.goto("/admin-dashboard?tab=create");
-    const customer = page.getByLabel("Customer");
-    const customerId = await customer.locator("option", { hasText: DEV_CUSTOMER.email }).getAttribute("value");
+    // The customer's id, as the Create Service picker's search finds it (decision 064).
+    const search = await page.request.get(`/resources/customer-search?q=${encodeURIComponent(DEV_CUSTOMER.email)}`);
+    const { customers } = (await search.json()) as { customers: { id: string; label: string }[] };
+    const customerId = customers.find((option) => option.label.includes(DEV_CUSTOMER.email))?.id;
+    expect(customerId).toBeTruthy();
     const notes = `cross-site-${Date.now()}`;
     for (const path of [
       "/admin-dashboard?index&tab=create",
