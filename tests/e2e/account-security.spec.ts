@@ -133,12 +133,13 @@ for (const js of [true, false]) {
       await expect(page).toHaveURL(/\/auth\/verify$/);
       await expect(page.getByRole("heading", { name: "Two-step verification", level: 1 })).toBeVisible();
       if (js) await expectNoAxeViolations(page, "on the verify page");
+      // The page asked for is remembered through both steps (decision 023).
       await page.goto("/customer-dashboard");
-      await expect(page).toHaveURL(/\/auth$/);
+      await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fcustomer-dashboard$/);
       await page.getByLabel("Email").fill(account.email);
       await page.getByLabel("Password").fill(account.password);
       await page.getByRole("button", { name: "Sign In", exact: true }).click();
-      await expect(page).toHaveURL(/\/auth\/verify$/);
+      await expect(page).toHaveURL(/\/auth\/verify\?redirectTo=%2Fcustomer-dashboard$/);
       await enterTotpCode(page, secret);
       await expect(page).toHaveURL(/\/customer-dashboard$/);
       await signOut(page);
