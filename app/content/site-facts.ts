@@ -8,9 +8,9 @@ export type SiteFacts = {
   businessName: string;
   phone: string;
   email: string;
-  /** "Pahrump, Las Vegas and Henderson" */
+  /** The settings' service areas joined as a sentence ("A, B and C"). */
   serviceAreas: string;
-  /** "Monday – Friday, 8am – 5pm" */
+  /** The settings' opening hours as one line. */
   hours: string;
 };
 
