@@ -111,6 +111,9 @@ let build = await importBuild();
 // A publish seen by this machine (its webhook or another machine's NOTIFY) drops cached pages.
 build.entry.module.onContentChanged?.(() => pageCache.clear());
 if (MODE === "development") {
+  // The plain browser scripts of static pages (decision 068) are built beside Remix's build.
+  const { watchBrowserScripts } = await import("./scripts/build-browser-scripts.mjs");
+  await watchBrowserScripts();
   const { default: chokidar } = await import("chokidar");
   chokidar.watch(path.resolve("build/version.txt"), { ignoreInitial: true }).on("all", async () => {
     build = await importBuild();

@@ -241,8 +241,8 @@ async function inProcess(backend: "folder" | "s3" | "buffered (for comparison)")
 }
 
 if (!existsSync(path.join(root, "build/index.js"))) {
-  console.log("No production build: running `remix build` first.");
-  spawnSync("npx", ["remix", "build"], { cwd: root, stdio: "inherit" });
+  console.log("No production build: running `npm run build` first.");
+  spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
 }
 console.log(`Uploading a ${VIDEO_BYTES / MiB} MiB MP4 (valid ftyp header, generated on the fly) as the admin.`);
 for (const backend of ["folder", "s3"] as const) await overHttp(backend);

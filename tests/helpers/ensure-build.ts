@@ -26,7 +26,13 @@ function isFresh() {
     newestMtime(path.join(ROOT, "app")),
     newestMtime(path.join(ROOT, "db")),
     statSync(path.join(ROOT, "remix.config.js")).mtimeMs,
+    statSync(path.join(ROOT, "scripts/build-browser-scripts.mjs")).mtimeMs,
   ];
+  try {
+    built = Math.min(built, statSync(path.join(ROOT, "public/build/browser/manifest.json")).mtimeMs);
+  } catch {
+    return false;
+  }
   return built > Math.max(...sources);
 }
 
@@ -53,11 +59,10 @@ export function ensureBuild() {
   }
   try {
     if (!isFresh()) {
-      execFileSync(process.execPath, [path.join(ROOT, "node_modules/@remix-run/dev/dist/cli.js"), "build"], {
-        cwd: ROOT,
-        stdio: "pipe",
-        env: { ...process.env, NODE_ENV: "production" },
-      });
+      const options = { cwd: ROOT, stdio: "pipe", env: { ...process.env, NODE_ENV: "production" } } as const;
+      execFileSync(process.execPath, [path.join(ROOT, "node_modules/@remix-run/dev/dist/cli.js"), "build"], options);
+      // `npm run build`'s second step: the plain browser scripts (decision 068).
+      execFileSync(process.execPath, [path.join(ROOT, "scripts/build-browser-scripts.mjs")], options);
     }
   } finally {
     rmSync(lock, { recursive: true, force: true });

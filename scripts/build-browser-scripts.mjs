@@ -1,0 +1,87 @@
+// Builds the plain browser scripts of the static public pages (decision 068): every
+// `app/**/*.browser.ts` is bundled on its own (no React, no Remix) into
+// public/build/browser/<name>-<hash>.js, and public/build/browser/manifest.json maps each name
+// ("quote-form" for app/features/quotes/quote-form.browser.ts) to its URL. The server reads the
+// manifest (app/utils/browser-scripts.server.ts). `npm run build` runs this after `remix build`;
+// `npm run dev` (server.js) runs it in watch mode.
+import { readdirSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import url from "node:url";
+import * as esbuild from "esbuild";
+
+const ROOT = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), "..");
+const SUFFIX = ".browser.ts";
+export const BROWSER_OUT_DIR = path.join(ROOT, "public/build/browser");
+const PUBLIC_PATH = "/build/browser";
+
+function findEntries() {
+  return readdirSync(path.join(ROOT, "app"), { recursive: true })
+    .map(String)
+    .filter((file) => file.endsWith(SUFFIX) && !file.includes("node_modules"))
+    .sort()
+    .map((file) => path.join(ROOT, "app", file));
+}
+
+function writeManifest(metafile) {
+  const scripts = {};
+  for (const [output, meta] of Object.entries(metafile.outputs)) {
+    if (!meta.entryPoint) continue;
+    const name = path.basename(meta.entryPoint, SUFFIX);
+    scripts[name] = `${PUBLIC_PATH}/${path.basename(output)}`;
+  }
+  writeFileSync(path.join(BROWSER_OUT_DIR, "manifest.json"), JSON.stringify(scripts, null, 2) + "\n");
+  return scripts;
+}
+
+function options(entryPoints) {
+  return {
+    absWorkingDir: ROOT,
+    entryPoints,
+    outdir: BROWSER_OUT_DIR,
+    entryNames: "[name]-[hash]",
+    bundle: true,
+    // One file per page: no shared chunks, so no second round trip before the script runs.
+    splitting: false,
+    format: "esm",
+    platform: "browser",
+    target: ["es2020"],
+    minify: true,
+    legalComments: "none",
+    metafile: true,
+    define: { "process.env.NODE_ENV": '"production"' },
+    logLevel: "warning",
+  };
+}
+
+/** One build (production, and tests that need the build). Returns the manifest. */
+export async function buildBrowserScripts() {
+  rmSync(BROWSER_OUT_DIR, { recursive: true, force: true });
+  mkdirSync(BROWSER_OUT_DIR, { recursive: true });
+  const result = await esbuild.build(options(findEntries()));
+  return writeManifest(result.metafile);
+}
+
+/**
+ * Development: rebuilds on every change of an entry or anything it imports. A new entry file is
+ * picked up by restarting `npm run dev`.
+ */
+export async function watchBrowserScripts() {
+  rmSync(BROWSER_OUT_DIR, { recursive: true, force: true });
+  mkdirSync(BROWSER_OUT_DIR, { recursive: true });
+  const manifestPlugin = {
+    name: "browser-scripts-manifest",
+    setup(build) {
+      build.onEnd((result) => {
+        if (result.metafile) writeManifest(result.metafile);
+      });
+    },
+  };
+  const context = await esbuild.context({ ...options(findEntries()), minify: false, plugins: [manifestPlugin] });
+  await context.watch();
+  return context;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === url.fileURLToPath(import.meta.url)) {
+  const scripts = await buildBrowserScripts();
+  console.log(`browser scripts: ${Object.keys(scripts).join(", ") || "(none)"}`);
+}
