@@ -152,7 +152,9 @@ export async function useClientAddress(page: Page): Promise<string> {
  * live region (decision 008) without JavaScript.
  */
 export async function expectToast(page: Page, js: boolean, title: string, description?: string) {
-  let toast = js ? page.locator("[data-sonner-toast]") : page.getByTestId("flash-toast");
+  // A hydrated page shows sonner's toast; a static page (decision 066, 068), and any page with
+  // JavaScript off, the server's live region.
+  let toast = js ? page.locator("[data-sonner-toast], [data-testid=flash-toast]") : page.getByTestId("flash-toast");
   toast = toast.filter({ hasText: title });
   if (description) toast = toast.filter({ hasText: description });
   await expect(toast.first()).toBeVisible();
