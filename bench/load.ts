@@ -3,37 +3,14 @@
 // Prints p50/p95/p99 latency, requests, errors, status codes and the server's RSS.
 // LOAD_CONNECTIONS / LOAD_SECONDS change the size; BENCH_DATABASE_URL (or DATABASE_URL) runs
 // it on PostgreSQL instead of a fresh PGlite folder. Goal: 0 errors, 0 5xx.
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import os from "node:os";
-import path from "node:path";
 import autocannon from "autocannon";
+import { rssMiB, startAppServer } from "../tests/helpers/app-server";
 import { DEV_ADMIN_TOTP_SECRET, totpCode } from "../tests/helpers/totp";
 
 const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS || 50);
 const SECONDS = Number(process.env.LOAD_SECONDS || 60);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
-
-function rssMiB(pid: number): number {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
-  } catch {
-    return Number.NaN;
-  }
-}
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 const cookieOf = (response: Response) =>
@@ -70,9 +47,13 @@ async function signIn(base: string, email: string, password: string) {
 
 /** One uploaded video for the media range requests, through the admin's own forms. */
 async function prepareMedia(base: string, adminCookie: string, customerCookie: string) {
-  const page = await (await fetch(`${base}/admin-dashboard`, { headers: { Cookie: adminCookie } })).text();
-  const customerId = /<option value="([0-9a-f-]{36})"/.exec(page)?.[1];
-  if (!customerId) throw new Error("no customer on the admin dashboard");
+  // The Create Service picker's own search (it never lists every customer).
+  const search = await fetch(`${base}/resources/customer-search?q=customer%40example.com`, {
+    headers: { Cookie: adminCookie },
+  });
+  const { customers } = (await search.json()) as { customers: { id: string }[] };
+  const customerId = customers[0]?.id;
+  if (!customerId) throw new Error("the dev customer is not found by the picker's search");
   const created = await fetch(`${base}/admin-dashboard?index&tab=create`, {
     method: "POST",
     redirect: "manual",
@@ -117,38 +98,21 @@ async function prepareMedia(base: string, adminCookie: string, customerCookie: s
 }
 
 async function main() {
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "load-"));
-  const server = spawn(process.execPath, ["server.js"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      ALLOW_EMBEDDED_IN_PRODUCTION: "true",
+  const app = await startAppServer(
+    {
       SEED_DEV_DATA: "true",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      SITE_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: dataDir,
       SESSION_SECRET: "load-secret-load-secret-load-secret-123456",
       // The bench is the one proxy in front: each simulated visitor's X-Forwarded-For address is
       // its client address, so per-client limits see 50 people, not one address flooding.
       TRUST_PROXY: "1",
       LOG_LEVEL: "error",
-      DATABASE_URL,
+      ...(DATABASE_URL ? { DATABASE_URL } : {}),
     },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  const base = `http://127.0.0.1:${port}`;
+    { ready: "healthy" },
+  );
+  const server = app.child;
+  const base = app.url;
   try {
-    for (let i = 0; ; i++) {
-      const ok = await fetch(`${base}/resources/healthcheck`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) break;
-      if (i > 600) throw new Error("server did not become healthy");
-      await new Promise((r) => setTimeout(r, 100));
-    }
     // Several customers sign in, as in life: one address signed into 50 times at once would
     // (rightly) meet the per-address limit.
     const signInUsers = Array.from({ length: 10 }, (_, i) => ({
@@ -316,9 +280,7 @@ async function main() {
     );
     process.exitCode = result.errors === 0 && fiveXX === 0 ? 0 : 1;
   } finally {
-    server.kill("SIGTERM");
-    await new Promise((r) => server.once("exit", r));
-    rmSync(dataDir, { recursive: true, force: true });
+    await app.stop();
   }
 }
 

@@ -14,12 +14,12 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import pg from "pg";
 import { findChromium } from "../scripts/find-chromium.js";
+import { freePort, imageMemoryEnv, rssMiB, startAppServer } from "../tests/helpers/app-server";
 import { fmt, report } from "./_report";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -50,29 +50,6 @@ const RATIO_GOAL = 0.5;
 const RSS_GOAL_MIB = 200;
 const SIGN_IN_BURST = 30;
 
-/** NODE_OPTIONS as the Dockerfile sets them for the 256 MB machine. */
-const IMAGE_NODE_OPTIONS =
-  /^ENV NODE_OPTIONS="([^"]*)"/m.exec(readFileSync(path.join(root, "Dockerfile"), "utf8"))?.[1] ?? "";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
-
-function rssMiB(pid: number): number {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
-  } catch {
-    return Number.NaN;
-  }
-}
-
 type Raw = { status: number; headers: http.IncomingHttpHeaders; body: Buffer };
 /** One request, bytes as sent (no decompression). */
 function rawGet(url: string, headers: Record<string, string> = {}, method = "GET", body?: string): Promise<Raw> {
@@ -100,27 +77,19 @@ async function waitFor(url: string, child: ChildProcess) {
   throw new Error(`${url} did not answer`);
 }
 
+/** The production server on `databaseUrl`, with the image's memory settings and nothing set by hand. */
 async function startApp(databaseUrl: string) {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: "production",
-    ALLOW_EMBEDDED_IN_PRODUCTION: "true",
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATABASE_URL: databaseUrl,
-    SESSION_SECRET: "bench-secret-bench-secret-bench-secret-1234",
-    SEED_DEV_DATA: "true",
-    LOG_LEVEL: "error",
-  };
-  // The heap settings of the image (Dockerfile), nothing set by hand for the bench.
-  env.NODE_OPTIONS = IMAGE_NODE_OPTIONS;
-  const arenas = /^ENV MALLOC_ARENA_MAX=(\d+)/m.exec(readFileSync(path.join(root, "Dockerfile"), "utf8"))?.[1];
-  if (arenas) env.MALLOC_ARENA_MAX = arenas;
-  const child = spawn(process.execPath, ["server.js"], { cwd: root, env, stdio: ["ignore", "ignore", "inherit"] });
-  const base = `http://127.0.0.1:${port}`;
-  await waitFor(`${base}/resources/healthcheck`, child);
-  return { base, child, stop: () => child.kill("SIGTERM") };
+  const server = await startAppServer(
+    {
+      DATABASE_URL: databaseUrl,
+      SESSION_SECRET: "bench-secret-bench-secret-bench-secret-1234",
+      SEED_DEV_DATA: "true",
+      LOG_LEVEL: "error",
+      ...imageMemoryEnv(),
+    },
+    { ready: "healthy" },
+  );
+  return { base: server.url, child: server.child, stop: () => void server.stop() };
 }
 
 const WRK_SCRIPT = `
@@ -401,7 +370,7 @@ async function main() {
     app.stop();
     app = await startApp(dbUrl.toString());
     console.log(
-      `\nMemory: ${LOAD_SECONDS} s of load, RSS sampled every 100 ms, NODE_OPTIONS of the image: "${IMAGE_NODE_OPTIONS}":`,
+      `\nMemory: ${LOAD_SECONDS} s of load, RSS sampled every 100 ms, NODE_OPTIONS of the image: "${imageMemoryEnv().NODE_OPTIONS ?? ""}":`,
     );
     const home = await withPeakRss(app.child.pid!, () =>
       wrk(`${app.base}/`, LOAD_SECONDS, { "Accept-Encoding": "gzip, deflate, br" }),

@@ -10,16 +10,16 @@
 // Run: npm run build && npm run bench scale   BENCH_SCALE=10k for the small size only (full
 // seeding takes minutes). BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres)
 // names the server; each size gets a database of its own, dropped at the end.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import http from "node:http";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { sql, type Kysely } from "kysely";
 import pg from "pg";
+import { startAppServer, type AppServer } from "../tests/helpers/app-server";
 import { fmt, report } from "./_report";
 
 const SESSION_SECRET = "bench-session-secret-that-is-long-enough-0123456789";
@@ -195,45 +195,12 @@ function literal(value: unknown): string {
   return `'${String(value).replace(/'/g, "''")}'`;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
-
-async function startApp(databaseUrl: string): Promise<{ base: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ["server.js"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      ALLOW_EMBEDDED_IN_PRODUCTION: "true",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL: databaseUrl,
-      SESSION_SECRET,
-      SEED_DEV_DATA: "false",
-      LOG_LEVEL: "error",
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300 && child.exitCode === null; i++) {
-    try {
-      if ((await fetch(`${base}/resources/healthcheck`)).ok) return { base, child };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill("SIGTERM");
-  throw new Error("server.js did not become healthy");
+/** The production server on a seeded database (no dev data: the bench's own rows). */
+function startApp(databaseUrl: string): Promise<AppServer> {
+  return startAppServer(
+    { DATABASE_URL: databaseUrl, SESSION_SECRET, SEED_DEV_DATA: "false", LOG_LEVEL: "error" },
+    { ready: "healthy" },
+  );
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -304,7 +271,7 @@ async function measure(size: { name: string; customers: number }): Promise<SizeR
   const url = new URL(SERVER_URL);
   url.pathname = `/${name}`;
   const handle = connect({ databaseUrl: url.toString(), poolSize: 10 });
-  let app: ChildProcess | undefined;
+  let app: AppServer | undefined;
   try {
     await migrateToLatest(handle.db);
     const seeded = await seed(handle.db, size.customers);
@@ -356,9 +323,8 @@ async function measure(size: { name: string; customers: number }): Promise<SizeR
     if (!existsSync(path.join(root, "build/index.js"))) {
       console.log("  no production build (npm run build): HTTP figures skipped");
     } else {
-      const started = await startApp(url.toString());
-      app = started.child;
-      const base = started.base;
+      app = await startApp(url.toString());
+      const base = app.url;
       const adminPages: [string, string][] = [
         ["admin dashboard, Create Service tab", "/admin-dashboard"],
         ["admin dashboard, picker search without JS", "/admin-dashboard?tab=create&customerSearch=rivera+123"],
@@ -384,11 +350,7 @@ async function measure(size: { name: string; customers: number }): Promise<SizeR
     };
   } finally {
     // The server goes first, so that dropping its database does not cut its connections.
-    if (app && app.exitCode === null && app.signalCode === null) {
-      const exited = new Promise((resolve) => app?.once("exit", resolve));
-      app.kill("SIGTERM");
-      await exited;
-    }
+    await app?.stop();
     setDatabaseForTests(undefined);
     await handle.close();
     await admin.query(`drop database if exists "${name}" with (force)`);

@@ -16,6 +16,26 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** The memory settings of the production image (Dockerfile), to run the server as Fly does. */
+export function imageMemoryEnv(): Record<string, string> {
+  const dockerfile = readFileSync(path.join(ROOT, "Dockerfile"), "utf8");
+  const env: Record<string, string> = {};
+  const nodeOptions = /^ENV NODE_OPTIONS="([^"]*)"/m.exec(dockerfile)?.[1];
+  const arenas = /^ENV MALLOC_ARENA_MAX=(\d+)/m.exec(dockerfile)?.[1];
+  if (nodeOptions) env.NODE_OPTIONS = nodeOptions;
+  if (arenas) env.MALLOC_ARENA_MAX = arenas;
+  return env;
+}
+
+/** Resident memory of a process, from /proc (Linux), in MiB; NaN once it is gone. */
+export function rssMiB(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 export type AppServer = {
   url: string;
   child: ChildProcess;
@@ -70,10 +90,7 @@ export async function startAppServer(
     child,
     output: () => output,
     // Resident memory of the server process, from /proc (Linux), in bytes.
-    rss: () => {
-      const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"));
-      return match ? Number(match[1]) * 1024 : 0;
-    },
+    rss: () => rssMiB(child.pid!) * 1024 * 1024 || 0,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once("exit", resolve));

@@ -1,8 +1,6 @@
-import { readFileSync } from "node:fs";
 import http from "node:http";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startAppServer, type AppServer } from "../helpers/app-server";
+import { imageMemoryEnv, startAppServer, type AppServer } from "../helpers/app-server";
 import { createTestDatabase, testServerUrl, type TestDatabase } from "../helpers/test-database";
 
 /**
@@ -11,11 +9,6 @@ import { createTestDatabase, testServerUrl, type TestDatabase } from "../helpers
  * the Dockerfile's heap limit. It once logged "Premature close" and then stopped answering; a
  * hang here fails through the test's timeout.
  */
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const DOCKERFILE = readFileSync(path.join(ROOT, "Dockerfile"), "utf8");
-/** The memory settings of the image (bench/pages.ts runs the server with its NODE_OPTIONS too). */
-const NODE_OPTIONS = /^ENV NODE_OPTIONS="([^"]*)"/m.exec(DOCKERFILE)?.[1] ?? "";
-const MALLOC_ARENA_MAX = /^ENV MALLOC_ARENA_MAX=(\d+)/m.exec(DOCKERFILE)?.[1] ?? "";
 const MiB = 1024 * 1024;
 
 let app: AppServer;
@@ -69,9 +62,9 @@ describe("the image route under a page audit", () => {
     database = serverUrl ? await createTestDatabase() : undefined;
     const databaseUrl =
       serverUrl && database ? Object.assign(new URL(serverUrl), { pathname: `/${database.name}` }) : null;
+    // The memory settings of the image, as bench/pages.ts runs the server too.
     app = await startAppServer({
-      NODE_OPTIONS,
-      MALLOC_ARENA_MAX,
+      ...imageMemoryEnv(),
       ...(databaseUrl ? { DATABASE_URL: databaseUrl.toString() } : {}),
     });
     pictures = [...new Set([...(await picturesOn("/")), ...(await picturesOn("/gallery"))])];
