@@ -1,39 +1,26 @@
 import { sql } from "kysely";
-import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
+import { beforeEach, expect, test } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
 import { goodQuote, quotePost } from "../helpers/quote-form";
-import { startTestSmtpServer, type TestSmtpServer } from "../helpers/smtp-server";
+import { useTestSmtp } from "../helpers/smtp-server";
 import { deliverDueEmails } from "~/features/outbox/outbox.server";
 import { getQuoteEmailStatuses } from "~/features/quotes/quote-notifications.server";
 import { action } from "~/routes/contact";
-import { resetEnvCache } from "~/utils/env.server";
 
 // Fault (d) of issue 16: the mail server down. Mail waits in the outbox and goes later; the
 // visitor's request is answered and stored meanwhile. A real SMTP server on loopback, stopped
 // and started again on the same port. (Visit e-mails: tests/visits/visit-emails.test.ts.)
 const database = useAppDatabase();
 const db = () => database.current.db;
-let smtp: TestSmtpServer;
+const smtp = useTestSmtp("Quote Desk <quotes@example.com>");
 
-beforeAll(async () => {
-  smtp = await startTestSmtpServer();
-});
-afterAll(async () => {
-  await smtp.stop();
-  delete process.env.SMTP_URL;
-  delete process.env.MAIL_FROM;
-  resetEnvCache();
-});
 beforeEach(async () => {
-  process.env.SMTP_URL = smtp.url;
-  process.env.MAIL_FROM = "Quote Desk <quotes@example.com>";
-  resetEnvCache();
   await db().deleteFrom("outbox").execute();
   await db().deleteFrom("quote_requests").execute();
 });
 
 test("SMTP down: a quote is accepted, its e-mails wait in the outbox, and go once the server is back", async () => {
-  await smtp.stop();
+  await smtp.current.stop();
   const started = Date.now();
   const response = await action({ request: quotePost(goodQuote({ name: "Down Time" })), params: {}, context: {} });
   // The visitor's answer never waits on the mail server.
@@ -58,10 +45,10 @@ test("SMTP down: a quote is accepted, its e-mails wait in the outbox, and go onc
     attempts: 1,
   });
 
-  await smtp.start();
+  await smtp.current.start();
   // Still inside its backoff: the worker leaves it alone.
   expect(await deliverDueEmails()).toEqual({ sent: 0, failed: 0 });
-  expect(smtp.messages).toHaveLength(0);
+  expect(smtp.current.messages).toHaveLength(0);
   // Backoff over: it goes, once each.
   await db()
     .updateTable("outbox")
@@ -69,8 +56,10 @@ test("SMTP down: a quote is accepted, its e-mails wait in the outbox, and go onc
     .execute();
   expect(await deliverDueEmails()).toEqual({ sent: 2, failed: 0 });
   expect(await deliverDueEmails()).toEqual({ sent: 0, failed: 0 });
-  expect(smtp.messages).toHaveLength(2);
-  expect(smtp.messages.map((m) => m.subject).find((s) => s?.startsWith("New quote request:"))).toContain("Down Time");
+  expect(smtp.current.messages).toHaveLength(2);
+  expect(smtp.current.messages.map((m) => m.subject).find((s) => s?.startsWith("New quote request:"))).toContain(
+    "Down Time",
+  );
   const sent = await db().selectFrom("outbox").select(["status", "attempts", "last_error"]).execute();
   expect(sent).toEqual([
     { status: "sent", attempts: 2, last_error: null },

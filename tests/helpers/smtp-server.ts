@@ -1,6 +1,8 @@
 import type { AddressInfo } from "node:net";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, beforeEach } from "vitest";
+import { resetEnvCache } from "~/utils/env.server";
 
 /**
  * A real SMTP server on loopback for tests: plain SMTP (no TLS, no auth needed), every message
@@ -77,5 +79,38 @@ export async function startTestSmtpServer(options: { port?: number } = {}): Prom
     },
   };
   await handle.start();
+  return handle;
+}
+
+/**
+ * One SMTP server for a test file whose app code sends mail in-process: started once, and before
+ * each test running (again, if a test stopped it), emptied, and named by SMTP_URL and MAIL_FROM
+ * (`from`). `smtp.current` is the server.
+ */
+export function useTestSmtp(from: string): { readonly current: TestSmtpServer } {
+  let server: TestSmtpServer | undefined;
+  const handle = {
+    get current() {
+      if (!server) throw new Error("useTestSmtp: the server starts in beforeAll");
+      return server;
+    },
+  };
+  beforeAll(async () => {
+    server = await startTestSmtpServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+    delete process.env.SMTP_URL;
+    delete process.env.MAIL_FROM;
+    resetEnvCache();
+  });
+  beforeEach(async () => {
+    await handle.current.start();
+    handle.current.messages.length = 0;
+    handle.current.envelopes.length = 0;
+    process.env.SMTP_URL = handle.current.url;
+    process.env.MAIL_FROM = from;
+    resetEnvCache();
+  });
   return handle;
 }

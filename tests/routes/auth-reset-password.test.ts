@@ -1,35 +1,20 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
 import { formPost, get, settle, setCookie, toastOf } from "../helpers/auth-requests";
 import { createUser, sessionCookieFor } from "../helpers/factories";
-import { startTestSmtpServer, type TestSmtpServer } from "../helpers/smtp-server";
+import { useTestSmtp } from "../helpers/smtp-server";
 import { getOptionalUser } from "~/features/accounts/auth.server";
 import { RESET_REQUESTED_MESSAGE } from "~/features/accounts/account-constants";
-import { resetEnvCache } from "~/utils/env.server";
 import { action as signInAction } from "~/routes/auth";
 import { action as forgotAction } from "~/routes/auth_.forgot-password";
 import { action as resetAction, loader as resetLoader } from "~/routes/auth_.reset-password";
 
 const database = useAppDatabase();
-let smtp: TestSmtpServer;
+const smtp = useTestSmtp("Accounts <accounts@example.com>");
 let ipCounter = 0;
 const freshIp = () => `198.51.100.${++ipCounter}`;
 
-beforeAll(async () => {
-  smtp = await startTestSmtpServer();
-});
-afterAll(async () => {
-  await smtp.stop();
-  delete process.env.SMTP_URL;
-  delete process.env.MAIL_FROM;
-  resetEnvCache();
-});
-beforeEach(() => {
-  smtp.messages.length = 0;
-  process.env.SMTP_URL = smtp.url;
-  process.env.MAIL_FROM = "Accounts <accounts@example.com>";
-  resetEnvCache();
-});
+beforeEach(() => {});
 
 const forgot = (email: string, ip = freshIp()) =>
   settle(() =>
@@ -54,7 +39,7 @@ const signIn = (email: string, password: string) =>
 
 /** The token of the reset link in the last e-mail sent to `to`. */
 async function resetTokenFromMail(to: string, count: number) {
-  const messages = await smtp.waitForMessages(count);
+  const messages = await smtp.current.waitForMessages(count);
   const mail = messages.filter((m) => m.text?.includes("/auth/reset-password")).at(-1);
   expect(mail?.subject).toBe("Reset your password");
   expect(JSON.stringify(mail?.to)).toContain(to);
@@ -80,7 +65,7 @@ describe("forgot password", () => {
     );
     await resetTokenFromMail(user.email, 1);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(smtp.messages).toHaveLength(1);
+    expect(smtp.current.messages).toHaveLength(1);
     // Stored hashed: the token in the mail is not in the database.
     const rows = await tokenRows(user.id);
     expect(rows).toHaveLength(1);

@@ -3,12 +3,12 @@ import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { sql } from "kysely";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
 import { createUser, sessionCookieFor, type TestUser } from "../helpers/factories";
 import { makePng } from "../helpers/media-bytes";
 import { callRoute } from "../helpers/route-calls";
-import { startTestSmtpServer, type TestSmtpServer } from "../helpers/smtp-server";
+import { useTestSmtp } from "../helpers/smtp-server";
 import { deliverDueEmails, enqueueEmail } from "~/features/outbox/outbox.server";
 import { action as visitAction } from "~/routes/admin-dashboard.visits.$serviceId";
 import { resetEnvCache } from "~/utils/env.server";
@@ -16,7 +16,7 @@ import { createFolderStorage, setStorageForTests } from "~/utils/storage.server"
 
 const database = useAppDatabase();
 const db = () => database.current.db;
-let smtp: TestSmtpServer;
+const smtp = useTestSmtp("Yard Team <team@example.com>");
 let admin: TestUser;
 let customer: TestUser;
 let adminCookie: string;
@@ -24,25 +24,12 @@ let uploads: string;
 const PHOTO = makePng(3, 2);
 
 beforeAll(async () => {
-  smtp = await startTestSmtpServer();
   admin = await createUser(db(), { admin: true });
   customer = await createUser(db(), { fullName: "Carla Customer" });
   adminCookie = await sessionCookieFor(admin.id);
 });
-afterAll(async () => {
-  await smtp.stop();
-  delete process.env.SMTP_URL;
-  delete process.env.MAIL_FROM;
-  resetEnvCache();
-});
 
 beforeEach(async () => {
-  await smtp.start();
-  smtp.messages.length = 0;
-  smtp.envelopes.length = 0;
-  process.env.SMTP_URL = smtp.url;
-  process.env.MAIL_FROM = "Yard Team <team@example.com>";
-  resetEnvCache();
   uploads = mkdtempSync(path.join(os.tmpdir(), "visit-mail-"));
   setStorageForTests(createFolderStorage(uploads));
   await db().deleteFrom("outbox").execute();
@@ -97,15 +84,15 @@ describe("completion and missed e-mails through the outbox", () => {
       .execute();
     expect((await post(visit.id, { intent: "complete" })).status).toBe(302);
     // Queued with the change, not sent inside the request.
-    expect(smtp.messages).toHaveLength(0);
+    expect(smtp.current.messages).toHaveLength(0);
     const queued = await db().selectFrom("outbox").selectAll().execute();
     expect(queued).toHaveLength(1);
     expect(queued[0]).toMatchObject({ status: "pending", kind: "visit_completed", related_id: visit.id });
 
     expect(await deliverDueEmails()).toEqual({ sent: 1, failed: 0 });
     expect(await deliverDueEmails()).toEqual({ sent: 0, failed: 0 });
-    expect(smtp.messages).toHaveLength(1);
-    const mail = smtp.messages[0];
+    expect(smtp.current.messages).toHaveLength(1);
+    const mail = smtp.current.messages[0];
     expect(mail.subject).toBe("Your Weekly Service visit is complete");
     expect(mail.to && !Array.isArray(mail.to) ? mail.to.value[0].address : null).toBe(customer.email);
     expect(mail.text).toContain("Blood in stool");
@@ -127,31 +114,31 @@ describe("completion and missed e-mails through the outbox", () => {
     await addMedia(visit.id, "after", "video/mp4", Buffer.from("not really a video"));
     await post(visit.id, { intent: "complete" });
     await deliverDueEmails();
-    expect(smtp.messages).toHaveLength(1);
-    expect(smtp.messages[0].attachments).toHaveLength(0);
-    expect(smtp.messages[0].text).toContain(`/customer-dashboard/visits/${visit.id}`);
+    expect(smtp.current.messages).toHaveLength(1);
+    expect(smtp.current.messages[0].attachments).toHaveLength(0);
+    expect(smtp.current.messages[0].text).toContain(`/customer-dashboard/visits/${visit.id}`);
   });
 
   test("a missed visit: 'We couldn't complete your visit on {date}' with the reason", async () => {
     const visit = await scheduledVisit();
     await post(visit.id, { intent: "miss", reason: "dog_in_yard" });
     await deliverDueEmails();
-    expect(smtp.messages).toHaveLength(1);
-    expect(smtp.messages[0].subject).toBe("We couldn't complete your visit on Apr 2, 2030");
-    expect(smtp.messages[0].text).toContain("Reason: Dog in yard");
+    expect(smtp.current.messages).toHaveLength(1);
+    expect(smtp.current.messages[0].subject).toBe("We couldn't complete your visit on Apr 2, 2030");
+    expect(smtp.current.messages[0].text).toContain("Reason: Dog in yard");
   });
 
   test("SMTP down: the row waits with its error, and is sent once the server is back", async () => {
     const visit = await scheduledVisit();
     await post(visit.id, { intent: "complete" });
-    await smtp.stop();
+    await smtp.current.stop();
     expect(await deliverDueEmails()).toEqual({ sent: 0, failed: 1 });
     const waiting = await db().selectFrom("outbox").selectAll().executeTakeFirstOrThrow();
     expect(waiting.status).toBe("pending");
     expect(waiting.attempts).toBe(1);
     expect(waiting.last_error).toBeTruthy();
     expect(waiting.next_attempt_at.getTime()).toBeGreaterThan(Date.now());
-    await smtp.start();
+    await smtp.current.start();
     // Backoff not over yet: nothing is tried.
     expect(await deliverDueEmails()).toEqual({ sent: 0, failed: 0 });
     await db()
@@ -159,7 +146,7 @@ describe("completion and missed e-mails through the outbox", () => {
       .set({ next_attempt_at: sql<Date>`now() - interval '1 second'` })
       .execute();
     expect(await deliverDueEmails()).toEqual({ sent: 1, failed: 0 });
-    expect(smtp.messages).toHaveLength(1);
+    expect(smtp.current.messages).toHaveLength(1);
     expect(await db().selectFrom("outbox").select(["status", "attempts"]).executeTakeFirstOrThrow()).toEqual({
       status: "sent",
       attempts: 2,
@@ -172,7 +159,7 @@ describe("completion and missed e-mails through the outbox", () => {
     await post(visit.id, { intent: "complete" });
     await deliverDueEmails();
     expect(await db().selectFrom("outbox").selectAll().execute()).toHaveLength(0);
-    expect(smtp.messages).toHaveLength(0);
+    expect(smtp.current.messages).toHaveLength(0);
     const events = await db().selectFrom("service_events").select("kind").where("service_id", "=", visit.id).execute();
     expect(events.map((e) => e.kind).sort()).toEqual(["email_skipped", "status"]);
   });
@@ -184,10 +171,10 @@ describe("completion and missed e-mails through the outbox", () => {
     await post(visit.id, { intent: "miss", reason: "weather" });
     const row = await db().selectFrom("outbox").selectAll().executeTakeFirstOrThrow();
     expect(row.status).toBe("skipped");
-    process.env.SMTP_URL = smtp.url;
+    process.env.SMTP_URL = smtp.current.url;
     resetEnvCache();
     expect(await deliverDueEmails()).toEqual({ sent: 0, failed: 0 });
-    expect(smtp.messages).toHaveLength(0);
+    expect(smtp.current.messages).toHaveLength(0);
   });
 
   test("two workers never send one row twice", async () => {
@@ -209,8 +196,8 @@ describe("completion and missed e-mails through the outbox", () => {
     };
     const [a, b] = await Promise.all([worker(), worker()]);
     expect(a + b).toBe(31);
-    expect(smtp.messages).toHaveLength(31);
-    expect(new Set(smtp.envelopes.map((rcpt) => rcpt.join(","))).size).toBe(31);
+    expect(smtp.current.messages).toHaveLength(31);
+    expect(new Set(smtp.current.envelopes.map((rcpt) => rcpt.join(","))).size).toBe(31);
     const rows = await db().selectFrom("outbox").select(["status", "attempts"]).execute();
     expect(rows.every((r) => r.status === "sent" && r.attempts === 1)).toBe(true);
   });

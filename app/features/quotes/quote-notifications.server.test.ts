@@ -1,10 +1,10 @@
 import { sql } from "kysely";
 import type { QuoteRequest } from "../../../db/schema";
 import type { AddressObject } from "mailparser";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../../../tests/helpers/app-database";
 import { goodQuote, quotePost } from "../../../tests/helpers/quote-form";
-import { startTestSmtpServer, type TestSmtpServer } from "../../../tests/helpers/smtp-server";
+import { useTestSmtp } from "../../../tests/helpers/smtp-server";
 import { getQuoteServiceOptions, getSiteSettings } from "~/content/content.server";
 import { deliverDueEmails } from "~/features/outbox/outbox.server";
 import { action } from "~/routes/contact";
@@ -16,7 +16,7 @@ import { createQuoteSchema } from "./quote-schema";
 // Quote e-mails through the outbox (docs/decisions/034), against a real SMTP server on loopback.
 const database = useAppDatabase();
 const db = () => database.current.db;
-let smtp: TestSmtpServer;
+const smtp = useTestSmtp("Quote Desk <quotes@example.com>");
 
 /** Posts to the /contact route's action, as the browser does. */
 const post = (request: Request) => action({ request, params: {}, context: {} });
@@ -41,23 +41,7 @@ async function drain() {
   }
 }
 
-beforeAll(async () => {
-  smtp = await startTestSmtpServer();
-});
-afterAll(async () => {
-  await smtp.stop();
-  delete process.env.SMTP_URL;
-  delete process.env.MAIL_FROM;
-  resetEnvCache();
-});
-
 beforeEach(async () => {
-  await smtp.start();
-  smtp.messages.length = 0;
-  smtp.envelopes.length = 0;
-  process.env.SMTP_URL = smtp.url;
-  process.env.MAIL_FROM = "Quote Desk <quotes@example.com>";
-  resetEnvCache();
   await db().deleteFrom("quote_requests").execute();
   // Each test starts with no confirmation sent today (one per address per 24 hours).
   await db().deleteFrom("outbox").execute();
@@ -78,7 +62,7 @@ describe("quote e-mails through the outbox", () => {
     const response = await post(quotePost(values));
     expect(response.status).toBe(302);
     // Stored with the request, not sent inside it.
-    expect(smtp.messages).toHaveLength(0);
+    expect(smtp.current.messages).toHaveLength(0);
     const [row] = await quotes();
     expect((await outbox()).map((e) => [e.kind, e.status, e.related_id, e.attempts])).toEqual([
       ["quote_owner", "pending", row.id, 0],
@@ -86,9 +70,9 @@ describe("quote e-mails through the outbox", () => {
     ]);
 
     expect(await drain()).toEqual({ sent: 2, failed: 0 });
-    expect(smtp.messages).toHaveLength(2);
-    const owner = smtp.messages.find((m) => m.subject?.startsWith("New quote request:"))!;
-    const visitor = smtp.messages.find((m) => m !== owner)!;
+    expect(smtp.current.messages).toHaveLength(2);
+    const owner = smtp.current.messages.find((m) => m.subject?.startsWith("New quote request:"))!;
+    const visitor = smtp.current.messages.find((m) => m !== owner)!;
     const serviceLabel = options.find((option) => option.value === "twice-weekly")?.label ?? "";
 
     expect(addresses(owner.to)).toEqual([settings.email]);
@@ -134,7 +118,7 @@ describe("quote e-mails through the outbox", () => {
     expect(statuses.visitor).toMatchObject({ status: "sent", label: "Sent" });
     // Sent once: another pass sends nothing.
     expect(await drain()).toEqual({ sent: 0, failed: 0 });
-    expect(smtp.messages).toHaveLength(2);
+    expect(smtp.current.messages).toHaveLength(2);
   });
 
   it("a visitor's text never reaches the address typed, whatever it holds", async () => {
@@ -145,7 +129,7 @@ describe("quote e-mails through the outbox", () => {
     });
     await post(quotePost(values));
     await drain();
-    const visitor = smtp.messages.find((m) => addresses(m.to).includes(values.email))!;
+    const visitor = smtp.current.messages.find((m) => addresses(m.to).includes(values.email))!;
     expect(`${visitor.subject}\n${visitor.text}\n${visitor.html || ""}`).not.toContain("spam.example");
   });
 
@@ -158,7 +142,7 @@ describe("quote e-mails through the outbox", () => {
     expect(rows.filter((e) => e.kind === "quote_owner")).toHaveLength(3);
     expect(rows.filter((e) => e.kind === "quote_visitor")).toHaveLength(1);
     expect(await drain()).toEqual({ sent: 4, failed: 0 });
-    expect(smtp.envelopes.flat().filter((to) => to.toLowerCase() === email)).toHaveLength(1);
+    expect(smtp.current.envelopes.flat().filter((to) => to.toLowerCase() === email)).toHaveLength(1);
 
     // The admin's page of a request without one says why.
     const [, second] = await quotes();
@@ -214,8 +198,8 @@ describe("quote e-mails through the outbox", () => {
     const settings = await getSiteSettings();
     await post(quotePost(goodQuote()));
     await drain();
-    expect(smtp.messages).toHaveLength(2);
-    for (const mail of smtp.messages) {
+    expect(smtp.current.messages).toHaveLength(2);
+    for (const mail of smtp.current.messages) {
       expect(mail.from?.value[0]).toEqual({ name: settings.businessName, address: settings.email });
     }
   });
@@ -226,7 +210,7 @@ describe("quote e-mails through the outbox", () => {
     await post(quotePost(values));
     expect(await outbox()).toHaveLength(2);
     expect(await drain()).toEqual({ sent: 2, failed: 0 });
-    expect(smtp.messages).toHaveLength(2);
+    expect(smtp.current.messages).toHaveLength(2);
   });
 
   it("refused posts (invalid, honeypot, rate limited) queue and send nothing", async () => {
@@ -239,8 +223,8 @@ describe("quote e-mails through the outbox", () => {
     expect(await quotes()).toHaveLength(5);
     expect(await outbox()).toHaveLength(10);
     await drain();
-    expect(smtp.messages).toHaveLength(10);
-    expect(smtp.messages.some((m) => m.text?.includes("One Too Many"))).toBe(false);
+    expect(smtp.current.messages).toHaveLength(10);
+    expect(smtp.current.messages.some((m) => m.text?.includes("One Too Many"))).toBe(false);
   });
 
   it("without SMTP_URL both e-mails are kept as skipped and never sent", async () => {
@@ -257,10 +241,10 @@ describe("quote e-mails through the outbox", () => {
       visitor: { status: "skipped" },
     });
     // Configuring SMTP later does not send them.
-    process.env.SMTP_URL = smtp.url;
+    process.env.SMTP_URL = smtp.current.url;
     resetEnvCache();
     expect(await drain()).toEqual({ sent: 0, failed: 0 });
-    expect(smtp.messages).toHaveLength(0);
+    expect(smtp.current.messages).toHaveLength(0);
   });
 
   it("two workers never send one quote e-mail twice", async () => {
@@ -278,8 +262,8 @@ describe("quote e-mails through the outbox", () => {
     };
     const [a, b] = await Promise.all([worker(), worker()]);
     expect(a + b).toBe(24);
-    expect(smtp.messages).toHaveLength(24);
-    const keys = smtp.messages.map((m) => `${addresses(m.to).join(",")}|${m.subject}`);
+    expect(smtp.current.messages).toHaveLength(24);
+    const keys = smtp.current.messages.map((m) => `${addresses(m.to).join(",")}|${m.subject}`);
     expect(new Set(keys).size).toBe(24);
     expect((await outbox()).every((e) => e.status === "sent" && e.attempts === 1)).toBe(true);
   });
