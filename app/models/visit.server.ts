@@ -29,20 +29,9 @@ export type VisitListRow = {
 
 export type VisitCursor = { date: Date; id: string };
 
-/**
- * The admin's Visits list: a date range in time order, optionally one status and one customer,
- * `limit` rows after the keyset cursor (services_service_date_id_idx). Never selects gate_code.
- */
-export async function listVisits(options: {
-  from: Date;
-  to: Date;
-  status?: ServiceStatus;
-  customerId?: string;
-  after?: VisitCursor | null;
-  limit: number;
-}): Promise<VisitListRow[]> {
-  const db = await getDb();
-  let query = db
+/** Visits in [from, to) with their customer and yard address: the rows of both visit lists. */
+function visitRowsBetween(db: Db, from: Date, to: Date) {
+  return db
     .selectFrom("services")
     .innerJoin("users", "users.id", "services.customer_id")
     .leftJoin("profiles", "profiles.user_id", "services.customer_id")
@@ -59,8 +48,23 @@ export async function listVisits(options: {
       "yard_profiles.city",
       "yard_profiles.zip",
     ])
-    .where("services.service_date", ">=", options.from)
-    .where("services.service_date", "<", options.to);
+    .where("services.service_date", ">=", from)
+    .where("services.service_date", "<", to);
+}
+
+/**
+ * The admin's Visits list: a date range in time order, optionally one status and one customer,
+ * `limit` rows after the keyset cursor (services_service_date_id_idx). Never selects gate_code.
+ */
+export async function listVisits(options: {
+  from: Date;
+  to: Date;
+  status?: ServiceStatus;
+  customerId?: string;
+  after?: VisitCursor | null;
+  limit: number;
+}): Promise<VisitListRow[]> {
+  let query = visitRowsBetween(await getDb(), options.from, options.to);
   if (options.status) query = query.where("services.status", "=", options.status);
   if (options.customerId) query = query.where("services.customer_id", "=", options.customerId);
   if (options.after) {
@@ -80,31 +84,14 @@ export type TodayRow = VisitListRow & {
 
 /** Today's visits in time order, for the field. Says whether a gate code exists, never what it is. */
 export async function listVisitsBetween(from: Date, to: Date, limit = 200): Promise<TodayRow[]> {
-  const db = await getDb();
-  return db
-    .selectFrom("services")
-    .innerJoin("users", "users.id", "services.customer_id")
-    .leftJoin("profiles", "profiles.user_id", "services.customer_id")
-    .leftJoin("yard_profiles", "yard_profiles.user_id", "services.customer_id")
+  return visitRowsBetween(await getDb(), from, to)
     .select([
-      "services.id",
-      "services.service_type",
-      "services.service_date",
-      "services.status",
-      "services.customer_id",
-      "users.email as customer_email",
-      "profiles.full_name as customer_name",
-      "yard_profiles.street",
-      "yard_profiles.city",
-      "yard_profiles.zip",
       "yard_profiles.dog_count",
       "yard_profiles.dog_names",
       "yard_profiles.loose_dog",
       "yard_profiles.hazards",
       sql<boolean>`coalesce(yard_profiles.gate_code <> '', false)`.as("has_gate_code"),
     ])
-    .where("services.service_date", ">=", from)
-    .where("services.service_date", "<", to)
     .orderBy("services.service_date")
     .orderBy("services.id")
     .limit(limit)
