@@ -1,6 +1,7 @@
-import { sql, type ExpressionBuilder, type Selectable } from "kysely";
-import type { BookingProvider, BookingStatus, BookingsTable, Database } from "../../db/schema";
+import { sql, type Selectable } from "kysely";
+import type { BookingProvider, BookingStatus, BookingsTable } from "../../db/schema";
 import { getDb } from "~/utils/db.server";
+import { isNotAdmin } from "./user-roles.server";
 import { isUuid } from "~/utils/uuid";
 
 export type Booking = Selectable<BookingsTable>;
@@ -122,17 +123,6 @@ export async function findProviderBookingCustomer(provider: BookingProvider, ext
   return row?.customer_id ?? null;
 }
 
-const notAdmin = (eb: ExpressionBuilder<Database, "users">) =>
-  eb.not(
-    eb.exists(
-      eb
-        .selectFrom("user_roles")
-        .select("user_roles.role")
-        .whereRef("user_roles.user_id", "=", "users.id")
-        .where("user_roles.role", "=", "admin"),
-    ),
-  );
-
 /** The id when it names an existing customer (a signed reference may outlive its account). */
 export async function findCustomerIdById(userId: string): Promise<string | null> {
   if (!isUuid(userId)) return null;
@@ -141,7 +131,7 @@ export async function findCustomerIdById(userId: string): Promise<string | null>
     .selectFrom("users")
     .select("users.id")
     .where("users.id", "=", userId)
-    .where(notAdmin)
+    .where(isNotAdmin)
     .executeTakeFirst();
   return row?.id ?? null;
 }
@@ -153,7 +143,7 @@ export async function findCustomerIdByEmail(email: string): Promise<string | nul
     .selectFrom("users")
     .select("users.id")
     .where(sql<string>`lower(users.email)`, "=", email.trim().toLowerCase())
-    .where(notAdmin)
+    .where(isNotAdmin)
     .executeTakeFirst();
   return row?.id ?? null;
 }
@@ -166,7 +156,7 @@ export async function findCustomerIdByVerifiedEmail(email: string): Promise<stri
     .select("users.id")
     .where(sql<string>`lower(users.email)`, "=", email.trim().toLowerCase())
     .where("users.email_verified_at", "is not", null)
-    .where(notAdmin)
+    .where(isNotAdmin)
     .executeTakeFirst();
   return row?.id ?? null;
 }

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { getDb } from "~/utils/db.server";
+import { isNotAdmin } from "./user-roles.server";
 import { isUuid } from "~/utils/uuid";
 
 export type CustomerRow = {
@@ -39,17 +40,7 @@ export async function searchCustomers(options: { q?: string; after?: CustomerCur
     .selectFrom("users")
     .leftJoin("profiles", "profiles.user_id", "users.id")
     .select(["users.id", "users.email", "profiles.full_name", "users.created_at", "users.email_verified_at"])
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom("user_roles")
-            .select("user_roles.role")
-            .whereRef("user_roles.user_id", "=", "users.id")
-            .where("user_roles.role", "=", "admin"),
-        ),
-      ),
-    );
+    .where(isNotAdmin);
   if (pattern) {
     // Which users match, up to a cap: a term that names a few customers (the usual case) is
     // served by the pg_trgm indexes, then those rows are fetched by primary key and sorted.
@@ -86,17 +77,7 @@ export async function getCustomer(id: string): Promise<CustomerRow | null> {
     .leftJoin("profiles", "profiles.user_id", "users.id")
     .select(["users.id", "users.email", "profiles.full_name", "users.created_at", "users.email_verified_at"])
     .where("users.id", "=", id)
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom("user_roles")
-            .select("user_roles.role")
-            .whereRef("user_roles.user_id", "=", "users.id")
-            .where("user_roles.role", "=", "admin"),
-        ),
-      ),
-    )
+    .where(isNotAdmin)
     .executeTakeFirst();
   return row ?? null;
 }

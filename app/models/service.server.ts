@@ -1,6 +1,7 @@
 import type { Selectable } from "kysely";
 import type { ServicesTable, ServiceType } from "../../db/schema";
 import { getDb } from "~/utils/db.server";
+import { isNotAdmin } from "./user-roles.server";
 import { isUuid } from "~/utils/uuid";
 
 export type Service = Selectable<ServicesTable>;
@@ -18,22 +19,6 @@ export async function listRecentServicesForCustomer(customerId: string, limit = 
     .execute();
 }
 
-export type ServiceWithCustomer = Service & { customer_email: string; customer_name: string | null };
-
-export async function getServiceWithCustomer(serviceId: string): Promise<ServiceWithCustomer | null> {
-  if (!isUuid(serviceId)) return null;
-  const db = await getDb();
-  const row = await db
-    .selectFrom("services")
-    .innerJoin("users", "users.id", "services.customer_id")
-    .leftJoin("profiles", "profiles.user_id", "services.customer_id")
-    .selectAll("services")
-    .select(["users.email as customer_email", "profiles.full_name as customer_name"])
-    .where("services.id", "=", serviceId)
-    .executeTakeFirst();
-  return row ?? null;
-}
-
 export async function isCustomer(userId: string): Promise<boolean> {
   if (!isUuid(userId)) return false;
   const db = await getDb();
@@ -41,17 +26,7 @@ export async function isCustomer(userId: string): Promise<boolean> {
     .selectFrom("users")
     .select("users.id")
     .where("users.id", "=", userId)
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom("user_roles")
-            .select("user_roles.role")
-            .whereRef("user_roles.user_id", "=", "users.id")
-            .where("user_roles.role", "=", "admin"),
-        ),
-      ),
-    )
+    .where(isNotAdmin)
     .executeTakeFirst();
   return Boolean(row);
 }

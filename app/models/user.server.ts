@@ -1,4 +1,5 @@
 import { getDb } from "~/utils/db.server";
+import { hasAdminRole } from "./user-roles.server";
 
 export type SessionUser = {
   id: string;
@@ -21,15 +22,7 @@ export async function getSessionUserById(id: string): Promise<SessionUser | null
       "users.id",
       "users.email",
       "profiles.full_name",
-      eb
-        .exists(
-          eb
-            .selectFrom("user_roles")
-            .select("user_roles.role")
-            .whereRef("user_roles.user_id", "=", "users.id")
-            .where("user_roles.role", "=", "admin"),
-        )
-        .as("is_admin"),
+      hasAdminRole(eb).as("is_admin"),
       "users.email_verified_at",
       eb
         .exists(

@@ -12,7 +12,7 @@ import { adminDashboardUrl, type AdminServicesTab } from "~/features/visits/admi
 import { CreateServiceForm } from "~/features/visits/create-service-form";
 import { createServiceFromForm } from "~/features/visits/create-service.server";
 import { listMediaForServices } from "~/models/service-media.server";
-import { getServiceWithCustomer } from "~/models/service.server";
+import { getVisit } from "~/models/visit.server";
 import { CUSTOMER_QUERY_MAX_LENGTH } from "~/features/visits/customer-options";
 import { CUSTOMER_SEARCH_PARAM } from "~/features/visits/customer-picker";
 import { findCustomerOptions, getCustomerOption } from "~/features/visits/customer-search.server";
@@ -28,7 +28,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // The picker searches (at most 20 matches); it never lists every customer (docs/decisions/064).
   const rawQuery = (url.searchParams.get(CUSTOMER_SEARCH_PARAM) ?? "").trim();
   const customerQuery = rawQuery.slice(0, CUSTOMER_QUERY_MAX_LENGTH);
-  const service = await getServiceWithCustomer(url.searchParams.get("service") ?? "");
+  const service = await getVisit(url.searchParams.get("service") ?? "");
   const [media, selectedCustomer, customerMatches] = await Promise.all([
     service ? listMediaForServices([service.id]) : [],
     getCustomerOption(url.searchParams.get("customer") ?? service?.customer_id ?? null),

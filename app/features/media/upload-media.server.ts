@@ -3,7 +3,7 @@ import { IMAGE_TYPES, type ImageType } from "./media-constants";
 import { storeServiceMedia, type StoreMediaResult } from "./service-media.server";
 import { safeAdminBack } from "./upload-back";
 import { adminDashboardUrl } from "~/features/visits/admin-dashboard-url";
-import { getServiceWithCustomer } from "~/models/service.server";
+import { getVisit } from "~/models/visit.server";
 import { errorFields, log } from "~/utils/logger.server";
 import { drain } from "~/utils/storage.server";
 import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
@@ -43,7 +43,7 @@ export async function handleMediaUpload(request: Request, adminId: string) {
 
 async function uploadMedia(request: Request, adminId: string, url: URL): Promise<UploadOutcome> {
   // The current service comes from the form's URL, so it is known before the file arrives.
-  const service = await getServiceWithCustomer(url.searchParams.get("service") ?? "");
+  const service = await getVisit(url.searchParams.get("service") ?? "");
   if (!service) {
     await discardRequestBody(request);
     return { kind: "no-service", back: adminDashboardUrl("upload", null, url.searchParams.get("customer")) };
