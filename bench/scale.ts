@@ -211,11 +211,16 @@ async function plans(db: Kysely<Database>, customerId: string, serviceId: string
 }
 
 /**
- * A sequential scan straight under a Limit reads at most that many rows (a capped count reads
- * 1,001 rows of any order: the planner rightly takes the heap): not a scan of the big table.
+ * A sequential scan without a filter straight under a Limit reads at most that many rows (a
+ * capped count reads 1,001 rows of any order: the planner rightly takes the heap): not a scan
+ * of the big table.
  */
 function bounded(plan: string[], line: number): boolean {
   const indent = (l: string) => l.search(/\S/);
+  // A filtered scan may read the whole table before it finds enough rows.
+  for (let i = line + 1; i < plan.length && indent(plan[i]) > indent(plan[line]); i++) {
+    if (/^\s*Filter:/.test(plan[i])) return false;
+  }
   for (let i = line - 1; i >= 0; i--) {
     if (indent(plan[i]) < indent(plan[line])) return /^\s*(->\s+)?Limit\b/.test(plan[i]);
   }
