@@ -22,22 +22,22 @@ function findEntries() {
     .map((file) => path.join(ROOT, "app", file));
 }
 
-function writeManifest(metafile) {
+function writeManifest(metafile, outDir = BROWSER_OUT_DIR) {
   const scripts = {};
   for (const [output, meta] of Object.entries(metafile.outputs)) {
     if (!meta.entryPoint) continue;
     const name = path.basename(meta.entryPoint, SUFFIX);
     scripts[name] = `${PUBLIC_PATH}/${path.basename(output)}`;
   }
-  writeFileSync(path.join(BROWSER_OUT_DIR, "manifest.json"), JSON.stringify(scripts, null, 2) + "\n");
+  writeFileSync(path.join(outDir, "manifest.json"), JSON.stringify(scripts, null, 2) + "\n");
   return scripts;
 }
 
-function options(entryPoints) {
+function options(entryPoints, outDir = BROWSER_OUT_DIR) {
   return {
     absWorkingDir: ROOT,
     entryPoints,
-    outdir: BROWSER_OUT_DIR,
+    outdir: outDir,
     entryNames: "[name]-[hash]",
     bundle: true,
     // One file per page: no shared chunks, so no second round trip before the script runs.
@@ -53,12 +53,20 @@ function options(entryPoints) {
   };
 }
 
-/** One build (production, and tests that need the build). Returns the manifest. */
-export async function buildBrowserScripts() {
-  rmSync(BROWSER_OUT_DIR, { recursive: true, force: true });
-  mkdirSync(BROWSER_OUT_DIR, { recursive: true });
-  const result = await esbuild.build(options(findEntries()));
-  return writeManifest(result.metafile);
+/** The entry files, relative to app/. */
+export function browserScriptEntries() {
+  return findEntries().map((file) => path.relative(path.join(ROOT, "app"), file));
+}
+
+/**
+ * One build (production, and tests that need the build) into `outDir` (public/build/browser;
+ * a test builds elsewhere). Returns the manifest.
+ */
+export async function buildBrowserScripts(outDir = BROWSER_OUT_DIR) {
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  const result = await esbuild.build(options(findEntries(), outDir));
+  return writeManifest(result.metafile, outDir);
 }
 
 /**
