@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
 import { formPost, get, settle, setCookie, toastOf } from "../helpers/auth-requests";
@@ -5,6 +6,7 @@ import { createUser, sessionCookieFor } from "../helpers/factories";
 import { startTestSmtpServer, type TestSmtpServer } from "../helpers/smtp-server";
 import { getOptionalUser } from "~/features/accounts/auth.server";
 import { RESET_REQUESTED_MESSAGE } from "~/features/accounts/account-constants";
+import { ForgotPasswordSchema, ResetPasswordSchema } from "~/features/accounts/auth-schemas";
 import { resetEnvCache } from "~/utils/env.server";
 import { action as signInAction } from "~/routes/auth";
 import { action as forgotAction } from "~/routes/auth_.forgot-password";
@@ -52,6 +54,12 @@ const signIn = (email: string, password: string) =>
     }),
   );
 
+function formDataOf(fields: Record<string, string>) {
+  const formData = new FormData();
+  for (const [name, value] of Object.entries(fields)) formData.set(name, value);
+  return formData;
+}
+
 /** The token of the reset link in the last e-mail sent to `to`. */
 async function resetTokenFromMail(to: string, count: number) {
   const messages = await smtp.waitForMessages(count);
@@ -87,6 +95,21 @@ describe("forgot password", () => {
     expect(rows[0].token_hash).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it("refuses a missing or malformed address with the schema's message (the browser's too), mailing nothing", async () => {
+    for (const [email, message] of [
+      ["", "Email is required"],
+      ["nobody@", "Enter a valid email address"],
+      [`${"a".repeat(320)}@example.com`, "Email is too long"],
+    ] as const) {
+      const response = await forgot(email);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ sent: false, error: message });
+      const browser = parseWithZod(formDataOf({ email }), { schema: ForgotPasswordSchema });
+      expect(browser.status === "success" ? null : browser.error?.email).toEqual([message]);
+    }
+    expect(smtp.messages).toHaveLength(0);
+  });
+
   it("refuses a body that is not a form with 400", async () => {
     const request = new Request("http://localhost:3000/auth/forgot-password", {
       method: "POST",
@@ -108,6 +131,16 @@ describe("reset password", () => {
     const tooShort = await reset(token, "12345");
     expect(tooShort.status).toBe(400);
     expect(await tooShort.json()).toMatchObject({ error: "Password must be at least 6 characters" });
+    const empty = await reset(token, "");
+    expect(await empty.json()).toMatchObject({ error: "Password is required" });
+    // The browser script checks with the same schema, so it says the same.
+    for (const [password, message] of [
+      ["12345", "Password must be at least 6 characters"],
+      ["", "Password is required"],
+    ]) {
+      const browser = parseWithZod(formDataOf({ token, password }), { schema: ResetPasswordSchema });
+      expect(browser.status === "success" ? null : browser.error?.password).toEqual([message]);
+    }
 
     const done = await reset(token, "new-password");
     expect(done.status).toBe(302);
