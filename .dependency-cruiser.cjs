@@ -73,6 +73,16 @@ module.exports = {
       to: { path: "^db/" },
     },
     {
+      name: "browser-scripts-without-framework",
+      comment:
+        "A plain browser script (app/**/*.browser.ts, decision 068) ships everything it reaches: " +
+        "never a component or server code. (Packages are not in this graph: the build refuses " +
+        "React and Remix, scripts/build-browser-scripts.mjs.)",
+      severity: "error",
+      from: { path: "\\.browser\\.ts$" },
+      to: { path: ["\\.tsx$", SERVER_MODULE], reachable: true },
+    },
+    {
       name: "app-without-tests",
       comment: "Application code never imports test helpers.",
       severity: "error",

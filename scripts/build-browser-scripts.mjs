@@ -22,6 +22,19 @@ function findEntries() {
     .map((file) => path.join(ROOT, "app", file));
 }
 
+// What a plain browser script must never bundle: the framework it exists to leave out.
+const FRAMEWORK = /(^|\/)node_modules\/(react|react-dom|scheduler|@remix-run\/[^/]+|@conform-to\/react)\//;
+
+/** The framework modules each entry bundled, as messages (none: an empty list). */
+function frameworkInputs(metafile) {
+  const problems = [];
+  for (const [output, meta] of Object.entries(metafile.outputs)) {
+    const found = Object.keys(meta.inputs).filter((input) => FRAMEWORK.test(input));
+    if (meta.entryPoint && found.length) problems.push(`${meta.entryPoint} bundles ${found.join(", ")} (${output})`);
+  }
+  return problems;
+}
+
 function writeManifest(metafile, outDir = BROWSER_OUT_DIR) {
   const scripts = {};
   for (const [output, meta] of Object.entries(metafile.outputs)) {
@@ -36,7 +49,8 @@ function writeManifest(metafile, outDir = BROWSER_OUT_DIR) {
 function options(entryPoints, outDir = BROWSER_OUT_DIR) {
   return {
     absWorkingDir: ROOT,
-    entryPoints,
+    // Named by the entry without ".browser.ts": auth-forms.browser.ts -> auth-forms-<hash>.js.
+    entryPoints: Object.fromEntries(entryPoints.map((file) => [path.basename(file, SUFFIX), file])),
     outdir: outDir,
     entryNames: "[name]-[hash]",
     bundle: true,
@@ -66,6 +80,8 @@ export async function buildBrowserScripts(outDir = BROWSER_OUT_DIR) {
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const result = await esbuild.build(options(findEntries(), outDir));
+  const problems = frameworkInputs(result.metafile);
+  if (problems.length) throw new Error(`A browser script must not bundle React or Remix:\n${problems.join("\n")}`);
   return writeManifest(result.metafile, outDir);
 }
 
@@ -80,7 +96,9 @@ export async function watchBrowserScripts() {
     name: "browser-scripts-manifest",
     setup(build) {
       build.onEnd((result) => {
-        if (result.metafile) writeManifest(result.metafile);
+        if (!result.metafile) return;
+        for (const problem of frameworkInputs(result.metafile)) console.error(`browser script: ${problem}`);
+        writeManifest(result.metafile);
       });
     },
   };

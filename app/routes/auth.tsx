@@ -4,6 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ActionToast, type ActionToastMessage } from "~/components/action-toast";
+import { BrowserScript } from "~/components/browser-script";
 import { ProviderButtons, WorkInProgressNote } from "~/features/accounts/auth-fields";
 import { AuthTabs, SignInForm, SignUpForm, type AuthTab } from "~/features/accounts/auth-forms";
 import { SignInSchema, SignUpSchema } from "~/features/accounts/auth-schemas";
@@ -31,8 +32,14 @@ import { log } from "~/utils/logger.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { privatePageMeta } from "~/utils/seo";
 import { RETURN_PARAM, returnPathOf, safeReturnPath } from "~/utils/return-path";
+import { browserScriptUrl } from "~/utils/browser-scripts.server";
+import { STATIC_PAGE } from "~/utils/static-page";
 
 type Tab = AuthTab;
+
+// No React in the browser (decisions 066, 068): the forms post as documents and
+// auth-forms.browser.ts checks them as they are filled in.
+export const handle = STATIC_PAGE;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   // A live session never sees the forms: admins to their portal, everyone else to theirs.
@@ -40,7 +47,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const returnPath = returnPathOf(request);
   if (user) throw redirect(homeFor(user, returnPath));
   const tab: Tab = new URL(request.url).searchParams.get("tab") === "signup" ? "signup" : "signin";
-  return json({ tab, returnPath });
+  return json({ tab, returnPath, script: browserScriptUrl("auth-forms") });
 }
 
 type ActionData = { intent: Tab; result: SubmissionResult<string[]>; toast?: ActionToastMessage };
@@ -147,7 +154,7 @@ async function signUp(formData: FormData, ip: string) {
 }
 
 export default function AuthPage() {
-  const { tab, returnPath } = useLoaderData<typeof loader>();
+  const { tab, returnPath, script } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <div className="mx-auto max-w-md px-4 py-12">
@@ -172,6 +179,7 @@ export default function AuthPage() {
         <WorkInProgressNote />
       </section>
       <ActionToast toast={actionData?.toast} />
+      <BrowserScript src={script} />
     </div>
   );
 }

@@ -1,28 +1,35 @@
+import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
-import { z } from "zod";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { BrowserScript } from "~/components/browser-script";
 import { submitClass } from "~/features/accounts/auth-fields";
 import { AccountPage, linkClass, PlainField } from "~/features/accounts/account-form";
+import { ForgotPasswordSchema } from "~/features/accounts/auth-schemas";
 import { countResetRequest, mayMailResetLink, tooManyAttemptsMessage } from "~/features/accounts/auth-limits.server";
 import { requestPasswordReset } from "~/features/accounts/password-reset.server";
 import { RESET_REQUESTED_MESSAGE } from "~/features/accounts/account-constants";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { browserScriptUrl } from "~/utils/browser-scripts.server";
 import { getClientIp } from "~/utils/client-ip.server";
 import { readFormData } from "~/utils/form-data.server";
 import { log } from "~/utils/logger.server";
+import { STATIC_PAGE } from "~/utils/static-page";
 
-const ForgotSchema = z.object({ email: z.string().trim().email("Enter a valid email address").max(320) });
+// No React in the browser (decisions 066, 068): the form posts as a document and
+// auth-forms.browser.ts checks the address as it is typed.
+export const handle = STATIC_PAGE;
+
+export async function loader() {
+  return json({ script: browserScriptUrl("auth-forms") });
+}
 
 type ActionData = { sent: true } | { sent: false; error: string };
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const parsed = ForgotSchema.safeParse(Object.fromEntries(await readFormData(request)));
-  if (!parsed.success) {
-    return json<ActionData>(
-      { sent: false, error: parsed.error.issues[0]?.message ?? "Enter a valid email address" },
-      400,
-    );
+  const submission = parseWithZod(await readFormData(request), { schema: ForgotPasswordSchema });
+  if (submission.status !== "success") {
+    return json<ActionData>({ sent: false, error: submission.error?.email?.[0] ?? "Enter a valid email address" }, 400);
   }
   const limit = await countResetRequest(getClientIp(request, context));
   if (!limit.allowed) {
@@ -32,14 +39,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
   }
   // The same answer, and the same work up to the mail, whether or not the address has an account.
-  if (await mayMailResetLink(parsed.data.email)) await requestPasswordReset(parsed.data.email);
+  if (await mayMailResetLink(submission.value.email)) await requestPasswordReset(submission.value.email);
   else log.warn("auth.reset.mail_limited", {});
   return json<ActionData>({ sent: true });
 }
 
 export default function ForgotPasswordPage() {
+  const { script } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
-  const busy = useNavigation().state !== "idle";
   return (
     <AccountPage title="Reset your password">
       {data?.sent ? (
@@ -47,7 +54,7 @@ export default function ForgotPasswordPage() {
           {RESET_REQUESTED_MESSAGE}
         </p>
       ) : (
-        <Form method="post" className="grid gap-4">
+        <form id="forgot-password" method="post" className="grid gap-4">
           <p className="text-slate-800 dark:text-slate-200">
             Enter the e-mail address of your account and we will send you a link to choose a new password.
           </p>
@@ -60,16 +67,17 @@ export default function ForgotPasswordPage() {
             maxLength={320}
             error={data?.sent === false ? data.error : undefined}
           />
-          <button type="submit" className={submitClass} disabled={busy}>
+          <button type="submit" className={submitClass}>
             Send reset link
           </button>
-        </Form>
+        </form>
       )}
       <p className="mt-6 text-sm">
-        <Link to="/auth" className={linkClass}>
+        <a href="/auth" className={linkClass}>
           Back to Sign In
-        </Link>
+        </a>
       </p>
+      {data?.sent ? null : <BrowserScript src={script} />}
     </AccountPage>
   );
 }

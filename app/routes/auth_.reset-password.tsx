@@ -1,20 +1,32 @@
+import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { BrowserScript } from "~/components/browser-script";
 import { submitClass } from "~/features/accounts/auth-fields";
 import { AccountPage, linkClass, PlainField } from "~/features/accounts/account-form";
 import { MIN_PASSWORD_LENGTH, RESET_LINK_EXPIRED_MESSAGE } from "~/features/accounts/account-constants";
+import { ResetPasswordSchema } from "~/features/accounts/auth-schemas";
 import { isResetTokenLive, resetPasswordWithToken } from "~/features/accounts/password-reset.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { readFormData } from "~/utils/form-data.server";
 import { log } from "~/utils/logger.server";
+import { browserScriptUrl } from "~/utils/browser-scripts.server";
+import { STATIC_PAGE } from "~/utils/static-page";
 import { redirectWithSuccess } from "~/utils/toast.server";
+
+// No React in the browser (decisions 066, 068): the form posts as a document and
+// auth-forms.browser.ts checks the new password as it is typed.
+export const handle = STATIC_PAGE;
 
 // The token stays in the URL only for the page; the form posts it in the body.
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const live = await isResetTokenLive(token);
-  return json({ token: live ? token : null }, { status: live ? 200 : 410, headers: { "Cache-Control": "no-store" } });
+  return json(
+    { token: live ? token : null, script: live ? browserScriptUrl("auth-forms") : null },
+    { status: live ? 200 : 410, headers: { "Cache-Control": "no-store" } },
+  );
 }
 
 type ResetData = { expired: boolean; error?: string };
@@ -22,13 +34,12 @@ type ResetData = { expired: boolean; error?: string };
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readFormData(request);
   const token = String(form.get("token") ?? "");
-  const password = String(form.get("password") ?? "");
-  if (password.length < MIN_PASSWORD_LENGTH || password.length > 1024) {
-    const error =
-      password.length > 1024 ? "Password is too long" : `Password must be at least ${MIN_PASSWORD_LENGTH} characters`;
+  const submission = parseWithZod(form, { schema: ResetPasswordSchema });
+  if (submission.status !== "success") {
+    const error = submission.error?.password?.[0] ?? `Password must be at least ${MIN_PASSWORD_LENGTH} characters`;
     return json<ResetData>({ expired: false, error }, { status: 400 });
   }
-  if (!(await resetPasswordWithToken(token, password))) {
+  if (!(await resetPasswordWithToken(token, submission.value.password))) {
     return json<ResetData>({ expired: true }, { status: 410 });
   }
   log.info("auth.password_reset", {});
@@ -39,9 +50,8 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ResetPasswordPage() {
-  const { token } = useLoaderData<typeof loader>();
+  const { token, script } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
-  const busy = useNavigation().state !== "idle";
   if (!token || data?.expired) {
     return (
       <AccountPage title="Choose a new password">
@@ -49,16 +59,16 @@ export default function ResetPasswordPage() {
           {RESET_LINK_EXPIRED_MESSAGE}
         </p>
         <p className="mt-4">
-          <Link to="/auth/forgot-password" className={linkClass}>
+          <a href="/auth/forgot-password" className={linkClass}>
             Request a new link
-          </Link>
+          </a>
         </p>
       </AccountPage>
     );
   }
   return (
     <AccountPage title="Choose a new password">
-      <Form method="post" className="grid gap-4">
+      <form id="reset-password" method="post" className="grid gap-4">
         <input type="hidden" name="token" value={token} />
         <PlainField
           id="password"
@@ -71,10 +81,11 @@ export default function ResetPasswordPage() {
           hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
           error={data?.error}
         />
-        <button type="submit" className={submitClass} disabled={busy}>
+        <button type="submit" className={submitClass}>
           Change password
         </button>
-      </Form>
+      </form>
+      <BrowserScript src={script} />
     </AccountPage>
   );
 }

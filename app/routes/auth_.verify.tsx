@@ -1,8 +1,11 @@
+import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { BrowserScript } from "~/components/browser-script";
 import { submitClass } from "~/features/accounts/auth-fields";
 import { AccountPage, PlainField } from "~/features/accounts/account-form";
+import { TwoStepCodeSchema } from "~/features/accounts/auth-schemas";
 import { startSession } from "~/features/accounts/sign-in.server";
 import { answerSignInChallenge, clearChallengeCookie, readSignInChallenge } from "~/features/accounts/two-step.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -11,6 +14,12 @@ import { readFormData } from "~/utils/form-data.server";
 import { log } from "~/utils/logger.server";
 import { redirectWithError } from "~/utils/toast.server";
 import { RETURN_PARAM, returnPathOf, safeReturnPath } from "~/utils/return-path";
+import { browserScriptUrl } from "~/utils/browser-scripts.server";
+import { STATIC_PAGE } from "~/utils/static-page";
+
+// No React in the browser (decisions 066, 068): the form posts as a document and
+// auth-forms.browser.ts asks for a code before it is sent.
+export const handle = STATIC_PAGE;
 
 const START_OVER = { message: "Sign in again", description: "Your sign-in expired or had too many wrong codes." };
 
@@ -21,14 +30,19 @@ async function startOver() {
 // Reached only with a right password (or Google/Facebook) and the challenge cookie it set.
 export async function loader({ request }: LoaderFunctionArgs) {
   if (!(await readSignInChallenge(request))) throw await startOver();
-  return json({ returnPath: returnPathOf(request) });
+  return json({ returnPath: returnPathOf(request), script: browserScriptUrl("auth-forms") });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readFormData(request);
-  const code = String(form.get("code") ?? "").slice(0, 40);
-  if (!code.trim()) return json({ error: "Enter the code from your authenticator app." }, { status: 400 });
-  const result = await answerSignInChallenge(request, code);
+  const submission = parseWithZod(form, { schema: TwoStepCodeSchema });
+  if (submission.status !== "success") {
+    return json(
+      { error: submission.error?.code?.[0] ?? "Enter the code from your authenticator app." },
+      { status: 400 },
+    );
+  }
+  const result = await answerSignInChallenge(request, submission.value.code.slice(0, 40));
   if (result.status === "start-over") return startOver();
   if (result.status === "wrong") {
     log.info("auth.second_step.failed", { remaining: result.remaining });
@@ -41,14 +55,13 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function VerifyPage() {
   const data = useActionData<typeof action>();
-  const { returnPath } = useLoaderData<typeof loader>();
-  const busy = useNavigation().state !== "idle";
+  const { returnPath, script } = useLoaderData<typeof loader>();
   return (
     <AccountPage title="Two-step verification">
       <p className="text-slate-800 dark:text-slate-200">
         Enter the 6-digit code from your authenticator app, or one of your recovery codes.
       </p>
-      <Form method="post" className="mt-4 grid gap-4">
+      <form id="two-step" method="post" className="mt-4 grid gap-4">
         {returnPath ? <input type="hidden" name={RETURN_PARAM} value={returnPath} /> : null}
         <PlainField
           id="code"
@@ -60,10 +73,11 @@ export default function VerifyPage() {
           maxLength={40}
           error={data?.error}
         />
-        <button type="submit" className={submitClass} disabled={busy}>
+        <button type="submit" className={submitClass}>
           Verify
         </button>
-      </Form>
+      </form>
+      <BrowserScript src={script} />
     </AccountPage>
   );
 }

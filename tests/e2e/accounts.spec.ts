@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import {
+  busyClicks,
   DEV_CUSTOMER,
   expectNoAxeViolations,
   expectToast,
@@ -83,8 +84,9 @@ for (const js of [true, false]) {
       await expectToast(page, js, "Login failed", "Invalid email or password.");
       await expect(page).toHaveURL(/\/auth$/);
       await expect(page.getByLabel("Email")).toHaveValue(account.email);
-      // The password never travels back in the page (with JavaScript it simply stays in the field).
-      if (!js) await expect(page.getByLabel("Password")).toHaveValue("");
+      // The form posts as a document with JavaScript too (decision 068): the password never
+      // travels back in the page.
+      await expect(page.getByLabel("Password")).toHaveValue("");
       await expect(page.locator("#signin-error")).toHaveText("Invalid email or password.");
     });
 
@@ -96,7 +98,7 @@ for (const js of [true, false]) {
       await expectToast(page, js, "Sign up failed", "We could not create an account with this email.");
       await expect(page).toHaveURL(/\/auth\?tab=signup$/);
       await expect(page.getByLabel("Full Name")).toHaveValue("Second Try");
-      if (!js) await expect(page.getByLabel("Password")).toHaveValue("");
+      await expect(page.getByLabel("Password")).toHaveValue("");
     });
 
     test("Google and Facebook explain that they are not set up", async ({ page }) => {
@@ -140,33 +142,52 @@ for (const js of [true, false]) {
 }
 
 test.describe("busy buttons", () => {
-  // Holds the form's request for a moment so the busy label can be seen.
-  async function slowDownActions(page: Page) {
-    await page.route(/\/auth\?.*_data=/, async (route) => {
-      if (route.request().method() === "POST") await new Promise((resolve) => setTimeout(resolve, 1500));
-      await route.continue();
-    });
+  /**
+   * Holds the form's post (a document request: the page ships no React, decision 068) until
+   * `release()`, so the busy label can be seen.
+   */
+  async function holdPosts(page: Page) {
+    // Each release lets one post through, whether it comes before or after the post arrives.
+    let permits = 0;
+    const waiting: (() => void)[] = [];
+    await page.route(
+      (url) => url.pathname === "/auth",
+      async (route) => {
+        if (route.request().method() === "POST") {
+          if (permits > 0) permits--;
+          else await new Promise<void>((resolve) => waiting.push(resolve));
+        }
+        await route.continue();
+      },
+    );
+    return () => {
+      const next = waiting.shift();
+      if (next) next();
+      else permits++;
+    };
   }
 
   test("read 'Signing in...' and 'Creating account...' while the form is busy", async ({ page }) => {
-    await slowDownActions(page);
+    const release = await holdPosts(page);
     await page.goto("/auth");
     await waitForHydration(page);
+    await expect(page.locator("form#signin")).toHaveAttribute("data-enhanced", "true");
     await page.getByLabel("Email").fill(DEV_CUSTOMER.email);
     await page.getByLabel("Password").fill(DEV_CUSTOMER.password);
-    await page.getByRole("button", { name: "Sign In", exact: true }).click();
-    await expect(page.getByRole("button", { name: "Signing in..." })).toBeDisabled();
+    expect(await busyClicks(page, "signin")).toMatchObject({ label: "Signing in...", ariaDisabled: "true" });
+    release();
     await expect(page).toHaveURL(/\/customer-dashboard$/);
     await mainNav(page).getByRole("button", { name: "Sign Out" }).click();
     await expect(page).toHaveURL(/\/$/);
 
     await page.goto("/auth?tab=signup");
     await waitForHydration(page);
+    await expect(page.locator("form#signup")).toHaveAttribute("data-enhanced", "true");
     await page.getByLabel("Full Name").fill("Busy Bee");
     await page.getByLabel("Email").fill(uniqueEmail("busy"));
     await page.getByLabel("Password").fill("busy-password");
-    await page.getByRole("button", { name: "Create Account" }).click();
-    await expect(page.getByRole("button", { name: "Creating account..." })).toBeDisabled();
+    expect(await busyClicks(page, "signup")).toMatchObject({ label: "Creating account...", ariaDisabled: "true" });
+    release();
     await expect(page).toHaveURL(/\/auth$/);
   });
 
@@ -199,7 +220,7 @@ test.describe("accessibility of /auth", () => {
       await page.getByLabel("Password").fill("wrong-password");
       await page.getByRole("button", { name: "Sign In", exact: true }).click();
       await expect(page.locator("#signin-error")).toHaveText("Invalid email or password.");
-      await page.locator("[data-sonner-toast]").first().waitFor();
+      await expectToast(page, true, "Login failed", "Invalid email or password.");
       await expectNoAxeViolations(page, `on /auth with errors (${theme})`);
     });
   }

@@ -254,3 +254,22 @@ export function mailLinks(mail: CaughtMail, pathPrefix: string): { text: string[
     .filter(onPath);
   return { text, html };
 }
+
+/**
+ * Clicks a form's submit button twice, from the page (Playwright's own click would wait for the
+ * next page; decision 068's forms post as documents): the button's label and aria-disabled after the first click, and whether the
+ * second was stopped. The form's post must be held (page.route) until this has answered.
+ */
+export async function busyClicks(page: Page, formId: string) {
+  return page.evaluate((id) => {
+    const button = document.querySelector<HTMLButtonElement>(`form#${id} button[type=submit]`)!;
+    button.click();
+    const state = { label: button.textContent, ariaDisabled: button.getAttribute("aria-disabled") };
+    let secondClickPrevented = false;
+    button.form!.addEventListener("submit", (event) => (secondClickPrevented = event.defaultPrevented), {
+      once: true,
+    });
+    button.click();
+    return { ...state, secondClickPrevented };
+  }, formId);
+}

@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod";
 import { beforeEach, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
 import { formPost, get, settle, setCookie, toastOf } from "../helpers/auth-requests";
@@ -5,6 +6,7 @@ import { createUser, sessionCookieFor } from "../helpers/factories";
 import { useTestSmtp } from "../helpers/smtp-server";
 import { getOptionalUser } from "~/features/accounts/auth.server";
 import { RESET_REQUESTED_MESSAGE } from "~/features/accounts/account-constants";
+import { ForgotPasswordSchema, ResetPasswordSchema } from "~/features/accounts/auth-schemas";
 import { action as signInAction } from "~/routes/auth";
 import { action as forgotAction } from "~/routes/auth_.forgot-password";
 import { action as resetAction, loader as resetLoader } from "~/routes/auth_.reset-password";
@@ -36,6 +38,12 @@ const signIn = (email: string, password: string) =>
       context: {},
     }),
   );
+
+function formDataOf(fields: Record<string, string>) {
+  const formData = new FormData();
+  for (const [name, value] of Object.entries(fields)) formData.set(name, value);
+  return formData;
+}
 
 /** The token of the reset link in the last e-mail sent to `to`. */
 async function resetTokenFromMail(to: string, count: number) {
@@ -72,6 +80,21 @@ describe("forgot password", () => {
     expect(rows[0].token_hash).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it("refuses a missing or malformed address with the schema's message (the browser's too), mailing nothing", async () => {
+    for (const [email, message] of [
+      ["", "Email is required"],
+      ["nobody@", "Enter a valid email address"],
+      [`${"a".repeat(320)}@example.com`, "Email is too long"],
+    ] as const) {
+      const response = await forgot(email);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ sent: false, error: message });
+      const browser = parseWithZod(formDataOf({ email }), { schema: ForgotPasswordSchema });
+      expect(browser.status === "success" ? null : browser.error?.email).toEqual([message]);
+    }
+    expect(smtp.current.messages).toHaveLength(0);
+  });
+
   it("refuses a body that is not a form with 400", async () => {
     const request = new Request("http://localhost:3000/auth/forgot-password", {
       method: "POST",
@@ -89,10 +112,20 @@ describe("reset password", () => {
     await forgot(user.email);
     const token = await resetTokenFromMail(user.email, 1);
 
-    expect(await (await openReset(token)).json()).toEqual({ token });
+    expect(await (await openReset(token)).json()).toMatchObject({ token });
     const tooShort = await reset(token, "12345");
     expect(tooShort.status).toBe(400);
     expect(await tooShort.json()).toMatchObject({ error: "Password must be at least 6 characters" });
+    const empty = await reset(token, "");
+    expect(await empty.json()).toMatchObject({ error: "Password is required" });
+    // The browser script checks with the same schema, so it says the same.
+    for (const [password, message] of [
+      ["12345", "Password must be at least 6 characters"],
+      ["", "Password is required"],
+    ]) {
+      const browser = parseWithZod(formDataOf({ token, password }), { schema: ResetPasswordSchema });
+      expect(browser.status === "success" ? null : browser.error?.password).toEqual([message]);
+    }
 
     const done = await reset(token, "new-password");
     expect(done.status).toBe(302);
@@ -118,7 +151,8 @@ describe("reset password", () => {
     // Single use: the same link again changes nothing.
     const opened = await openReset(token);
     expect(opened.status).toBe(410);
-    expect(await opened.json()).toEqual({ token: null });
+    // No form, so no browser script either.
+    expect(await opened.json()).toEqual({ token: null, script: null });
     const again = await reset(token, "third-password");
     expect(again.status).toBe(410);
     expect((await signIn(user.email, "new-password")).status).toBe(302);

@@ -20,7 +20,7 @@ export function AccountPage({ title, children }: { title: string; children: Reac
   );
 }
 
-/** A labelled input whose error (from the server) is announced with it; works without JavaScript. */
+/** A labelled input whose error (from the server or the page's browser script) is announced with it; works without JavaScript. */
 export function PlainField({
   id,
   label,
@@ -68,11 +68,11 @@ export function PlainField({
           {hint}
         </p>
       ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="mt-1 text-sm font-medium text-red-700 dark:text-red-300">
-          {error}
-        </p>
-      ) : null}
+      {/* Always there (hidden while empty): the account pages' browser script writes its
+          messages into it (decision 068). */}
+      <p id={`${id}-error`} className="mt-1 text-sm font-medium text-red-700 empty:hidden dark:text-red-300">
+        {error}
+      </p>
     </div>
   );
 }

@@ -1,31 +1,38 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import { Form, Link, useNavigation } from "@remix-run/react";
+import type { SubmissionResult } from "@conform-to/react";
+import { getZodConstraint } from "@conform-to/zod";
 import { Field, submitClass } from "./auth-fields";
 import { RETURN_PARAM } from "~/utils/return-path";
 import { SignInSchema, SignUpSchema } from "./auth-schemas";
 
 export type AuthTab = "signin" | "signup";
 
-/** Tabs are links, so each is a URL that works without JavaScript. */
+// The Sign In and Sign Up forms are plain HTML (decision 068): they post as documents, the
+// server answers a refusal with the form again (its messages, the values sent but never the
+// password, a toast), and `auth-forms.browser.ts` adds instant validation and the busy labels.
+// No hooks: React renders them on the server only, and a hydrated /auth (after a flash toast)
+// has nothing to re-render.
+
+const SIGN_IN_CONSTRAINT = getZodConstraint(SignInSchema);
+const SIGN_UP_CONSTRAINT = getZodConstraint(SignUpSchema);
+
+/** Tabs are plain links, so each is a URL that works without JavaScript (and a full page load). */
 export function AuthTabs({ current }: { current: AuthTab }) {
   const tabs = [
-    { id: "signin", label: "Sign In", to: "/auth" },
-    { id: "signup", label: "Sign Up", to: "/auth?tab=signup" },
+    { id: "signin", label: "Sign In", href: "/auth" },
+    { id: "signup", label: "Sign Up", href: "/auth?tab=signup" },
   ] as const;
   return (
     <nav aria-label="Sign in or sign up" className="mt-8">
       <ul className="grid grid-cols-2 gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-800">
         {tabs.map((t) => (
           <li key={t.id}>
-            <Link
-              to={t.to}
-              preventScrollReset
+            <a
+              href={t.href}
               aria-current={current === t.id ? "page" : undefined}
               className="flex min-h-11 items-center justify-center rounded-md px-4 py-2 font-semibold text-slate-700 hover:text-slate-900 aria-[current=page]:bg-white aria-[current=page]:text-brand-800 aria-[current=page]:shadow dark:text-slate-200 dark:hover:text-white dark:aria-[current=page]:bg-slate-950 dark:aria-[current=page]:text-brand-200"
             >
               {t.label}
-            </Link>
+            </a>
           </li>
         ))}
       </ul>
@@ -33,9 +40,18 @@ export function AuthTabs({ current }: { current: AuthTab }) {
   );
 }
 
-function useBusy(intent: AuthTab) {
-  const navigation = useNavigation();
-  return navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
+/** What a refused post sent back: the messages by field ("" for the form's) and the values. */
+function refusalOf(lastResult: SubmissionResult<string[]> | undefined) {
+  const errors = lastResult?.error ?? {};
+  const values = lastResult?.initialValue ?? {};
+  return {
+    errorsOf: (name: string) => errors[name] ?? undefined,
+    valueOf: (name: string) => {
+      const value = values[name];
+      return typeof value === "string" ? value : undefined;
+    },
+    formErrors: errors[""] ?? undefined,
+  };
 }
 
 export function SignInForm({
@@ -46,66 +62,100 @@ export function SignInForm({
   /** The page to come back to after signing in (already checked by the loader). */
   returnPath?: string | null;
 }) {
-  const busy = useBusy("signin");
-  const [form, fields] = useForm({
-    id: "signin",
-    defaultNoValidate: false,
-    lastResult,
-    constraint: getZodConstraint(SignInSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignInSchema }),
-  });
+  const { errorsOf, valueOf, formErrors } = refusalOf(lastResult);
+  // The return path rides in the action's URL too, so that a refused post keeps it.
+  const action = returnPath ? `/auth?${new URLSearchParams({ [RETURN_PARAM]: returnPath })}` : "/auth";
   return (
-    <Form method="post" action="/auth" className="grid gap-2" {...getFormProps(form)}>
+    <form
+      id="signin"
+      method="post"
+      action={action}
+      className="grid gap-2"
+      aria-describedby={formErrors?.length ? "signin-error" : undefined}
+    >
       <input type="hidden" name="intent" value="signin" />
       {returnPath ? <input type="hidden" name={RETURN_PARAM} value={returnPath} /> : null}
-      <Field label="Email" meta={fields.email} type="email" autoComplete="email" />
-      <Field label="Password" meta={fields.password} type="password" autoComplete="current-password" />
+      <Field
+        formId="signin"
+        name="email"
+        label="Email"
+        type="email"
+        autoComplete="email"
+        constraint={SIGN_IN_CONSTRAINT.email}
+        errors={errorsOf("email")}
+        defaultValue={valueOf("email")}
+      />
+      <Field
+        formId="signin"
+        name="password"
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        constraint={SIGN_IN_CONSTRAINT.password}
+        errors={errorsOf("password")}
+      />
       <p className="text-sm">
-        <Link
-          to="/auth/forgot-password"
+        <a
+          href="/auth/forgot-password"
           className="font-medium text-brand-800 underline underline-offset-2 hover:text-brand-900 dark:text-brand-200 dark:hover:text-white"
         >
           Forgot password?
-        </Link>
+        </a>
       </p>
-      <FormError id={form.errorId} errors={form.errors} />
-      <button type="submit" className={submitClass} disabled={busy}>
-        {busy ? "Signing in..." : "Sign In"}
+      <FormError id="signin-error" errors={formErrors} />
+      <button type="submit" className={submitClass} data-busy-label="Signing in...">
+        Sign In
       </button>
-    </Form>
+    </form>
   );
 }
 
 export function SignUpForm({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
-  const busy = useBusy("signup");
-  const [form, fields] = useForm({
-    id: "signup",
-    defaultNoValidate: false,
-    lastResult,
-    constraint: getZodConstraint(SignUpSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignUpSchema }),
-  });
+  const { errorsOf, valueOf, formErrors } = refusalOf(lastResult);
   return (
-    <Form method="post" action="/auth?tab=signup" className="grid gap-2" {...getFormProps(form)}>
+    <form
+      id="signup"
+      method="post"
+      action="/auth?tab=signup"
+      className="grid gap-2"
+      aria-describedby={formErrors?.length ? "signup-error" : undefined}
+    >
       <input type="hidden" name="intent" value="signup" />
-      <Field label="Full Name" meta={fields.fullName} type="text" autoComplete="name" />
-      <Field label="Email" meta={fields.email} type="email" autoComplete="email" />
       <Field
+        formId="signup"
+        name="fullName"
+        label="Full Name"
+        type="text"
+        autoComplete="name"
+        constraint={SIGN_UP_CONSTRAINT.fullName}
+        errors={errorsOf("fullName")}
+        defaultValue={valueOf("fullName")}
+      />
+      <Field
+        formId="signup"
+        name="email"
+        label="Email"
+        type="email"
+        autoComplete="email"
+        constraint={SIGN_UP_CONSTRAINT.email}
+        errors={errorsOf("email")}
+        defaultValue={valueOf("email")}
+      />
+      <Field
+        formId="signup"
+        name="password"
         label="Password"
-        meta={fields.password}
         type="password"
         autoComplete="new-password"
+        constraint={SIGN_UP_CONSTRAINT.password}
+        errors={errorsOf("password")}
         hint="At least 6 characters."
       />
-      <FormError id={form.errorId} errors={form.errors} />
-      <button type="submit" className={submitClass} disabled={busy}>
-        {busy ? "Creating account..." : "Create Account"}
+      <FormError id="signup-error" errors={formErrors} />
+      <button type="submit" className={submitClass} data-busy-label="Creating account...">
+        Create Account
       </button>
-    </Form>
+    </form>
   );
 }
 

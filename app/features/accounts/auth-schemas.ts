@@ -1,13 +1,21 @@
 import { z } from "zod";
 import { MIN_PASSWORD_LENGTH } from "./account-constants";
 
-// The Sign In and Sign Up forms' schemas, used by /auth's action and, through Conform, by the
-// browser. Client-safe.
+// The schemas of the public account forms (Sign In, Sign Up, forgotten password, new password,
+// two-step code), used by their routes' actions and by the browser's instant validation
+// (auth-forms.browser.ts, decision 068), both through Conform's `parseWithZod`, so that the two
+// give the same message for the same value. Client-safe: zod and client-safe constants only.
 const email = z
   .string({ required_error: "Email is required" })
   .trim()
   .email("Enter a valid email address")
   .max(320, "Email is too long");
+
+/** A password being chosen (sign-up, reset). */
+const newPassword = z
+  .string({ required_error: "Password is required" })
+  .min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters`)
+  .max(1024, "Password is too long");
 
 export const SignInSchema = z.object({
   email,
@@ -21,8 +29,18 @@ export const SignUpSchema = z.object({
     .min(1, "Full name is required")
     .max(200, "Full name is too long"),
   email,
-  password: z
-    .string({ required_error: "Password is required" })
-    .min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters`)
-    .max(1024, "Password is too long"),
+  password: newPassword,
+});
+
+/** /auth/forgot-password. */
+export const ForgotPasswordSchema = z.object({ email });
+
+/** /auth/reset-password (the token travels beside it in a hidden field). */
+export const ResetPasswordSchema = z.object({ password: newPassword });
+
+const CODE_REQUIRED = "Enter the code from your authenticator app.";
+
+/** /auth/verify: a 6-digit code or a recovery code; the server checks which. */
+export const TwoStepCodeSchema = z.object({
+  code: z.string({ required_error: CODE_REQUIRED }).trim().min(1, CODE_REQUIRED),
 });

@@ -144,6 +144,11 @@ describe("sign-in with two-step", () => {
       ).status,
     ).toBe(200);
 
+    // No code: the schema's message (the browser script shows the same before posting).
+    const blank = await completeSecondStep(first, secret, { code: "   " });
+    expect(blank.status).toBe(400);
+    expect(await blank.json()).toEqual({ error: "Enter the code from your authenticator app." });
+
     const wrong = await completeSecondStep(first, secret, { code: "000000" });
     expect(wrong.status).toBe(400);
     expect(await wrong.json()).toEqual({ error: "That code is not right. Please try again." });
