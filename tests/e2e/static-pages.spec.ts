@@ -3,10 +3,11 @@ import { waitForHydration } from "./helpers";
 
 // Decision 066: the public content pages ship no framework to an anonymous visitor; their
 // interactive parts (accessibility panel, compare sliders, small-screen menu) are inline script
-// or plain HTML. Pages with forms stay hydrated.
+// or plain HTML. /contact is static too, with its form's plain script (decision 068,
+// tests/e2e/quote-form-script.spec.ts).
 
 const STATIC_PAGES = ["/", "/services", "/services/weekly", "/about", "/gallery", "/privacy-policy"];
-const HYDRATED_PAGES = ["/contact", "/auth"];
+const HYDRATED_PAGES = ["/auth"];
 
 /** Every script URL the page asked for. */
 function collectScripts(page: Page): string[] {

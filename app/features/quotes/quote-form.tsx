@@ -286,9 +286,11 @@ export function QuoteForm({ serviceOptions, addOns, submitLabel, lastResult, foc
 }
 
 /**
- * The success screen: what happens next, the area warning and the estimate. With JavaScript,
- * quote-form.browser.ts moves focus to its heading so that keyboard and screen reader users
- * hear the news (HTML autofocus would not do: the page's URL targets #quote).
+ * The success screen: what happens next, the area warning and the estimate. Its heading takes
+ * focus so that keyboard and screen reader users hear the news: the redirect's URL targets it
+ * (#quote-sent-heading, which browsers focus when it is focusable), and quote-form.browser.ts
+ * focuses it too. (A `#quote` fragment would not do: Chromium clears focus when the fragment's
+ * target cannot take it, after any script or autofocus.)
  */
 export function QuoteSent({ sent }: { sent: QuoteSentDetails }) {
   const details = sent.details;
