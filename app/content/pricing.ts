@@ -53,8 +53,11 @@ export function describePrice(price: Price): string {
   }
 }
 
+/** What the estimate reads of an add-on (the quote form's browser script gets only this). */
+export type AddOnTiers = { tiers: readonly Pick<AddOn["tiers"][number], "minDogs" | "monthlyAmount">[] };
+
 /** The tier of an add-on that applies to this many dogs: the highest threshold at or below it. */
-export function addOnAmountFor(addOn: Pick<AddOn, "tiers">, dogs: number): number {
+export function addOnAmountFor(addOn: AddOnTiers, dogs: number): number {
   let amount = 0;
   let threshold = 0;
   for (const tier of addOn.tiers) {
@@ -71,11 +74,7 @@ export function addOnAmountFor(addOn: Pick<AddOn, "tiers">, dogs: number): numbe
  * Null when the plan is not billed monthly (one-time visits have no monthly estimate) or the
  * dog count is not a positive whole number.
  */
-export function estimateMonthlyPrice(
-  price: Price,
-  dogs: number,
-  addOns: readonly Pick<AddOn, "tiers">[],
-): number | null {
+export function estimateMonthlyPrice(price: Price, dogs: number, addOns: readonly AddOnTiers[]): number | null {
   if (price.unit !== "month" || !Number.isInteger(dogs) || dogs < 1) return null;
   const extras = addOns.reduce((sum, addOn) => sum + addOnAmountFor(addOn, dogs), 0);
   return Math.round((price.amount + extras) * 100) / 100;

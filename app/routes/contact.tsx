@@ -1,5 +1,6 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import { BrowserScript } from "~/components/browser-script";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FaqAccordion } from "~/components/faq-accordion";
 import { HighlightList } from "~/components/highlight-list";
@@ -13,8 +14,14 @@ import { faqPage, localBusiness, webPage } from "~/content/structured-data";
 import { PRIVATE_CACHE_CONTROL, publicCacheHeaders, publicPageHeaders } from "~/utils/cache-headers";
 import { withQuoteActionHeaders } from "~/features/quotes/quote-headers";
 import { getQuoteConfirmation, submitQuoteRequest } from "~/features/quotes/quote-submission.server";
+import { browserScriptUrl } from "~/utils/browser-scripts.server";
 import { seoMeta } from "~/utils/seo";
+import { STATIC_PAGE } from "~/utils/static-page";
 import { telHref } from "~/utils/tel";
+
+// No React in the browser (decisions 066, 068): the quote form posts natively and its plain
+// script (app/features/quotes/quote-form.browser.ts) adds instant validation and the estimate.
+export const handle = STATIC_PAGE;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [contact, settings, faqs, serviceOptions, addOns, sent] = await Promise.all([
@@ -37,6 +44,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       serviceOptions,
       addOns,
       sent,
+      quoteFormScript: browserScriptUrl("quote-form"),
       seo: await pageSeo(contact.seo, "/contact"),
       jsonLd: [
         webPage(
@@ -63,7 +71,8 @@ const cardClass =
   "rounded-2xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-700 dark:bg-slate-900 hc:border-black";
 
 export default function ContactPage() {
-  const { contact, settings, faqs, serviceOptions, addOns, sent, jsonLd } = useLoaderData<typeof loader>();
+  const { contact, settings, faqs, serviceOptions, addOns, sent, quoteFormScript, jsonLd } =
+    useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <>
@@ -135,6 +144,7 @@ export default function ContactPage() {
       <PageSection id="why" heading={contact.whyChoose.heading}>
         <HighlightList items={contact.whyChoose.items} columns={2} />
       </PageSection>
+      <BrowserScript src={quoteFormScript} />
     </>
   );
 }

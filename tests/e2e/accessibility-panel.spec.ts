@@ -457,8 +457,9 @@ test.describe("no flash of the default theme", () => {
       blocked++;
       return route.abort();
     });
-    // A hydrated page (static pages such as / load no app JavaScript at all: decision 066).
-    await page.goto("/contact");
+    // A hydrated page: the 404 page (public pages, /contact included, load no React at all:
+    // decisions 066, 068).
+    await page.goto("/no-such-page");
     expect(blocked).toBeGreaterThan(0);
     expect(await page.evaluate(() => document.documentElement.dataset.hydrated)).toBeUndefined();
     expect(await rootClasses(page)).toEqual(["dark", "highlight-links"]);

@@ -85,7 +85,8 @@ test.describe("without JavaScript", () => {
     await page.getByRole("button", { name: submitLabel }).click();
     await expect(page).toHaveURL(/\/contact\?sent=/);
     const sent = page.getByTestId("quote-sent");
-    await expect(sent.getByRole("heading", { name: "Quote request sent" })).toBeVisible();
+    // The URL targets the heading: the browser moves focus to the news without any script.
+    await expect(sent.getByRole("heading", { name: "Quote request sent" })).toBeFocused();
     await expect(sent.getByText(NEXT_STEPS)).toBeVisible();
     await expect(sent.getByText(`$${twoDogPrice}/month`)).toBeVisible();
     await expectToast(page, false, "Quote request sent", NEXT_STEPS);

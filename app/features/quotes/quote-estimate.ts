@@ -1,5 +1,11 @@
-import { addOnAmountFor, estimateMonthlyPrice, formatMonthlyExtra, formatPrice } from "~/content/pricing";
-import type { AddOn, QuoteServiceOption } from "~/content/types";
+import {
+  addOnAmountFor,
+  estimateMonthlyPrice,
+  formatMonthlyExtra,
+  formatPrice,
+  type AddOnTiers,
+} from "~/content/pricing";
+import type { AddOn, Price } from "~/content/types";
 
 /**
  * The instant estimate of the quote form, shared by the browser (as the visitor picks a service
@@ -29,9 +35,13 @@ export function dogCountFrom(value: string | null | undefined): number | null {
   return match ? Number(match[1]) : null;
 }
 
+/** What the estimate reads of a service option and an add-on: all the browser script is given. */
+export type EstimateServiceOption = { value: string; plan: { price: Price } | null };
+export type EstimateAddOn = Pick<AddOn, "name"> & AddOnTiers;
+
 export function estimateQuote(
-  options: readonly Pick<QuoteServiceOption, "value" | "plan">[],
-  addOns: readonly Pick<AddOn, "name" | "tiers">[],
+  options: readonly EstimateServiceOption[],
+  addOns: readonly EstimateAddOn[],
   service: string | null | undefined,
   dogs: string | null | undefined,
 ): QuoteEstimate | null {

@@ -7,13 +7,21 @@ import {
   type FieldMetadata,
   type SubmissionResult,
 } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import { Form, Link, useNavigation } from "@remix-run/react";
-import { useEffect, useMemo, useRef, type ReactNode } from "react";
+import { getZodConstraint } from "@conform-to/zod";
+import { useMemo, type ReactNode } from "react";
 import type { AddOn, QuoteServiceOption } from "~/content/types";
 import type { QuoteConfirmation } from "~/features/quotes/quote-submission.server";
-import { QUOTE_ESTIMATE_NOTE, QUOTE_SENT_TITLE, quoteEstimateSentence } from "~/features/quotes/quote-copy";
+import { QUOTE_ESTIMATE_NOTE, QUOTE_SENT_TITLE } from "~/features/quotes/quote-copy";
 import { estimateQuote } from "~/features/quotes/quote-estimate";
+import { quoteEstimateMarkup } from "~/features/quotes/quote-estimate-markup";
+import {
+  QUOTE_ESTIMATE_ID,
+  QUOTE_FORM_DATA_ID,
+  QUOTE_FORM_ID,
+  QUOTE_SENT_HEADING_ID,
+  quoteFormData,
+  serializeQuoteFormData,
+} from "~/features/quotes/quote-form-data";
 import {
   createQuoteSchema,
   DOG_COUNT_OPTIONS,
@@ -21,7 +29,9 @@ import {
   QUOTE_LIMITS,
   YARD_SIZE_OPTIONS,
   type QuoteField,
+  type QuoteRequestInput,
 } from "~/features/quotes/quote-schema";
+import { useNonce } from "~/utils/nonce";
 import { HoneypotInputs, HoneypotProvider } from "remix-utils/honeypot/react";
 
 /** What the success screen shows (from the /contact loader's `sent` token). */
@@ -66,11 +76,10 @@ function Field({
         </p>
       ) : null}
       {children}
-      {field.errors?.length ? (
-        <p id={field.errorId} className={errorClass}>
-          {field.errors.join(" ")}
-        </p>
-      ) : null}
+      {/* Always rendered: the browser script fills it when it checks the field (decision 068). */}
+      <p id={field.errorId} className={errorClass} hidden={!field.errors?.length}>
+        {field.errors?.join(" ")}
+      </p>
     </div>
   );
 }
@@ -81,34 +90,44 @@ function withoutKey<T extends { key?: string }>({ key: _key, ...props }: T): Omi
 }
 
 /**
- * The quote request form (SPEC section 2). A plain POST to /contact that works without
- * JavaScript; with it, Conform checks each field on blur with the server's own schema, and the
- * estimate follows the chosen service and dog count.
+ * The quote request form (SPEC section 2): a plain POST to /contact, rendered by the server with
+ * the errors and values of a refused post. The page ships no React (decision 068): with
+ * JavaScript, quote-form.browser.ts checks each field on blur with the server's own schema, keeps
+ * the estimate in step with the chosen service and dog count (from the JSON block rendered
+ * here) and marks the button busy. Conform's `useForm` only renders: no `onValidate`, and its
+ * submit handler is left out, so even on a page the root hydrates (a toast, a live preview) the
+ * form posts natively and the script alone works in the browser.
  */
 export function QuoteForm({ serviceOptions, addOns, submitLabel, lastResult, focus, sent }: QuoteFormProps) {
-  const navigation = useNavigation();
+  const nonce = useNonce();
   const schema = useMemo(() => createQuoteSchema(serviceOptions.map((option) => option.value)), [serviceOptions]);
-  const [form, fields] = useForm({
-    id: "quote-form",
-    lastResult: navigation.state === "idle" ? lastResult : undefined,
+  const [form, fields] = useForm<QuoteRequestInput>({
+    id: QUOTE_FORM_ID,
+    lastResult,
     constraint: getZodConstraint(schema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
   });
 
   if (sent) return <QuoteSent sent={sent} />;
 
-  const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/contact");
-  const estimate = estimateQuote(serviceOptions, addOns, fields.service.value, fields.dogs.value);
+  // The estimate of the values the server has: React renders it once and never again (the
+  // initial values do not follow typing), so the script owns the element's content.
+  const estimate = estimateQuote(serviceOptions, addOns, fields.service.initialValue, fields.dogs.initialValue);
   const auto = (name: QuoteField) => (focus === name ? { autoFocus: true } : {});
   const described = (field: FieldMetadata<unknown>, hint: boolean) => {
     const ids = [hint ? `${field.id}-hint` : null, field.errors?.length ? field.errorId : null].filter(Boolean);
     return ids.length ? ids.join(" ") : undefined;
   };
+  const { onSubmit: _conformSubmit, ...formProps } = getFormProps(form);
 
   return (
-    <Form method="post" action="/contact" {...getFormProps(form)} className="space-y-5">
+    <form method="post" action="/contact" {...formProps} className="space-y-5">
+      <script
+        type="application/json"
+        id={QUOTE_FORM_DATA_ID}
+        nonce={nonce}
+        suppressHydrationWarning
+        dangerouslySetInnerHTML={{ __html: serializeQuoteFormData(quoteFormData(serviceOptions, addOns)) }}
+      />
       {form.errors?.length ? (
         <p
           id={form.errorId}
@@ -219,7 +238,8 @@ export function QuoteForm({ serviceOptions, addOns, submitLabel, lastResult, foc
             {...withoutKey(getSelectProps(fields.service))}
             key={fields.service.key}
             defaultValue={fields.service.initialValue ?? ""}
-            aria-describedby={described(fields.service, false) ?? "quote-estimate"}
+            // The estimate describes the choice; an error comes first, as the script writes it.
+            aria-describedby={[described(fields.service, false), QUOTE_ESTIMATE_ID].filter(Boolean).join(" ")}
             className={inputClass}
             {...auto("service")}
           >
@@ -236,18 +256,12 @@ export function QuoteForm({ serviceOptions, addOns, submitLabel, lastResult, foc
       </div>
 
       <div
-        id="quote-estimate"
+        id={QUOTE_ESTIMATE_ID}
         aria-live="polite"
         className="min-h-6 rounded-lg text-brand-900 dark:text-brand-100 hc:text-black"
-      >
-        {estimate ? (
-          <div className="rounded-lg bg-brand-50 p-4 dark:bg-brand-950 hc:bg-white">
-            <p className="text-lg font-semibold">{quoteEstimateSentence(estimate.label)}</p>
-            {estimate.breakdown ? <p className="text-sm">{estimate.breakdown}</p> : null}
-            <p className="text-sm">{QUOTE_ESTIMATE_NOTE}</p>
-          </div>
-        ) : null}
-      </div>
+        // One markup for the server and the script (quote-estimate-markup.ts).
+        dangerouslySetInnerHTML={{ __html: quoteEstimateMarkup(estimate) }}
+      />
 
       <Field field={fields.message} label="Message (optional)">
         <textarea
@@ -262,25 +276,28 @@ export function QuoteForm({ serviceOptions, addOns, submitLabel, lastResult, foc
 
       <button
         type="submit"
-        disabled={submitting}
-        className="inline-flex min-h-11 w-full items-center justify-center rounded-full bg-brand-700 px-6 py-3 text-lg font-semibold text-white shadow hover:bg-brand-800 disabled:opacity-70 sm:w-auto dark:bg-brand-300 dark:text-brand-950 dark:hover:bg-brand-200 hc:bg-black"
+        data-busy-label="Sending..."
+        className="inline-flex min-h-11 w-full items-center justify-center rounded-full bg-brand-700 px-6 py-3 text-lg font-semibold text-white shadow hover:bg-brand-800 aria-disabled:opacity-70 sm:w-auto dark:bg-brand-300 dark:text-brand-950 dark:hover:bg-brand-200 hc:bg-black"
       >
-        {submitting ? "Sending..." : submitLabel}
+        {submitLabel}
       </button>
-    </Form>
+    </form>
   );
 }
 
-/** The success screen: what happens next, the area warning and the estimate. */
+/**
+ * The success screen: what happens next, the area warning and the estimate. Its heading takes
+ * focus so that keyboard and screen reader users hear the news: the redirect's URL targets it
+ * (#quote-sent-heading, which browsers focus when it is focusable), and quote-form.browser.ts
+ * focuses it too. (A `#quote` fragment would not do: Chromium clears focus when the fragment's
+ * target cannot take it, after any script or autofocus.)
+ */
 export function QuoteSent({ sent }: { sent: QuoteSentDetails }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  // With JavaScript, move focus to the news so that keyboard and screen reader users hear it.
-  useEffect(() => heading.current?.focus(), []);
   const details = sent.details;
   return (
     <div className="space-y-4" data-testid="quote-sent">
       <h3
-        ref={heading}
+        id={QUOTE_SENT_HEADING_ID}
         tabIndex={-1}
         className="text-xl font-bold text-brand-900 focus:outline-none dark:text-brand-100"
       >
@@ -311,12 +328,12 @@ export function QuoteSent({ sent }: { sent: QuoteSentDetails }) {
           ) : null}
         </dl>
       ) : null}
-      <Link
-        to="/contact#quote"
+      <a
+        href="/contact#quote"
         className="inline-flex min-h-11 items-center font-semibold text-brand-800 underline underline-offset-4 dark:text-brand-200"
       >
         Send another request
-      </Link>
+      </a>
     </div>
   );
 }

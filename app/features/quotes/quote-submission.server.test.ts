@@ -82,7 +82,7 @@ describe.each([
     const second = await post(quotePost({ ...values, name: " dana  SCOOPFAN " }, { js, ip }));
     for (const response of [first, second]) {
       expect(response.status).toBe(302);
-      expect(response.headers.get("Location")).toMatch(/^\/contact\?sent=.+#quote$/);
+      expect(response.headers.get("Location")).toMatch(/^\/contact\?sent=.+#quote-sent-heading$/);
       expect(response.headers.get("Set-Cookie")).toContain("toast-session=");
     }
     const rows = await storedQuotes();

@@ -8,6 +8,7 @@ import { getClientIp } from "~/utils/client-ip.server";
 import { getEnv } from "~/utils/env.server";
 import { log } from "~/utils/logger.server";
 import { QUOTE_SENT_TITLE, quoteNextSteps, quoteOutsideArea } from "./quote-copy";
+import { QUOTE_SENT_HEADING_ID } from "./quote-form-data";
 import { estimateQuote } from "./quote-estimate";
 import { wakeOutboxWorker } from "~/features/outbox/outbox.server";
 import { queueQuoteEmails, quoteEmailContext } from "./quote-notifications.server";
@@ -24,14 +25,21 @@ function clientKey(address: string): string {
   return createHmac("sha256", getEnv().SESSION_SECRET).update(`quote-client:${address}`).digest("hex").slice(0, 32);
 }
 
-/** The success screen, with the toast saying what happens next. */
+/**
+ * The success screen, with the toast saying what happens next. The URL's fragment is the
+ * screen's heading (focusable, tabindex -1): the browser scrolls to it and moves focus there,
+ * so the news is heard, with JavaScript off too.
+ */
 async function redirectToSent(quoteId: string, outsideZip: string | null) {
   const settings = await getSiteSettings();
   const description = [quoteNextSteps(settings.hours.display), outsideZip ? quoteOutsideArea(outsideZip) : null]
     .filter(Boolean)
     .join(" ");
   const sent = encodeURIComponent(createQuoteSentToken(quoteId));
-  return redirectWithSuccess(`/contact?sent=${sent}#quote`, { message: QUOTE_SENT_TITLE, description });
+  return redirectWithSuccess(`/contact?sent=${sent}#${QUOTE_SENT_HEADING_ID}`, {
+    message: QUOTE_SENT_TITLE,
+    description,
+  });
 }
 
 /**
