@@ -408,7 +408,7 @@ for (const [name, r] of results) {
   for (const [label, t] of r.pages) {
     report({
       figure: `${label} p50 / p95 at ${name} (HTTP, one at a time)`,
-      value: `${fmt(t.p50, 2)} / ${fmt(t.p95, 2)} ms`,
+      value: `${fmt(t.p50, 2)} / ${fmt(t.p95, 2)} ms (${fmt(t.bytes / 1024, 1)} KB)`,
       goal: `p95 <= ${P95_GOAL_MS} ms`,
       ok: t.p95 <= P95_GOAL_MS,
     });
