@@ -14,7 +14,18 @@
  * Browser code only: imported by `*.browser.ts` entries, never by a route.
  */
 
+import { parseWithZod } from "@conform-to/zod";
+import type { ZodTypeAny } from "zod";
+
 export type FieldErrors = Record<string, string[] | null | undefined> | null | undefined;
+
+/** A `validate` that parses as the server's action does (Conform's `parseWithZod`), so the messages match. */
+export function validateWithSchema(schema: ZodTypeAny): (formData: FormData) => FieldErrors {
+  return (formData) => {
+    const submission = parseWithZod(formData, { schema });
+    return submission.status === "success" ? null : submission.error;
+  };
+}
 
 export type EnhanceFormOptions = {
   /** The errors of the form's current values, by field name (Conform's `submission.error`). */

@@ -7,9 +7,8 @@
  * Plain browser code: zod, Conform's parser and `enhanceForm`, never React or Remix
  * (.dependency-cruiser.cjs keeps it so).
  */
-import { parseWithZod } from "@conform-to/zod";
 import type { ZodTypeAny } from "zod";
-import { enhanceForm } from "~/utils/form-enhancement";
+import { enhanceForm, validateWithSchema } from "~/utils/form-enhancement";
 import {
   ForgotPasswordSchema,
   ResetPasswordSchema,
@@ -34,10 +33,5 @@ for (const [id, schema] of Object.entries(SCHEMAS)) {
   // the schema's messages replace its bubbles.
   form.noValidate = true;
   // Every field renders its error element (auth-fields.tsx, account-form.tsx): no errorClass.
-  enhanceForm(form, {
-    validate: (formData) => {
-      const submission = parseWithZod(formData, { schema });
-      return submission.status === "success" ? null : submission.error;
-    },
-  });
+  enhanceForm(form, { validate: validateWithSchema(schema) });
 }

@@ -12,8 +12,7 @@
  * No React, no Remix: every import here must be browser-safe and small (zod, Conform's zod
  * helper, the estimate). A broken data block leaves the form as it is without JavaScript.
  */
-import { parseWithZod } from "@conform-to/zod";
-import { enhanceForm } from "~/utils/form-enhancement";
+import { enhanceForm, validateWithSchema } from "~/utils/form-enhancement";
 import { estimateQuote } from "./quote-estimate";
 import { quoteEstimateMarkup } from "./quote-estimate-markup";
 import {
@@ -48,13 +47,7 @@ if (form instanceof HTMLFormElement && data) {
     // Written only when it changed: the live region speaks on every write.
     if (estimateElement.innerHTML !== markup) estimateElement.innerHTML = markup;
   };
-  enhanceForm(form, {
-    validate: (formData) => {
-      const submission = parseWithZod(formData, { schema });
-      return submission.status === "success" ? null : submission.error;
-    },
-    onChange: showEstimate,
-  });
+  enhanceForm(form, { validate: validateWithSchema(schema), onChange: showEstimate });
   // Values the browser put back (history navigation, autofill before this ran) get their estimate.
   showEstimate(new FormData(form));
 }
