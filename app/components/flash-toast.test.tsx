@@ -102,6 +102,23 @@ describe("static-toast.browser.ts", () => {
     expect(document.activeElement?.id).toBe("before");
   });
 
+  it("puts the live region's content back as new nodes after the page has loaded, to be announced", async () => {
+    vi.useFakeTimers();
+    try {
+      const { toasts } = await page(SIGNED_OUT);
+      const region = toasts()[0].querySelector("[role=status]")!;
+      const before = [...region.childNodes];
+      vi.advanceTimersByTime(400);
+      expect(region.firstChild).toBe(before[0]);
+      vi.advanceTimersByTime(200);
+      expect(region.childNodes).toHaveLength(before.length);
+      expect(region.firstChild).not.toBe(before[0]);
+      expect(region.innerHTML).toBe(before.map((node) => (node as Element).outerHTML).join(""));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("closes on Escape inside the toast, not elsewhere; never by itself", async () => {
     vi.useFakeTimers();
     try {
