@@ -1,6 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteLoaderData } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 import { A11yHeadScript } from "~/components/a11y-head-script";
 import { AccessibilityPanel } from "~/components/accessibility-panel";
@@ -13,8 +13,9 @@ import { IconSprite } from "~/components/social-icon";
 import { isPreviewing } from "~/content/preview.server";
 import { getShellContent } from "~/content/shell.server";
 import { getOptionalUser } from "~/features/accounts/auth.server";
+import { browserScriptUrl } from "~/utils/browser-scripts.server";
 import { useNonce } from "~/utils/nonce";
-import { isStaticPageHandle } from "~/utils/static-page";
+import { useStaticPage } from "~/utils/static-page";
 import { getToast } from "~/utils/toast.server";
 import stylesheet from "~/tailwind.css";
 
@@ -31,7 +32,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     getToast(request),
   ]);
   return json(
-    { shell, user: user ? { email: user.email, isAdmin: user.isAdmin } : null, toast, preview: isPreviewing() },
+    {
+      shell,
+      user: user ? { email: user.email, isAdmin: user.isAdmin } : null,
+      toast,
+      preview: isPreviewing(),
+      toastScript: browserScriptUrl("static-toast"),
+    },
     { headers },
   );
 }
@@ -43,11 +50,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const data = useRouteLoaderData<typeof loader>("root");
-  const matches = useMatches();
-  // A static page (decision 066) ships no framework, unless it has a toast (sonner) or a live
-  // preview (Sanity's overlays) to show: those need React.
-  const leaf = matches[matches.length - 1];
-  const staticPage = Boolean(data && !data.toast && !data.preview && leaf && isStaticPageHandle(leaf.handle));
+  // A static page (decision 066) ships no framework, unless it has a live preview (Sanity's
+  // overlays need React) to show; its toast has a plain script of its own (075).
+  const staticPage = useStaticPage();
   return (
     // The head script sets classes and the font size on <html> before React hydrates.
     // data-hydrated says the page is live (tests wait for it): set by React once it has

@@ -1,13 +1,34 @@
+import { useMatches } from "@remix-run/react";
+
 /**
  * Public pages that need no React in the browser (decision 066). A route exports
  * `export const handle = STATIC_PAGE;` and the root then leaves out Remix's scripts for an
  * anonymous page view: no framework download, no hydration, no copy of the loader data in the
  * HTML. What such a page needs in the browser is plain inline script (the accessibility panel,
- * the compare sliders) and plain HTML (links, forms, <details>). A page that must show a toast or
- * a live preview is hydrated as before.
+ * the compare sliders), plain browser scripts (068) and plain HTML (links, forms, <details>).
+ * A page with a toast stays static: the server's toast has its own small script (075). A page
+ * that must show a live preview is hydrated as before.
  */
 export const STATIC_PAGE = { staticPage: true } as const;
 
 export function isStaticPageHandle(handle: unknown): boolean {
   return typeof handle === "object" && handle !== null && (handle as { staticPage?: unknown }).staticPage === true;
+}
+
+type MatchLike = { id: string; handle?: unknown; data?: unknown };
+
+/**
+ * Whether the root renders this page without Remix's scripts: its leaf route is a static page,
+ * the root's loader answered (an error without root data is hydrated), and no live preview is
+ * on (Sanity's overlays need React). A flash toast does not matter (decision 075).
+ */
+export function isStaticRender(matches: readonly MatchLike[]): boolean {
+  const root = matches.find((match) => match.id === "root")?.data as { preview?: unknown } | null | undefined;
+  const leaf = matches[matches.length - 1];
+  return Boolean(root && !root.preview && leaf && isStaticPageHandle(leaf.handle));
+}
+
+/** `isStaticRender` of the current matches: for the root and what renders its own scripts. */
+export function useStaticPage(): boolean {
+  return isStaticRender(useMatches());
 }

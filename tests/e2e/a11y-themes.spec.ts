@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { expectNoAxeViolations, waitForHydration } from "./helpers";
+import { DEV_CUSTOMER, expectNoAxeViolations, signIn, useClientAddress, waitForHydration } from "./helpers";
 
 // Every public page. Each theme and size below is audited on all of them, at two widths.
 const SERVICE_SLUGS = [
@@ -107,4 +107,38 @@ for (const theme of THEMES) {
       }
     });
   }
+}
+
+// A static page's toast (decision 075), its close button shown by its script: a failure (an
+// alert, red) on /auth and a success (a status, green) on / after signing out.
+for (const theme of THEMES.filter((t) => t.name === "default" || t.name === "dark")) {
+  test(`axe finds nothing on static pages with a toast: ${theme.name}`, async ({ browser }) => {
+    for (const width of WIDTHS) {
+      const context = await browser.newContext({ viewport: width.viewport });
+      await context.addInitScript((stored) => {
+        for (const [key, value] of Object.entries(stored)) window.localStorage.setItem(key, value);
+      }, theme.stored);
+      const page = await context.newPage();
+      try {
+        await useClientAddress(page);
+        const close = page.getByRole("button", { name: "Close notification" });
+        await page.goto("/auth/verify"); // no sign-in under way: back to /auth with a toast
+        await expect(page.getByTestId("flash-toast")).toContainText("Sign in again");
+        await expect(close).toBeVisible();
+        await expectNoAxeViolations(page, `on /auth with an error toast (${theme.name}, ${width.name})`);
+
+        await signIn(page, DEV_CUSTOMER.email, DEV_CUSTOMER.password);
+        await page.goto("/");
+        const signOut = page.getByRole("button", { name: "Sign Out" });
+        if (width.name === "phone") await page.getByText("Menu", { exact: true }).click();
+        await signOut.filter({ visible: true }).first().click();
+        await expect(page.getByTestId("flash-toast")).toContainText("Signed out");
+        await expect(close).toBeVisible();
+        await close.focus();
+        await expectNoAxeViolations(page, `on / with a success toast (${theme.name}, ${width.name})`);
+      } finally {
+        await context.close();
+      }
+    }
+  });
 }

@@ -27,7 +27,8 @@ test.beforeEach(async ({ page }) => {
 const uniqueEmail = (label: string) =>
   `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 
-const BROWSER_SCRIPT = /^\/build\/browser\/auth-forms-[A-Za-z0-9]+\.js$/;
+// The forms' script, and the toast's on a page with a toast (decision 075).
+const BROWSER_SCRIPT = /^\/build\/browser\/(auth-forms|static-toast)-[A-Za-z0-9]+\.js$/;
 
 /** The scripts a page asks for, its posts, and its console errors (CSP violations among them). */
 function watch(page: Page) {
@@ -257,17 +258,21 @@ test.describe("/auth without React", () => {
     });
   }
 
-  test("after sign-up the page is hydrated for its toast, and the script still checks the form", async ({ page }) => {
+  test("after sign-up the page stays static with its toast, and the script still checks the form", async ({ page }) => {
     const seen = watch(page);
     await page.goto("/auth?tab=signup");
     await enhanced(page, "signup");
-    await page.getByLabel("Full Name").fill("Hana Hydrated");
-    await page.getByLabel("Email").fill(uniqueEmail("hydrated"));
-    await page.getByLabel("Password").fill("hydrated-pass");
+    await page.getByLabel("Full Name").fill("Hana Static");
+    await page.getByLabel("Email").fill(uniqueEmail("static-toast"));
+    await page.getByLabel("Password").fill("static-pass");
+    seen.scripts.length = 0;
     await page.getByRole("button", { name: "Create Account" }).click();
     await expect(page).toHaveURL(/\/auth$/);
-    await waitForHydration(page);
-    await expect(page.locator("[data-sonner-toast]").first()).toContainText("Account created successfully.");
+    // The flash toast is the server's live region (decision 075): no React, the toast's script.
+    await expect(page.getByTestId("flash-toast")).toContainText("Account created successfully.");
+    await expect(page.getByRole("button", { name: "Close notification" })).toBeVisible();
+    await expectNoFramework(page, seen.scripts);
+    expect(seen.scripts.some((script) => script.startsWith("/build/browser/static-toast-"))).toBe(true);
     await enhanced(page, "signin");
     const email = page.getByLabel("Email");
     await email.fill("not-an-address");

@@ -292,6 +292,46 @@ test("a valid submit marks the button busy, posts once and focuses the news", as
   expect(posts).toHaveLength(1);
 });
 
+test("the success screen loads no React: its toast is the server's, closed by Escape, focus back on the news", async ({
+  page,
+}) => {
+  await openContact(page);
+  const problems = await collectProblems(page);
+  await fillGood(page, { email: `success-${Date.now()}@example.com` });
+  const scripts: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+  });
+  const [answer] = await Promise.all([
+    page.waitForResponse(
+      (response) => response.request().method() === "GET" && new URL(response.url()).searchParams.has("sent"),
+    ),
+    page.getByRole("button", { name: submitLabel }).click(),
+  ]);
+  await expect(page).toHaveURL(/\/contact\?sent=[^#]+#quote-sent-heading$/);
+  const html = await answer.text();
+  expect(html).not.toContain("__remixContext");
+  expect(html).not.toContain('rel="modulepreload"');
+  const news = page.getByTestId("quote-sent").getByRole("heading", { name: "Quote request sent" });
+  await expect(news).toBeFocused();
+  const toast = page.getByTestId("flash-toast");
+  await expect(toast).toContainText("Quote request sent");
+  await expect(toast).toHaveAttribute("role", "status");
+  // Decision 075: the toast's plain script beside the page's, never Remix's modules.
+  const close = page.getByRole("button", { name: "Close notification" });
+  await expect(close).toBeVisible();
+  expect([...scripts].sort()).toEqual([
+    expect.stringMatching(/^\/build\/browser\/quote-form-[^/]*\.js$/),
+    expect.stringMatching(/^\/build\/browser\/static-toast-[^/]*\.js$/),
+  ]);
+  // Focus in the toast, then Escape: the toast goes and focus is back on the news.
+  await close.focus();
+  await page.keyboard.press("Escape");
+  await expect(page.locator("[data-static-toast]")).toHaveCount(0);
+  await expect(news).toBeFocused();
+  expect(await problems()).toEqual([]);
+});
+
 test("after a refused post, the fields the server marked are checked on every keystroke", async ({ page }) => {
   await openContact(page);
   await fillGood(page, { phone: "555-01", email: `refused-${Date.now()}@example.com` });

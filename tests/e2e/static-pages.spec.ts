@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { waitForHydration } from "./helpers";
+import { DEV_CUSTOMER, signIn, useClientAddress, waitForHydration } from "./helpers";
 
 // Decision 066: the public content pages ship no framework to an anonymous visitor; their
 // interactive parts (accessibility panel, compare sliders, small-screen menu) are inline script
@@ -69,20 +69,94 @@ for (const path of HYDRATED_PAGES) {
   });
 }
 
-test("a static page with a flash toast is hydrated to show it", async ({ page }) => {
-  await page.goto("/auth");
-  await waitForHydration(page);
-  await page.getByLabel("Email").fill("customer@example.com");
-  await page.getByLabel("Password").fill("customer-password");
-  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+// Decision 075: a toast does not hydrate a static page. The server's live region stays, and a
+// plain script (static-toast.browser.ts, loaded only with a toast) gives it a close button.
+const toastBox = (page: Page) => page.locator("[data-static-toast]");
+const closeButton = (page: Page) => page.getByRole("button", { name: "Close notification" });
+
+test("a static page with a flash toast stays static; its toast closes by keyboard, focus goes back", async ({
+  page,
+}) => {
+  await useClientAddress(page);
+  await signIn(page, DEV_CUSTOMER.email, DEV_CUSTOMER.password);
   await expect(page).toHaveURL(/\/customer-dashboard$/);
   // / is static: its Sign Out button is a plain form post, answered by a redirect to / with a
-  // flash toast; that render loads React to show the toast.
+  // flash toast.
   await page.goto("/");
   const scripts = collectScripts(page);
-  await page.getByRole("navigation", { name: "Main" }).first().getByRole("button", { name: "Sign Out" }).click();
+  const [answer] = await Promise.all([
+    page.waitForResponse(
+      (response) => new URL(response.url()).pathname === "/" && response.request().method() === "GET",
+    ),
+    page.getByRole("navigation", { name: "Main" }).first().getByRole("button", { name: "Sign Out" }).click(),
+  ]);
   await expect(page).toHaveURL(/\/$/);
+  const html = await answer.text();
+  expect(html).not.toContain("__remixContext");
+  expect(html).not.toContain('rel="modulepreload"');
+  const toast = page.getByTestId("flash-toast");
+  await expect(toast).toContainText("Signed out");
+  await expect(toast).toHaveAttribute("role", "status");
+  // No Remix module: the toast's own plain script only.
+  await expect(closeButton(page)).toBeVisible();
+  expect(scripts.map((url) => new URL(url).pathname)).toEqual([
+    expect.stringMatching(/^\/build\/browser\/static-toast-/),
+  ]);
+
+  // The button is at least 24 by 24 px (WCAG 2.5.8) and comes next in the tab order after the
+  // accessibility button, the last control before it; Enter closes the toast and focus returns.
+  const box = await closeButton(page).boundingBox();
+  expect(box!.width).toBeGreaterThanOrEqual(24);
+  expect(box!.height).toBeGreaterThanOrEqual(24);
   await waitForHydration(page);
-  await expect(page.locator("[data-sonner-toast]").first()).toContainText("Signed out");
-  expect(scripts.some((url) => url.includes("/build/"))).toBe(true);
+  await trigger(page).focus();
+  await page.keyboard.press("Tab");
+  await expect(closeButton(page)).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(toastBox(page)).toHaveCount(0);
+  await expect(trigger(page)).toBeFocused();
+  // The page itself is fine after closing: the panel still works.
+  await page.keyboard.press("Enter");
+  await expect(dialog(page)).toBeVisible();
+});
+
+test("a refusal's toast on a static page closes with the mouse, or with Escape", async ({ page }) => {
+  await useClientAddress(page);
+  const scripts = collectScripts(page);
+  await page.goto("/auth");
+  await page.getByLabel("Email").fill(DEV_CUSTOMER.email);
+  await page.getByLabel("Password").fill("not-the-password");
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  const toast = page.getByTestId("flash-toast");
+  await expect(toast).toContainText("Login failed");
+  await expect(toast).toHaveAttribute("role", "alert");
+  expect(scripts.every((url) => new URL(url).pathname.startsWith("/build/browser/"))).toBe(true);
+  await closeButton(page).click();
+  await expect(toastBox(page)).toHaveCount(0);
+  // Focus did not fall to <body>: the next Tab goes on from where the visitor was.
+  expect(await page.evaluate(() => document.activeElement !== document.body)).toBe(true);
+
+  // Escape, with focus in the toast: focus returns to the field it came from.
+  await page.getByLabel("Password").fill("still-not-the-password");
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await expect(toast).toContainText("Login failed");
+  await page.getByLabel("Email").focus();
+  await closeButton(page).focus();
+  await page.keyboard.press("Escape");
+  await expect(toastBox(page)).toHaveCount(0);
+  await expect(page.getByLabel("Email")).toBeFocused();
+});
+
+test("without JavaScript the toast shows with no close button", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  try {
+    await page.goto("/auth/verify"); // no sign-in under way: back to /auth with a toast
+    await expect(page).toHaveURL(/\/auth$/);
+    await expect(page.getByTestId("flash-toast")).toContainText("Sign in again");
+    await expect(page.locator("[data-toast-close]")).toBeHidden();
+    await expect(closeButton(page)).toHaveCount(0);
+  } finally {
+    await context.close();
+  }
 });
