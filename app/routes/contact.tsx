@@ -44,7 +44,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       serviceOptions,
       addOns,
       sent,
-      quoteFormScript: browserScriptUrl("quote-form"),
+      // The success screen has no form; the URL's fragment focuses its heading without script.
+      quoteFormScript: sent ? null : browserScriptUrl("quote-form"),
       seo: await pageSeo(contact.seo, "/contact"),
       jsonLd: [
         webPage(

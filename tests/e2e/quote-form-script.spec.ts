@@ -317,13 +317,10 @@ test("the success screen loads no React: its toast is the server's, closed by Es
   const toast = page.getByTestId("flash-toast");
   await expect(toast).toContainText("Quote request sent");
   await expect(toast).toHaveAttribute("role", "status");
-  // Decision 075: the toast's plain script beside the page's, never Remix's modules.
+  // Decision 075: only the toast's plain script (the screen has no form), never Remix's modules.
   const close = page.getByRole("button", { name: "Close notification" });
   await expect(close).toBeVisible();
-  expect([...scripts].sort()).toEqual([
-    expect.stringMatching(/^\/build\/browser\/quote-form-[^/]*\.js$/),
-    expect.stringMatching(/^\/build\/browser\/static-toast-[^/]*\.js$/),
-  ]);
+  expect([...scripts].sort()).toEqual([expect.stringMatching(/^\/build\/browser\/static-toast-[^/]*\.js$/)]);
   // Focus in the toast, then Escape: the toast goes and focus is back on the news.
   await close.focus();
   await page.keyboard.press("Escape");
