@@ -13,6 +13,7 @@ import { IconSprite } from "~/components/social-icon";
 import { isPreviewing } from "~/content/preview.server";
 import { getShellContent } from "~/content/shell.server";
 import { getOptionalUser } from "~/features/accounts/auth.server";
+import { browserScriptUrl } from "~/utils/browser-scripts.server";
 import { useNonce } from "~/utils/nonce";
 import { isStaticPageHandle } from "~/utils/static-page";
 import { getToast } from "~/utils/toast.server";
@@ -31,7 +32,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     getToast(request),
   ]);
   return json(
-    { shell, user: user ? { email: user.email, isAdmin: user.isAdmin } : null, toast, preview: isPreviewing() },
+    {
+      shell,
+      user: user ? { email: user.email, isAdmin: user.isAdmin } : null,
+      toast,
+      preview: isPreviewing(),
+      panelScript: browserScriptUrl("accessibility-panel"),
+    },
     { headers },
   );
 }
@@ -49,10 +56,10 @@ export function Layout({ children }: { children: ReactNode }) {
   const leaf = matches[matches.length - 1];
   const staticPage = Boolean(data && !data.toast && !data.preview && leaf && isStaticPageHandle(leaf.handle));
   return (
-    // The head script sets classes and the font size on <html> before React hydrates.
+    // The head script sets classes and the font size on <html> before the first paint.
     // data-hydrated says the page is live (tests wait for it): set by React once it has
-    // hydrated, or here for a static page, whose inline scripts run while it is parsed.
-    <html lang="en" suppressHydrationWarning data-hydrated={staticPage ? "true" : undefined}>
+    // hydrated, or on a static page by the panel's script, the page's last module script.
+    <html lang="en" suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <A11yHeadScript nonce={nonce} />
@@ -74,7 +81,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </main>
         {data ? <SiteFooter shell={data.shell} /> : null}
         <IconSprite />
-        <AccessibilityPanel />
+        <AccessibilityPanel script={data?.panelScript} />
         <FlashToast toast={data?.toast} />
         {data?.preview ? <PreviewOverlays /> : null}
         {staticPage ? null : (

@@ -1,8 +1,7 @@
 import { type ReactNode } from "react";
-import { PANEL_SCRIPT_SOURCE } from "~/components/accessibility-panel-script";
+import { BrowserScript } from "~/components/browser-script";
 import { SpriteIcon } from "~/components/social-icon";
 import { SWITCHES, TEXT_SIZE } from "~/utils/a11y-preferences";
-import { useNonce } from "~/utils/nonce";
 
 // The display class is left out: the link shows first, the script swaps it for the button.
 // Transitions stay utilities in the markup (browser tests find what moves by its class).
@@ -13,15 +12,15 @@ const TITLE_ID = "a11y-dialog-title";
 
 /**
  * The floating accessibility button and its dialog (text size, Dark Mode, High Contrast,
- * Highlight Links, Reduce Motion, reset). With JavaScript off, and until the inline script
- * below the markup has run, the button is a plain link to the accessibility statement.
+ * Highlight Links, Reduce Motion, reset). With JavaScript off, and until its script has run,
+ * the button is a plain link to the accessibility statement (it looks the same).
  *
- * React only renders this markup (no props, no state, so it never changes it again); the
- * behaviour is the inline script of accessibility-panel-script.ts, which runs as soon as the
- * markup is parsed, also on pages that React does not hydrate (decision 066).
+ * React only renders this markup (no state, and `script`, the URL of
+ * accessibility-panel.browser.ts from the root loader, never changes), so it never changes it
+ * again; the behaviour is that plain browser script, cached, the same on pages that React
+ * hydrates and on pages it does not (decisions 066, 068, 074).
  */
-export function AccessibilityPanel() {
-  const nonce = useNonce();
+export function AccessibilityPanel({ script }: { script: string | null | undefined }) {
   return (
     <div data-a11y-panel="">
       <a href="/accessibility" className={`${triggerClass} inline-flex`} data-testid="a11y-trigger" data-a11y-link="">
@@ -73,7 +72,7 @@ export function AccessibilityPanel() {
           </p>
         </div>
       </dialog>
-      <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: PANEL_SCRIPT_SOURCE }} />
+      <BrowserScript src={script} />
     </div>
   );
 }

@@ -2,8 +2,8 @@ import { expect, test, type Page } from "@playwright/test";
 import { waitForHydration } from "./helpers";
 
 // Decision 066: the public content pages ship no framework to an anonymous visitor; their
-// interactive parts (accessibility panel, compare sliders, small-screen menu) are inline script
-// or plain HTML. Pages with forms stay hydrated.
+// interactive parts are a plain browser script (the accessibility panel, decision 074), inline
+// script (compare sliders) or plain HTML (small-screen menu). Pages with forms stay hydrated.
 
 const STATIC_PAGES = ["/", "/services", "/services/weekly", "/about", "/gallery", "/privacy-policy"];
 const HYDRATED_PAGES = ["/contact", "/auth"];
@@ -28,8 +28,11 @@ for (const path of STATIC_PAGES) {
     const html = await response!.text();
     expect(html).not.toContain("__remixContext");
     expect(html).not.toContain('rel="modulepreload"');
-    expect(scripts).toEqual([]);
-    // The panel still works: its inline script has turned the link into the button.
+    // The one script is the accessibility panel's plain browser script: no framework.
+    expect(scripts.map((url) => new URL(url).pathname)).toEqual([
+      expect.stringMatching(/^\/build\/browser\/accessibility-panel\.browser-[A-Z0-9]+\.js$/),
+    ]);
+    // The panel still works: its script has turned the link into the button.
     await waitForHydration(page);
     await trigger(page).click();
     await expect(dialog(page)).toBeVisible();
