@@ -599,7 +599,7 @@ test.describe("keyboard only", () => {
       menu.locator("summary").evaluate((el) => el === document.activeElement),
     );
     await page.keyboard.press("Enter");
-    const mobileNav = page.locator("#mobile-navigation");
+    const mobileNav = page.locator("#site-navigation");
     await expect(mobileNav).toBeVisible();
     await page.keyboard.press("Tab");
     await expect(mobileNav.getByRole("link", { name: "Home", exact: true })).toBeFocused();
