@@ -35,7 +35,7 @@ export default {
     },
   },
   plugins: [
-    function ({ addVariant }: { addVariant: (name: string, selector: string) => void }) {
+    function ({ addVariant }: { addVariant: (name: string, selector: string | string[]) => void }) {
       addVariant("hc", ":is(.high-contrast &)");
       addVariant("motion-off", ":is(.reduce-motion &)");
       // Set on <html> by the accessibility panel at 110–130% and 140–150% text size, so that

@@ -25,16 +25,18 @@ import {
  */
 function enhancePanel(root: HTMLElement | null) {
   if (!root || root.dataset.enhanced === "true") return;
+  // The controls, by role and order (accessibility-panel.tsx renders them so).
   const q = <T extends Element>(selector: string) => root.querySelector<T>(selector)!;
-  const link = q<HTMLAnchorElement>("[data-a11y-link]");
-  const trigger = q<HTMLButtonElement>("[data-a11y-button]");
+  const link = q<HTMLAnchorElement>("a");
+  const trigger = q<HTMLButtonElement>("button[aria-haspopup]");
   const dialog = q<HTMLDialogElement>("dialog");
   const sizeText = q<HTMLElement>("[data-a11y-size]");
-  const decrease = q<HTMLButtonElement>("[data-a11y-step='-1']");
-  const increase = q<HTMLButtonElement>("[data-a11y-step='1']");
-  const status = q<HTMLElement>("[data-a11y-status]");
-  const switches = Array.from(root.querySelectorAll<HTMLButtonElement>("[data-a11y-switch]"));
+  const [decrease, increase] = Array.from(root.querySelectorAll<HTMLButtonElement>(".step-button"));
+  const status = q<HTMLElement>("[role=status]");
+  // One per SWITCHES entry, in the same order.
+  const switches = Array.from(root.querySelectorAll<HTMLButtonElement>("[role=switch]"));
   if (!link || !trigger || !dialog || typeof dialog.showModal !== "function") return;
+  if (!increase || switches.length !== SWITCHES.length) return;
 
   // Storage can be missing or throw (private modes, blocked cookies): settings then last for the page.
   const get = (key: string) => window.localStorage.getItem(key); // readPreferences catches
@@ -55,10 +57,7 @@ function enhancePanel(root: HTMLElement | null) {
     // would drop focus out of the dialog.
     decrease.setAttribute("aria-disabled", String(!canDecreaseTextSize(prefs.textSize)));
     increase.setAttribute("aria-disabled", String(!canIncreaseTextSize(prefs.textSize)));
-    for (const button of switches) {
-      const id = button.dataset.a11ySwitch as keyof A11yPreferences;
-      button.setAttribute("aria-checked", String(prefs[id] === true));
-    }
+    switches.forEach((button, i) => button.setAttribute("aria-checked", String(prefs[SWITCHES[i].id])));
   };
   const update = (next: A11yPreferences, key: string) => {
     prefs = next;
@@ -74,11 +73,10 @@ function enhancePanel(root: HTMLElement | null) {
   };
   decrease.addEventListener("click", () => step(-1));
   increase.addEventListener("click", () => step(1));
-  for (const button of switches) {
-    const s = SWITCHES.find((candidate) => candidate.id === button.dataset.a11ySwitch);
-    if (!s) continue;
+  switches.forEach((button, i) => {
+    const s = SWITCHES[i];
     button.addEventListener("click", () => update({ ...prefs, [s.id]: !prefs[s.id] }, s.storageKey));
-  }
+  });
   q<HTMLButtonElement>("[data-a11y-reset]").addEventListener("click", () => {
     prefs = { ...DEFAULT_PREFERENCES };
     applyPreferences(doc, prefs);

@@ -123,7 +123,13 @@ test.describe("the accessibility button", () => {
       await page.keyboard.press("Tab");
       const inside = await dialog(page).evaluate((el) => el.contains(document.activeElement));
       expect(inside, `Tab #${i + 1} stays in the dialog`).toBe(true);
-      seen.push(await page.evaluate(() => document.activeElement?.textContent?.trim() ?? ""));
+      // The control's name: its aria-label (icon buttons) or its text.
+      seen.push(
+        await page.evaluate(() => {
+          const el = document.activeElement;
+          return el?.getAttribute("aria-label") ?? el?.textContent?.trim() ?? "";
+        }),
+      );
     }
     expect(seen.slice(0, 7)).toEqual([
       "Decrease text size",
