@@ -122,5 +122,5 @@ function Switch({ children }: { children: ReactNode }) {
 }
 
 function AccessibilityIcon() {
-  return <SpriteIcon id="a11y" className="h-7 w-7" />;
+  return <SpriteIcon id="a11y" />;
 }

@@ -48,13 +48,11 @@ export function PlanCard({
         <PriceTag price={plan.price} />
       </div>
       <p className="mt-3 ink-muted">{plan.shortDescription}</p>
-      <ul className="mt-4 flex-1 space-y-2">
+      <ul className="check-list mt-4 flex-1 space-y-2 ink-soft">
         {plan.features.map((feature) => (
-          <li key={feature} className="flex gap-2 ink-soft">
-            <span aria-hidden="true" className="font-bold ink-check">
-              ✓
-            </span>
-            <span>{feature}</span>
+          <li key={feature}>
+            <span aria-hidden="true">✓</span>
+            {feature}
           </li>
         ))}
       </ul>

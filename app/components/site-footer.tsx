@@ -48,13 +48,11 @@ export function SiteFooter({ shell }: { shell: ShellContent }) {
           <h2 id="footer-promises" className="text-lg font-semibold text-white">
             Our promise
           </h2>
-          <ul className="mt-2 space-y-1">
+          <ul className="footer-checks mt-2 space-y-1">
             {shell.promises.map((promise) => (
-              <li key={promise} className="flex gap-2">
-                <span aria-hidden="true" className="text-brand-300">
-                  ✓
-                </span>
-                <span>{promise}</span>
+              <li key={promise}>
+                <span aria-hidden="true">✓</span>
+                {promise}
               </li>
             ))}
           </ul>
