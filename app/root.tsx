@@ -68,11 +68,9 @@ export function Layout({ children }: { children: ReactNode }) {
         <Meta />
         <Links />
       </head>
-      <body className="flex min-h-screen flex-col bg-white text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
-        <a
-          href="#main-content"
-          className="sr-only z-50 rounded-md bg-brand-800 px-4 py-3 font-semibold text-white focus:not-sr-only focus:fixed focus:left-4 focus:top-4"
-        >
+      {/* The body's layout and colours are in app/tailwind.css (base layer). */}
+      <body>
+        <a href="#main-content" className="skip-link">
           Skip to main content
         </a>
         {data ? <SiteHeader shell={data.shell} signedIn={Boolean(data.user)} /> : null}

@@ -50,7 +50,7 @@ export function PlanCard({
       </ul>
       <Link to={`/services/${plan.slug}`} prefetch="intent" className="mt-6 btn-outline">
         {learnMoreLabel}
-        <span className="sr-only"> about {plan.name}</span>
+        <span className="sr-only">{` about ${plan.name}`}</span>
       </Link>
     </article>
   );

@@ -70,10 +70,11 @@ export function SiteHeader({ shell, signedIn }: { shell: ShellContent; signedIn:
   };
 
   return (
-    // Large text (accessibility panel) makes the header tall: it stops being sticky, may wrap, and
-    // keeps the small-screen menu up to a wider breakpoint (see the text-large variants).
-    <header className="sticky top-0 z-40 text-large:relative text-x-large:relative border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-700 dark:bg-slate-900/95">
-      <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3 text-large:flex-wrap text-x-large:flex-wrap">
+    // Large text (accessibility panel) makes the header tall: it stops being sticky, may wrap
+    // (.site-header in app/tailwind.css), and keeps the small-screen menu up to a wider
+    // breakpoint (the wide: variant).
+    <header className="site-header">
+      <div>
         <Link to="/" className="flex items-center gap-2 text-lg font-bold ink-brand">
           <img src="/favicon.svg" alt="" width={32} height={32} className="h-8 w-8" />
           <span>{shell.businessName}</span>
