@@ -89,7 +89,7 @@ export function SiteFooter({ shell }: { shell: ShellContent }) {
         </section>
       </div>
       <p className="border-t border-slate-700 px-4 py-6 text-center text-sm text-slate-300">
-        {`© ${new Date().getFullYear()} ${shell.businessName}. All rights reserved.`}
+        © {new Date().getFullYear()} {shell.businessName}. All rights reserved.
       </p>
     </footer>
   );

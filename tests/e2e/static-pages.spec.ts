@@ -39,6 +39,18 @@ for (const path of STATIC_PAGES) {
   });
 }
 
+test("/ stays within issue 15's 40 KB of HTML, and the panel's script is cached for good", async ({ request }) => {
+  const html = await (await request.get("/")).text();
+  expect(Buffer.byteLength(html, "utf8")).toBeLessThanOrEqual(40 * 1024);
+  // Decision 074: the panel's behaviour is one fingerprinted file, not inline in every page.
+  const src = /<script type="module" src="(\/build\/browser\/accessibility-panel[^"]+)"/.exec(html)?.[1];
+  expect(src).toBeTruthy();
+  const script = await request.get(src!);
+  expect(script.status()).toBe(200);
+  expect(script.headers()["content-type"]).toContain("javascript");
+  expect(script.headers()["cache-control"]).toContain("immutable");
+});
+
 for (const path of HYDRATED_PAGES) {
   test(`${path} is hydrated, and the panel works there too`, async ({ page }) => {
     const scripts = collectScripts(page);
