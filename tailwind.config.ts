@@ -35,13 +35,20 @@ export default {
     },
   },
   plugins: [
-    function ({ addVariant }: { addVariant: (name: string, selector: string) => void }) {
+    function ({ addVariant }: { addVariant: (name: string, selector: string | string[]) => void }) {
       addVariant("hc", ":is(.high-contrast &)");
       addVariant("motion-off", ":is(.reduce-motion &)");
       // Set on <html> by the accessibility panel at 110–130% and 140–150% text size, so that
       // layouts can move their breakpoints (media queries do not see the root font size).
       addVariant("text-large", ':is([data-text-scale="large"] &)');
       addVariant("text-x-large", ':is([data-text-scale="x-large"] &)');
+      // Wide enough for the header's row of links: lg, or xl at large text, or 2xl at x-large.
+      // The three selectors weigh the same (:root + attribute), more than a state like [open].
+      addVariant("wide", [
+        "@media (min-width: 1024px) { :root:not([data-text-scale]) & }",
+        '@media (min-width: 1280px) { :root[data-text-scale="large"] & }',
+        '@media (min-width: 1536px) { :root[data-text-scale="x-large"] & }',
+      ]);
     },
   ],
 } satisfies Config;

@@ -38,6 +38,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       toast,
       preview: isPreviewing(),
       toastScript: browserScriptUrl("static-toast"),
+      panelScript: browserScriptUrl("accessibility-panel"),
     },
     { headers },
   );
@@ -54,10 +55,10 @@ export function Layout({ children }: { children: ReactNode }) {
   // overlays need React) to show; its toast has a plain script of its own (075).
   const staticPage = useStaticPage();
   return (
-    // The head script sets classes and the font size on <html> before React hydrates.
+    // The head script sets classes and the font size on <html> before the first paint.
     // data-hydrated says the page is live (tests wait for it): set by React once it has
-    // hydrated, or here for a static page, whose inline scripts run while it is parsed.
-    <html lang="en" suppressHydrationWarning data-hydrated={staticPage ? "true" : undefined}>
+    // hydrated, or on a static page by the panel's script, the page's last module script.
+    <html lang="en" suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <A11yHeadScript nonce={nonce} />
@@ -66,11 +67,9 @@ export function Layout({ children }: { children: ReactNode }) {
         <Meta />
         <Links />
       </head>
-      <body className="flex min-h-screen flex-col bg-white text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
-        <a
-          href="#main-content"
-          className="sr-only z-50 rounded-md bg-brand-800 px-4 py-3 font-semibold text-white focus:not-sr-only focus:fixed focus:left-4 focus:top-4"
-        >
+      {/* The body's layout and colours are in app/tailwind.css (base layer). */}
+      <body>
+        <a href="#main-content" className="skip-link">
           Skip to main content
         </a>
         {data ? <SiteHeader shell={data.shell} signedIn={Boolean(data.user)} /> : null}
@@ -79,7 +78,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </main>
         {data ? <SiteFooter shell={data.shell} /> : null}
         <IconSprite />
-        <AccessibilityPanel />
+        <AccessibilityPanel script={data?.panelScript} />
         <FlashToast toast={data?.toast} />
         {data?.preview ? <PreviewOverlays /> : null}
         {staticPage ? null : (

@@ -256,7 +256,7 @@ async function main() {
       let files = 0;
       for (const script of scriptsOf(html))
         files += gzipSync(readFileSync(path.join(root, "public", script)), { level: 9 }).length;
-      // Inline code counts too (the panel's script on a static page, Remix's context on a hydrated one).
+      // Inline code counts too (the head and slider scripts on a static page, Remix's context on a hydrated one).
       const inlineCode = inlineScriptsOf(html);
       const inline = inlineCode ? gzipSync(inlineCode, { level: 9 }).length : 0;
       const kb = (files + inline) / 1024;

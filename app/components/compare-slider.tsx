@@ -1,4 +1,4 @@
-import { useEffect, useRef, type CSSProperties } from "react";
+import { useEffect, useRef } from "react";
 import { useNonce } from "~/utils/nonce";
 
 /**
@@ -92,9 +92,8 @@ function Picture({
         loading={priority ? "eager" : "lazy"}
         decoding="async"
         draggable={false}
-        className="compare-img"
       />
-      <span className="compare-caption">{caption}</span>
+      <span>{caption}</span>
     </>
   );
 }
@@ -113,11 +112,11 @@ export function CompareSlider({
   useEffect(() => enhance(root.current), []);
 
   return (
+    // Styled by [data-compare] and the compare-* classes (app/tailwind.css): --position, the
+    // divider's place, starts at 50% there and is then set by the script on this element.
     <div
       ref={root}
-      className="group relative"
       data-compare=""
-      style={{ "--position": "50%" } as CSSProperties}
       // The inline script marks the root before React hydrates.
       suppressHydrationWarning
     >
@@ -129,16 +128,9 @@ export function CompareSlider({
           <Picture image={after} caption="After" sizes={sizes} priority={priority} />
         </div>
       </div>
-      <input
-        type="range"
-        min={0}
-        max={100}
-        step={1}
-        defaultValue={50}
-        aria-label={label}
-        className="peer compare-input"
-      />
-      <div aria-hidden="true" className="compare-divider" style={{ left: "var(--position)" }}>
+      {/* A range's defaults are the slider's: 0 to 100 in steps of 1, starting at 50. */}
+      <input type="range" aria-label={label} className="compare-input" />
+      <div aria-hidden="true" className="compare-divider">
         <span className="compare-handle">↔</span>
       </div>
       {ownScript ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: INLINE_SCRIPT }} /> : null}

@@ -23,7 +23,8 @@ export function PageHero({ heading, text, children }: { heading: string; text?: 
 
 /**
  * A page section with an H2. Not a named landmark: names like "Service area" would repeat the
- * footer's; the headings are what screen reader users navigate by here.
+ * footer's; the headings are what screen reader users navigate by here. Its frame, heading and
+ * intro are styled by `.page-section` (app/tailwind.css, decision 074).
  */
 export function PageSection({
   id,
@@ -38,14 +39,11 @@ export function PageSection({
   children?: ReactNode;
   tone?: "plain" | "tinted";
 }) {
-  const background = tone === "tinted" ? "bg-sand-50 dark:bg-slate-900 hc:bg-white" : "";
   return (
-    <section className={background}>
-      <div className="mx-auto max-w-6xl px-4 py-12 sm:py-16">
-        <h2 id={`${id}-heading`} className="section-heading">
-          {heading}
-        </h2>
-        {text ? <p className="mt-3 max-w-3xl text-lg ink-muted">{text}</p> : null}
+    <section className={tone === "tinted" ? "page-section section-tinted" : "page-section"}>
+      <div>
+        <h2 id={`${id}-heading`}>{heading}</h2>
+        {text ? <p>{text}</p> : null}
         {children ? <div className="mt-8">{children}</div> : null}
       </div>
     </section>

@@ -5,11 +5,7 @@ import { PriceTag } from "./price-tag";
 import { ResponsiveImage } from "./responsive-image";
 
 export function PopularBadge({ text }: { text: string }) {
-  return (
-    <span className="inline-flex items-center rounded-full bg-amber-100 px-3 py-1 text-sm font-semibold text-amber-900 ring-1 ring-amber-300 dark:bg-amber-900 dark:text-amber-50 dark:ring-amber-700 hc:bg-black hc:text-white">
-      {text}
-    </span>
-  );
+  return <span className="popular-badge">{text}</span>;
 }
 
 /** One plan in the catalogue; the "Learn More" link names the plan for screen readers. */
@@ -29,11 +25,7 @@ export function PlanCard({
   return (
     <article
       aria-labelledby={`plan-${plan.slug}`}
-      className={`relative flex h-full flex-col rounded-2xl border bg-white p-6 shadow-sm dark:bg-slate-900 ${
-        highlighted
-          ? "border-brand-600 ring-2 ring-brand-600 dark:border-brand-400 dark:ring-brand-400 hc:ring-black"
-          : "border-slate-200 dark:border-slate-700 hc:border-black"
-      }`}
+      className={highlighted ? "plan-card plan-card-popular" : "plan-card"}
     >
       {image ? <ResponsiveImage image={image} sizes="(min-width: 1024px) 22rem, 100vw" className="mb-4" /> : null}
       {highlighted && plan.badge ? (
@@ -48,19 +40,17 @@ export function PlanCard({
         <PriceTag price={plan.price} />
       </div>
       <p className="mt-3 ink-muted">{plan.shortDescription}</p>
-      <ul className="mt-4 flex-1 space-y-2">
+      <ul className="check-list mt-4 flex-1 space-y-2 ink-soft">
         {plan.features.map((feature) => (
-          <li key={feature} className="flex gap-2 ink-soft">
-            <span aria-hidden="true" className="font-bold ink-check">
-              ✓
-            </span>
-            <span>{feature}</span>
+          <li key={feature}>
+            <span aria-hidden="true">✓</span>
+            {feature}
           </li>
         ))}
       </ul>
       <Link to={`/services/${plan.slug}`} prefetch="intent" className="mt-6 btn-outline">
         {learnMoreLabel}
-        <span className="sr-only"> about {plan.name}</span>
+        <span className="sr-only">{` about ${plan.name}`}</span>
       </Link>
     </article>
   );

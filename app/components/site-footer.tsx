@@ -9,7 +9,7 @@ export function SiteFooter({ shell }: { shell: ShellContent }) {
     <footer className="mt-16 bg-slate-900 text-slate-200 hc:bg-black">
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
         <section aria-labelledby="footer-contact">
-          <h2 id="footer-contact" className="text-lg font-semibold text-white">
+          <h2 id="footer-contact" className="footer-heading">
             {shell.businessName}
           </h2>
           <p className="mt-2 text-slate-300">{shell.tagline}</p>
@@ -29,7 +29,7 @@ export function SiteFooter({ shell }: { shell: ShellContent }) {
         </section>
 
         <section aria-labelledby="footer-areas">
-          <h2 id="footer-areas" className="text-lg font-semibold text-white">
+          <h2 id="footer-areas" className="footer-heading">
             Service area
           </h2>
           <ul className="mt-2 space-y-1">
@@ -45,23 +45,21 @@ export function SiteFooter({ shell }: { shell: ShellContent }) {
         </section>
 
         <section aria-labelledby="footer-promises">
-          <h2 id="footer-promises" className="text-lg font-semibold text-white">
+          <h2 id="footer-promises" className="footer-heading">
             Our promise
           </h2>
-          <ul className="mt-2 space-y-1">
+          <ul className="footer-checks mt-2 space-y-1">
             {shell.promises.map((promise) => (
-              <li key={promise} className="flex gap-2">
-                <span aria-hidden="true" className="text-brand-300">
-                  ✓
-                </span>
-                <span>{promise}</span>
+              <li key={promise}>
+                <span aria-hidden="true">✓</span>
+                {promise}
               </li>
             ))}
           </ul>
         </section>
 
         <section aria-labelledby="footer-legal">
-          <h2 id="footer-legal" className="text-lg font-semibold text-white">
+          <h2 id="footer-legal" className="footer-heading">
             Legal
           </h2>
           <ul className="mt-2 space-y-1">

@@ -30,9 +30,10 @@ function SignInOut({ signedIn, className }: { signedIn: boolean; className: stri
   );
 }
 
-function SocialLinks({ social }: { social: ShellContent["social"] }) {
+/** `className` says where the list shows (the header has one for each layout, see SiteHeader). */
+function SocialLinks({ social, className }: { social: ShellContent["social"]; className: string }) {
   return (
-    <ul className="flex items-center gap-1" aria-label="Social media">
+    <ul className={`items-center gap-1 ${className}`} aria-label="Social media">
       {social.map((s) => (
         <li key={s.network}>
           <a
@@ -69,44 +70,23 @@ export function SiteHeader({ shell, signedIn }: { shell: ShellContent; signedIn:
   };
 
   return (
-    // Large text (accessibility panel) makes the header tall: it stops being sticky, may wrap, and
-    // keeps the small-screen menu up to a wider breakpoint (see the text-large variants).
-    <header className="sticky top-0 z-40 text-large:relative text-x-large:relative border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-700 dark:bg-slate-900/95">
-      <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3 text-large:flex-wrap text-x-large:flex-wrap">
+    // Large text (accessibility panel) makes the header tall: it stops being sticky, may wrap
+    // (.site-header in app/tailwind.css), and keeps the small-screen menu up to a wider
+    // breakpoint (the wide: variant).
+    <header className="site-header">
+      <div>
         <Link to="/" className="flex items-center gap-2 text-lg font-bold ink-brand">
           <img src="/favicon.svg" alt="" width={32} height={32} className="h-8 w-8" />
           <span>{shell.businessName}</span>
         </Link>
 
-        <nav
-          aria-label="Main"
-          className="hidden items-center gap-1 lg:flex text-large:lg:hidden text-large:xl:flex text-x-large:lg:hidden text-x-large:xl:hidden text-x-large:2xl:flex"
-        >
-          <ul className="flex items-center gap-1">
-            {NAV_LINKS.map((l) => (
-              <li key={l.to}>
-                <NavLink to={l.to} end={l.to === "/"} className={navLinkClass} prefetch="intent">
-                  {l.label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-          <SocialLinks social={shell.social} />
-          <Link to="/contact" className={bookNowClass}>
-            Book Now
-          </Link>
-          <SignInOut signedIn={signedIn} className={signInClass} />
-        </nav>
-
-        <details
-          ref={menuRef}
-          className="group lg:hidden text-large:lg:block text-large:xl:hidden text-x-large:lg:block text-x-large:xl:block text-x-large:2xl:hidden"
-          data-testid="mobile-menu"
-        >
-          <summary
-            className="flex min-h-11 cursor-pointer list-none items-center gap-2 rounded-md border border-slate-300 px-3 py-2 font-medium text-slate-800 dark:border-slate-600 dark:text-slate-100 [&::-webkit-details-marker]:hidden"
-            aria-controls="mobile-navigation"
-          >
+        {/*
+          One nav for both layouts (decision 074). Wide (the `wide:` variant: lg, or wider at large
+          text), a row in the header; narrower, the small-screen menu: the <details> before it is
+          its toggle (no JavaScript needed), and the nav shows below the header while it is open.
+        */}
+        <details ref={menuRef} className="group wide:hidden" data-testid="mobile-menu">
+          <summary className="menu-summary" aria-controls="site-navigation">
             <svg viewBox="0 0 24 24" className="h-5 w-5" aria-hidden="true" focusable="false">
               <path
                 className="group-open:hidden"
@@ -125,31 +105,28 @@ export function SiteHeader({ shell, signedIn }: { shell: ShellContent; signedIn:
             </svg>
             <span>Menu</span>
           </summary>
-          <nav
-            id="mobile-navigation"
-            aria-label="Main"
-            className="absolute inset-x-0 top-full border-b border-slate-200 bg-white px-4 pb-6 pt-2 shadow-lg dark:border-slate-700 dark:bg-slate-900"
-          >
-            <ul className="flex flex-col gap-1">
-              {NAV_LINKS.map((l) => (
-                <li key={l.to}>
-                  <NavLink to={l.to} end={l.to === "/"} className={navLinkClass} onClick={closeMenu}>
-                    {l.label}
-                  </NavLink>
-                </li>
-              ))}
-            </ul>
-            <div className="mt-4 flex flex-wrap items-center gap-3">
-              <Link to="/contact" className={bookNowClass} onClick={closeMenu}>
-                Book Now
-              </Link>
-              <SignInOut signedIn={signedIn} className={signInClass} />
-            </div>
-            <div className="mt-4">
-              <SocialLinks social={shell.social} />
-            </div>
-          </nav>
         </details>
+        <nav id="site-navigation" aria-label="Main" className="site-nav">
+          <ul className="flex flex-col gap-1 wide:flex-row wide:items-center">
+            {NAV_LINKS.map((l) => (
+              <li key={l.to}>
+                <NavLink to={l.to} end={l.to === "/"} className={navLinkClass} prefetch="intent" onClick={closeMenu}>
+                  {l.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+          {/* The same order as on screen in both layouts: the social links come before the
+              buttons in the row, after them in the menu. */}
+          <SocialLinks social={shell.social} className="hidden wide:flex" />
+          <div className="mt-4 flex flex-wrap items-center gap-3 wide:contents">
+            <Link to="/contact" className={bookNowClass} onClick={closeMenu}>
+              Book Now
+            </Link>
+            <SignInOut signedIn={signedIn} className={signInClass} />
+          </div>
+          <SocialLinks social={shell.social} className="mt-4 flex wide:hidden" />
+        </nav>
       </div>
     </header>
   );

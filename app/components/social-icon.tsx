@@ -48,8 +48,11 @@ export function IconSprite() {
   );
 }
 
-/** One icon of the sprite above; decorative (the control around it carries the name). */
-export function SpriteIcon({ id, className = "h-5 w-5" }: { id: string; className?: string }) {
+/**
+ * One icon of the sprite above; decorative (the control around it carries the name). Without a
+ * className it is sized by its control's component class (`.social-link > svg`, …: decision 074).
+ */
+export function SpriteIcon({ id, className }: { id: string; className?: string }) {
   return (
     <svg className={className} aria-hidden="true">
       <use href={`#icon-${id}`} />
@@ -57,6 +60,6 @@ export function SpriteIcon({ id, className = "h-5 w-5" }: { id: string; classNam
   );
 }
 
-export function SocialIcon({ network, className = "h-5 w-5" }: { network: Network; className?: string }) {
+export function SocialIcon({ network, className }: { network: Network; className?: string }) {
   return <SpriteIcon id={network} className={className} />;
 }

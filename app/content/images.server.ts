@@ -24,18 +24,22 @@ function imageBuilder() {
       });
 }
 
+/** The srcset widths, as multiples of `maxWidth` (the 1x width). */
+const DEFAULT_SCALES = [0.5, 1, 1.5, 2];
+
 /**
  * URLs for an image cropped to `aspectRatio` (width / height) around its hotspot, at a few widths
  * up to `maxWidth` (auto=format: WebP where the browser takes it). Null when there is no image or
- * no text alternative.
+ * no text alternative. `scales` lists the srcset widths as multiples of `maxWidth`: a picture
+ * that is never shown narrower than half its width needs no half-width candidate (074).
  */
 export function resolveImage(
   image: SanityImage,
-  { maxWidth, aspectRatio }: { maxWidth: number; aspectRatio: number },
+  { maxWidth, aspectRatio, scales = DEFAULT_SCALES }: { maxWidth: number; aspectRatio: number; scales?: number[] },
 ): ResolvedImage | null {
   if (!image?.asset || !image.alt?.trim()) return null;
   const builder = imageBuilder();
-  const widths = [Math.round(maxWidth / 2), maxWidth, Math.round(maxWidth * 1.5), maxWidth * 2];
+  const widths = scales.map((scale) => Math.round(maxWidth * scale));
   const url = (width: number) =>
     builder
       .image(image)

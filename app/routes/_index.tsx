@@ -110,12 +110,10 @@ export default function HomePage() {
                 {home.hero.secondaryCtaLabel}
               </CtaLink>
             </div>
-            <ul className="mt-8 flex flex-wrap gap-x-6 gap-y-2 ink-soft" aria-label="Highlights">
+            <ul className="hero-checks mt-8 flex flex-wrap gap-x-6 gap-y-2 ink-soft" aria-label="Highlights">
               {settings.trustBadges.map((badge) => (
-                <li key={badge._key} className="flex items-center gap-2 font-medium">
-                  <span aria-hidden="true" className="ink-check">
-                    ✓
-                  </span>
+                <li key={badge._key}>
+                  <span aria-hidden="true">✓</span>
                   {badge.title}
                 </li>
               ))}

@@ -123,13 +123,11 @@ export default function ServiceDetailPage() {
             <h2 id="included-heading" className="text-2xl font-bold ink">
               What’s included
             </h2>
-            <ul className="mt-4 space-y-3">
+            <ul className="check-list mt-4 space-y-3 text-lg ink-soft">
               {plan.features.map((feature) => (
-                <li key={feature} className="flex gap-2 text-lg ink-soft">
-                  <span aria-hidden="true" className="font-bold ink-check">
-                    ✓
-                  </span>
-                  <span>{feature}</span>
+                <li key={feature}>
+                  <span aria-hidden="true">✓</span>
+                  {feature}
                 </li>
               ))}
             </ul>

@@ -115,7 +115,8 @@ export function applyPreferences(root: RootElementLike, prefs: A11yPreferences) 
  * stored values), written in ES5 and kept tiny because it blocks rendering. Anything unexpected,
  * including localStorage being unavailable, leaves the page at its defaults.
  */
-export const HEAD_SCRIPT_SOURCE = [
+// Pure: a bundle that does not use it (the panel's browser script) leaves it out.
+export const HEAD_SCRIPT_SOURCE = /* @__PURE__ */ [
   "(function(){try{",
   "var d=document.documentElement,s=window.localStorage,",
   `v=s.getItem(${JSON.stringify(TEXT_SIZE_KEY)}),n,k,`,

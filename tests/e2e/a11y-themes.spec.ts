@@ -97,7 +97,7 @@ for (const theme of THEMES) {
         await page.keyboard.press("Escape");
         if (width.name === "phone") {
           await page.getByText("Menu", { exact: true }).click();
-          await expect(page.locator("#mobile-navigation")).toBeVisible();
+          await expect(page.locator("#site-navigation")).toBeVisible();
           await expectNoAxeViolations(page, `with the menu open (${theme.name}, ${width.name})`);
         }
         await page.goto("/no-such-page");

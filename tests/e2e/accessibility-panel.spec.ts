@@ -123,7 +123,13 @@ test.describe("the accessibility button", () => {
       await page.keyboard.press("Tab");
       const inside = await dialog(page).evaluate((el) => el.contains(document.activeElement));
       expect(inside, `Tab #${i + 1} stays in the dialog`).toBe(true);
-      seen.push(await page.evaluate(() => document.activeElement?.textContent?.trim() ?? ""));
+      // The control's name: its aria-label (icon buttons) or its text.
+      seen.push(
+        await page.evaluate(() => {
+          const el = document.activeElement;
+          return el?.getAttribute("aria-label") ?? el?.textContent?.trim() ?? "";
+        }),
+      );
     }
     expect(seen.slice(0, 7)).toEqual([
       "Decrease text size",
@@ -600,7 +606,7 @@ test.describe("keyboard only", () => {
       menu.locator("summary").evaluate((el) => el === document.activeElement),
     );
     await page.keyboard.press("Enter");
-    const mobileNav = page.locator("#mobile-navigation");
+    const mobileNav = page.locator("#site-navigation");
     await expect(mobileNav).toBeVisible();
     await page.keyboard.press("Tab");
     await expect(mobileNav.getByRole("link", { name: "Home", exact: true })).toBeFocused();

@@ -92,7 +92,7 @@ test.describe("document shell", () => {
     await page.goto("/");
     await waitForHydration(page);
     const toggle = page.getByText("Menu", { exact: true });
-    const menu = page.locator("#mobile-navigation");
+    const menu = page.locator("#site-navigation");
     await expect(menu).toBeHidden();
     await toggle.click();
     await expect(menu).toBeVisible();
@@ -108,7 +108,7 @@ test.describe("document shell", () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto("/about");
     await waitForHydration(page);
-    const menu = page.locator("#mobile-navigation");
+    const menu = page.locator("#site-navigation");
     await page.getByText("Menu", { exact: true }).click();
     await expect(menu).toBeVisible();
     await menu.getByRole("link", { name: "About", exact: true }).click();
@@ -123,13 +123,13 @@ test.describe("without JavaScript", () => {
   test("the small-screen menu still opens and its links work @phone", async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto("/");
-    const menu = page.locator("#mobile-navigation");
+    const menu = page.locator("#site-navigation");
     await expect(menu).toBeHidden();
     await page.getByText("Menu", { exact: true }).click();
     await expect(menu).toBeVisible();
     await menu.getByRole("link", { name: "Contact", exact: true }).click();
     await expect(page).toHaveURL(/\/contact$/);
-    await expect(page.locator("#mobile-navigation")).toBeHidden();
+    await expect(page.locator("#site-navigation")).toBeHidden();
   });
 
   test("the 404 page renders on the server", async ({ page }) => {

@@ -2,10 +2,11 @@ import { expect, test, type Page } from "@playwright/test";
 import { DEV_CUSTOMER, signIn, useClientAddress, waitForHydration } from "./helpers";
 
 // Decision 066: the public content pages ship no framework to an anonymous visitor; their
-// interactive parts (accessibility panel, compare sliders, small-screen menu) are inline script
-// or plain HTML. The pages with forms are static too, each with its form's plain script
-// (decision 068: /contact in tests/e2e/quote-form-script.spec.ts; /auth and the account pages in
-// tests/e2e/auth-pages.spec.ts). The 404 page is still hydrated (its links go back into the app).
+// interactive parts are a plain browser script (the accessibility panel, decision 074), inline
+// script (compare sliders) or plain HTML (small-screen menu). The pages with forms are static
+// too, each with its form's plain script (decision 068: /contact in
+// tests/e2e/quote-form-script.spec.ts; /auth and the account pages in tests/e2e/auth-pages.spec.ts).
+// The 404 page is still hydrated (its links go back into the app).
 
 const STATIC_PAGES = [
   "/",
@@ -39,14 +40,29 @@ for (const path of STATIC_PAGES) {
     const html = await response!.text();
     expect(html).not.toContain("__remixContext");
     expect(html).not.toContain('rel="modulepreload"');
-    // Only plain browser scripts (decision 068), never Remix's modules.
-    expect(scripts.filter((url) => !new URL(url).pathname.startsWith("/build/browser/"))).toEqual([]);
-    // The panel still works: its inline script has turned the link into the button.
+    // Only plain browser scripts (decision 068), the accessibility panel's among them (074),
+    // never Remix's modules.
+    const paths = scripts.map((url) => new URL(url).pathname);
+    expect(paths.filter((path) => !path.startsWith("/build/browser/"))).toEqual([]);
+    expect(paths).toContainEqual(expect.stringMatching(/^\/build\/browser\/accessibility-panel-[A-Z0-9]+\.js$/));
+    // The panel still works: its script has turned the link into the button.
     await waitForHydration(page);
     await trigger(page).click();
     await expect(dialog(page)).toBeVisible();
   });
 }
+
+test("/ stays within issue 15's 40 KB of HTML, and the panel's script is cached for good", async ({ request }) => {
+  const html = await (await request.get("/")).text();
+  expect(Buffer.byteLength(html, "utf8")).toBeLessThanOrEqual(40 * 1024);
+  // Decision 074: the panel's behaviour is one fingerprinted file, not inline in every page.
+  const src = /<script type="module" src="(\/build\/browser\/accessibility-panel[^"]+)"/.exec(html)?.[1];
+  expect(src).toBeTruthy();
+  const script = await request.get(src!);
+  expect(script.status()).toBe(200);
+  expect(script.headers()["content-type"]).toContain("javascript");
+  expect(script.headers()["cache-control"]).toContain("immutable");
+});
 
 for (const path of HYDRATED_PAGES) {
   test(`${path} is hydrated, and the panel works there too`, async ({ page }) => {

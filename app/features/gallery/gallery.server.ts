@@ -11,8 +11,12 @@ export type GalleryPair = {
   after: ResolvedImage;
 };
 
-/** Pairs share one frame (4:3) so that the slider compares like with like. */
-const PAIR_FRAME = { maxWidth: 600, aspectRatio: 4 / 3 } as const;
+/**
+ * Pairs share one frame (4:3) so that the slider compares like with like. A pair is at most
+ * 24rem wide from xl, half the screen from md and the whole screen below: only a phone narrower
+ * than 300 px at 1x would take a 300 px picture, so the srcset starts at 600 (decision 074).
+ */
+const PAIR_FRAME = { maxWidth: 600, aspectRatio: 4 / 3, scales: [1, 1.5, 2] };
 
 /** The published pairs (customer consent is part of the query), in gallery order; `limit` for the home page. */
 export async function getGalleryPairs(limit?: number): Promise<GalleryPair[]> {
