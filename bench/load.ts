@@ -108,7 +108,7 @@ async function main() {
       LOG_LEVEL: "error",
       ...(DATABASE_URL ? { DATABASE_URL } : {}),
     },
-    { ready: "healthy" },
+    { ready: "healthy", stdio: "inherit" },
   );
   const server = app.child;
   const base = app.url;

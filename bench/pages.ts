@@ -87,7 +87,7 @@ async function startApp(databaseUrl: string) {
       LOG_LEVEL: "error",
       ...imageMemoryEnv(),
     },
-    { ready: "healthy" },
+    { ready: "healthy", stdio: "inherit" },
   );
   return { base: server.url, child: server.child, stop: () => void server.stop() };
 }

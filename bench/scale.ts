@@ -235,7 +235,7 @@ function literal(value: unknown): string {
 function startApp(databaseUrl: string): Promise<AppServer> {
   return startAppServer(
     { DATABASE_URL: databaseUrl, SESSION_SECRET, SEED_DEV_DATA: "false", LOG_LEVEL: "error" },
-    { ready: "healthy" },
+    { ready: "healthy", stdio: "inherit" },
   );
 }
 

@@ -52,6 +52,12 @@ export type StartOptions = {
    * on one database are started one after the other, or both would migrate at once).
    */
   ready?: "listening" | "healthy";
+  /**
+   * "collect" (the default): the server's output is kept for `output()`. "inherit": it goes to
+   * this process's stdout and stderr; for benches that block their event loop (spawnSync) while
+   * the server runs, which would stop a piped server on a full pipe.
+   */
+  stdio?: "collect" | "inherit";
 };
 
 /**
@@ -60,7 +66,7 @@ export type StartOptions = {
  */
 export async function startAppServer(
   env: Record<string, string> = {},
-  { ready = "listening" }: StartOptions = {},
+  { ready = "listening", stdio = "collect" }: StartOptions = {},
 ): Promise<AppServer> {
   ensureBuild();
   const port = await freePort();
@@ -79,11 +85,11 @@ export async function startAppServer(
       LOG_LEVEL: "warn",
       ...env,
     },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: stdio === "collect" ? ["ignore", "pipe", "pipe"] : "inherit",
   });
   let output = "";
-  child.stdout!.on("data", (c) => (output += c.toString()));
-  child.stderr!.on("data", (c) => (output += c.toString()));
+  child.stdout?.on("data", (c) => (output += c.toString()));
+  child.stderr?.on("data", (c) => (output += c.toString()));
   const url = `http://127.0.0.1:${port}`;
   const server: AppServer = {
     url,
