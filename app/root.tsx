@@ -69,7 +69,8 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       {/* The body's layout and colours are in app/tailwind.css (base layer). */}
       <body>
-        <a href="#main-content" className="skip-link">
+        {/* sr-only stays in the markup: what is visually hidden is found by that class (tests). */}
+        <a href="#main-content" className="sr-only skip-link">
           Skip to main content
         </a>
         {data ? <SiteHeader shell={data.shell} signedIn={Boolean(data.user)} /> : null}
