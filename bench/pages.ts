@@ -54,7 +54,9 @@ type Raw = { status: number; headers: http.IncomingHttpHeaders; body: Buffer };
 /** One request, bytes as sent (no decompression). */
 function rawGet(url: string, headers: Record<string, string> = {}, method = "GET", body?: string): Promise<Raw> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers }, (res) => {
+    // A fresh connection each time: Lighthouse runs block this process (spawnSync) for longer
+    // than the server keeps an idle connection, and a reused one would be found closed.
+    const req = http.request(url, { method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
