@@ -10,13 +10,20 @@
 // Run: npm run build && npm run bench scale   BENCH_SCALE=10k for the small size only (full
 // seeding takes minutes). BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres)
 // names the server; each size gets a database of its own, dropped at the end.
+// BENCH_HTML_DIR=<folder> saves each page's HTML there (<size>-<page>.html), to see where its
+// bytes go. The biggest admin pages are also rendered in this process by the build's Remix
+// handler (no HTTP, no other request in between); BENCH_BASELINE_BUILD=<path to another
+// build/index.js> renders them with that build too, in turns, and prints this build's time as
+// a ratio of that one's (noisy on a busy machine, but both sides share the noise).
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
+import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { sql, type Kysely } from "kysely";
 import pg from "pg";
 import { startAppServer, type AppServer } from "../tests/helpers/app-server";
@@ -47,6 +54,9 @@ const QUOTES_PER_CUSTOMER = 2;
 const SAMPLE_CUSTOMERS = 50;
 const CALLS = 600;
 const HTTP_CALLS = Number(process.env.BENCH_HTTP_CALLS || 200);
+const RENDER_CALLS = Number(process.env.BENCH_RENDER_CALLS || 100);
+const HTML_DIR = process.env.BENCH_HTML_DIR;
+const BASELINE_BUILD = process.env.BENCH_BASELINE_BUILD;
 const WRK_SECONDS = Number(process.env.BENCH_WRK_SECONDS || 10);
 const P95_GOAL_MS = 20;
 const GROWTH_GOAL = 1.5;
@@ -256,9 +266,13 @@ function get(url: string, cookie: string): Promise<{ status: number; ms: number;
 }
 
 type Timing = { p50: number; p95: number; bytes: number; gzip: number };
-async function timeHttp(url: string, cookies: string[]): Promise<Timing> {
+async function timeHttp(url: string, cookies: string[], save?: string): Promise<Timing> {
   const first = await get(url, cookies[0]);
   if (first.status !== 200) throw new Error(`${url} answered ${first.status}`);
+  if (save && HTML_DIR) {
+    mkdirSync(HTML_DIR, { recursive: true });
+    writeFileSync(path.join(HTML_DIR, `${save.replace(/[^a-z0-9]+/gi, "-").toLowerCase()}.html`), first.bytes);
+  }
   for (let i = 0; i < 20; i++) await get(url, cookies[i % cookies.length]);
   const times: number[] = [];
   for (let i = 0; i < HTTP_CALLS; i++) {
@@ -292,9 +306,67 @@ function wrk(url: string, cookie: string): { rps: number; p50: number; p95: numb
   return m ? { rps: Number(m[1]), p50: Number(m[2]), p95: Number(m[3]) } : null;
 }
 
+/** Renders pages with a build's Remix handler in this process (the database is the bench's). */
+async function renderer(buildPath: string) {
+  const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
+  const handle = createRequestHandler(build, "production");
+  return async (url: string, cookie: string) => {
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    const response = await handle(new Request(url, { headers: { Cookie: cookie, Accept: "text/html" } }), {
+      cspNonce: "bench",
+      clientAddress: "127.0.0.1",
+    });
+    const text = await response.text();
+    const ms = performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    if (response.status !== 200) throw new Error(`${url} answered ${response.status} in process`);
+    // CPU time of this process (the database's work is another process's): less noisy than the
+    // wall clock on a shared machine.
+    return { ms, cpuMs: (used.user + used.system) / 1000, bytes: Buffer.byteLength(text) };
+  };
+}
+
+type RenderTiming = { p50: number; cpu50: number; bytes: number };
+type Render = RenderTiming & { label: string; baseline: RenderTiming | null };
+async function timeRenders(pages: [string, string][], cookie: string): Promise<Render[]> {
+  const ours = await renderer(path.join(root, "build/index.js"));
+  const theirs = BASELINE_BUILD ? await renderer(path.resolve(BASELINE_BUILD)) : null;
+  const results: Render[] = [];
+  for (const [label, pathname] of pages) {
+    const url = `http://localhost${pathname}`;
+    type Times = { ms: number[]; cpu: number[]; bytes: number };
+    const oursTimes: Times = { ms: [], cpu: [], bytes: 0 };
+    const theirsTimes: Times = { ms: [], cpu: [], bytes: 0 };
+    for (let i = 0; i < 10; i++) {
+      await ours(url, cookie);
+      await theirs?.(url, cookie);
+    }
+    const record = (into: Times, r: { ms: number; cpuMs: number; bytes: number }) => {
+      into.ms.push(r.ms);
+      into.cpu.push(r.cpuMs);
+      into.bytes = r.bytes;
+    };
+    // In turns, so that both builds see the same machine.
+    for (let i = 0; i < RENDER_CALLS; i++) {
+      record(oursTimes, await ours(url, cookie));
+      if (theirs) record(theirsTimes, await theirs(url, cookie));
+    }
+    const median = (xs: number[]) =>
+      percentile(
+        [...xs].sort((x, y) => x - y),
+        50,
+      );
+    const summary = (t: Times): RenderTiming => ({ p50: median(t.ms), cpu50: median(t.cpu), bytes: t.bytes });
+    results.push({ label, ...summary(oursTimes), baseline: theirs ? summary(theirsTimes) : null });
+  }
+  return results;
+}
+
 type SizeResult = {
   loader: { p50: number; p95: number };
   pages: Map<string, Timing>;
+  renders: Render[];
   load: { rps: number; p50: number; p95: number } | null;
   sequential: string[];
 };
@@ -355,6 +427,7 @@ async function measure(size: { name: string; customers: number }): Promise<SizeR
 
     // 2. The pages over HTTP, one request at a time, on the production server.
     const pages = new Map<string, Timing>();
+    let renders: Render[] = [];
     let load: SizeResult["load"] = null;
     if (!existsSync(path.join(root, "build/index.js"))) {
       console.log("  no production build (npm run build): HTTP figures skipped");
@@ -374,13 +447,31 @@ async function measure(size: { name: string; customers: number }): Promise<SizeR
         ["admin quote requests, last page", "/admin-dashboard/quotes?oldest=1"],
         ["admin bookings", "/admin-dashboard/bookings"],
       ];
-      pages.set("customer dashboard (HTTP)", await timeHttp(`${base}/customer-dashboard`, cookies));
-      for (const [label, pathname] of adminPages) pages.set(label, await timeHttp(`${base}${pathname}`, [adminCookie]));
+      const dashboardLabel = "customer dashboard (HTTP)";
+      pages.set(
+        dashboardLabel,
+        await timeHttp(`${base}/customer-dashboard`, cookies, `${size.name}-${dashboardLabel}`),
+      );
+      for (const [label, pathname] of adminPages) {
+        pages.set(label, await timeHttp(`${base}${pathname}`, [adminCookie], `${size.name}-${label}`));
+      }
       load = wrk(`${base}/customer-dashboard`, cookies[0]);
+      // 3. The biggest admin pages rendered in this process: loader + React + the HTML.
+      const rendered = [
+        "admin visits, today",
+        "admin bookings",
+        "admin visits, one day",
+        "admin quote requests, newest page",
+      ];
+      renders = await timeRenders(
+        adminPages.filter(([label]) => rendered.includes(label)),
+        adminCookie,
+      );
     }
     return {
       loader: { p50: percentile(times, 50), p95: percentile(times, 95) },
       pages,
+      renders,
       load,
       sequential: plan.sequential,
     };
@@ -420,6 +511,18 @@ for (const [name, r] of results) {
       value: `${fmt(dashboard.bytes / 1024, 1)} / ${fmt(dashboard.gzip / 1024, 1)} KB`,
       goal: `< ${ADMIN_HTML_GOAL_KB} KB`,
       ok: dashboard.bytes < ADMIN_HTML_GOAL_KB * 1024,
+    });
+  }
+  for (const render of r.renders) {
+    const kb = (bytes: number) => `${fmt(bytes / 1024, 1)} KB`;
+    const one = (t: RenderTiming) => `${fmt(t.p50, 2)} ms, CPU ${fmt(t.cpu50, 2)} ms (${kb(t.bytes)})`;
+    report({
+      figure: `${render.label} rendered in process at ${name}: p50 wall, p50 CPU (${RENDER_CALLS} calls)${render.baseline ? ", vs the baseline build" : ""}`,
+      value: render.baseline
+        ? `${one(render)} vs ${one(render.baseline)}: CPU ${fmt(render.cpu50 / render.baseline.cpu50, 2)}x`
+        : one(render),
+      goal: "information",
+      ok: null,
     });
   }
   if (r.load) {
