@@ -11,19 +11,18 @@
 // seeding takes minutes). BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres)
 // names the server; each size gets a database of its own, dropped at the end.
 // BENCH_HTML_DIR=<folder> saves each page's HTML there (<size>-<page>.html), to see where its
-// bytes go. The biggest admin pages are also rendered in this process by the build's Remix
-// handler (no HTTP, no other request in between); BENCH_BASELINE_BUILD=<path to another
-// build/index.js> renders them with that build too, in turns, and prints this build's time as
-// a ratio of that one's (noisy on a busy machine, but both sides share the noise).
+// bytes go. The biggest admin pages are also rendered by the build's Remix handler in a
+// production process without HTTP (bench/_render-pages.mjs); BENCH_BASELINE_BUILD=<path to
+// another build/index.js> renders them with that build too, in turns, and prints this build's
+// CPU time as a ratio of that one's (noisy on a busy machine, but both sides share the noise);
+// BENCH_RENDER_PROFILE=<folder> writes a CPU profile of those renders there.
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
-import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { sql, type Kysely } from "kysely";
 import pg from "pg";
 import { startAppServer, type AppServer } from "../tests/helpers/app-server";
@@ -306,61 +305,46 @@ function wrk(url: string, cookie: string): { rps: number; p50: number; p95: numb
   return m ? { rps: Number(m[1]), p50: Number(m[2]), p95: Number(m[3]) } : null;
 }
 
-/** Renders pages with a build's Remix handler in this process (the database is the bench's). */
-async function renderer(buildPath: string) {
-  const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
-  const handle = createRequestHandler(build, "production");
-  return async (url: string, cookie: string) => {
-    const cpu = process.cpuUsage();
-    const started = performance.now();
-    const response = await handle(new Request(url, { headers: { Cookie: cookie, Accept: "text/html" } }), {
-      cspNonce: "bench",
-      clientAddress: "127.0.0.1",
-    });
-    const text = await response.text();
-    const ms = performance.now() - started;
-    const used = process.cpuUsage(cpu);
-    if (response.status !== 200) throw new Error(`${url} answered ${response.status} in process`);
-    // CPU time of this process (the database's work is another process's): less noisy than the
-    // wall clock on a shared machine.
-    return { ms, cpuMs: (used.user + used.system) / 1000, bytes: Buffer.byteLength(text) };
-  };
-}
-
 type RenderTiming = { p50: number; cpu50: number; bytes: number };
 type Render = RenderTiming & { label: string; baseline: RenderTiming | null };
-async function timeRenders(pages: [string, string][], cookie: string): Promise<Render[]> {
-  const ours = await renderer(path.join(root, "build/index.js"));
-  const theirs = BASELINE_BUILD ? await renderer(path.resolve(BASELINE_BUILD)) : null;
-  const results: Render[] = [];
-  for (const [label, pathname] of pages) {
-    const url = `http://localhost${pathname}`;
-    type Times = { ms: number[]; cpu: number[]; bytes: number };
-    const oursTimes: Times = { ms: [], cpu: [], bytes: 0 };
-    const theirsTimes: Times = { ms: [], cpu: [], bytes: 0 };
-    for (let i = 0; i < 10; i++) {
-      await ours(url, cookie);
-      await theirs?.(url, cookie);
-    }
-    const record = (into: Times, r: { ms: number; cpuMs: number; bytes: number }) => {
-      into.ms.push(r.ms);
-      into.cpu.push(r.cpuMs);
-      into.bytes = r.bytes;
-    };
-    // In turns, so that both builds see the same machine.
-    for (let i = 0; i < RENDER_CALLS; i++) {
-      record(oursTimes, await ours(url, cookie));
-      if (theirs) record(theirsTimes, await theirs(url, cookie));
-    }
-    const median = (xs: number[]) =>
-      percentile(
-        [...xs].sort((x, y) => x - y),
-        50,
-      );
-    const summary = (t: Times): RenderTiming => ({ p50: median(t.ms), cpu50: median(t.cpu), bytes: t.bytes });
-    results.push({ label, ...summary(oursTimes), baseline: theirs ? summary(theirsTimes) : null });
+/**
+ * Renders pages with this build (and the baseline build, in turns) in a production process of
+ * their own (bench/_render-pages.mjs): loader + React + the HTML, no HTTP, no page cache.
+ */
+function timeRenders(databaseUrl: string, pages: [string, string][], cookie: string): Render[] {
+  const builds = [path.join(root, "build/index.js"), ...(BASELINE_BUILD ? [path.resolve(BASELINE_BUILD)] : [])];
+  const child = spawnSync(
+    process.execPath,
+    [
+      // BENCH_RENDER_PROFILE=<folder>: a CPU profile of the renders (open it in Chrome's DevTools).
+      ...(process.env.BENCH_RENDER_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_RENDER_PROFILE}`] : []),
+      path.join(root, "bench/_render-pages.mjs"),
+      JSON.stringify({ builds, pages, cookie, calls: RENDER_CALLS }),
+    ],
+    {
+      cwd: root,
+      encoding: "utf8",
+      maxBuffer: 16 * 1024 * 1024,
+      // As tests/helpers/app-server.ts starts the production server.
+      env: {
+        PATH: process.env.PATH ?? "",
+        NODE_ENV: "production",
+        ALLOW_EMBEDDED_IN_PRODUCTION: "true",
+        SITE_URL: "http://localhost",
+        DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "bench-render-")),
+        DATABASE_URL: databaseUrl,
+        SESSION_SECRET,
+        SEED_DEV_DATA: "false",
+        LOG_LEVEL: "error",
+      },
+    },
+  );
+  const line = child.stdout.trim().split("\n").at(-1) ?? "";
+  if (child.status !== 0 || !line.startsWith("[")) {
+    throw new Error(`bench/_render-pages.mjs failed (${child.status}): ${child.stderr.slice(-2000)}`);
   }
-  return results;
+  const results = JSON.parse(line) as { label: string; builds: RenderTiming[] }[];
+  return results.map(({ label, builds: [ours, theirs] }) => ({ label, ...ours, baseline: theirs ?? null }));
 }
 
 type SizeResult = {
@@ -463,7 +447,8 @@ async function measure(size: { name: string; customers: number }): Promise<SizeR
         "admin visits, one day",
         "admin quote requests, newest page",
       ];
-      renders = await timeRenders(
+      renders = timeRenders(
+        url.toString(),
         adminPages.filter(([label]) => rendered.includes(label)),
         adminCookie,
       );
