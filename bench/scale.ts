@@ -319,7 +319,7 @@ function timeRenders(databaseUrl: string, pages: [string, string][], cookie: str
       // BENCH_RENDER_PROFILE=<folder>: a CPU profile of the renders (open it in Chrome's DevTools).
       ...(process.env.BENCH_RENDER_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_RENDER_PROFILE}`] : []),
       path.join(root, "bench/_render-pages.mjs"),
-      JSON.stringify({ builds, pages, cookie, calls: RENDER_CALLS }),
+      JSON.stringify({ builds, pages, cookie, calls: RENDER_CALLS, htmlDir: HTML_DIR }),
     ],
     {
       cwd: root,
