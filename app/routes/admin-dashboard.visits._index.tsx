@@ -37,7 +37,9 @@ export default function Visits() {
         <h2 id="visits-heading" className="text-2xl font-bold text-slate-900 dark:text-white">
           Visits
         </h2>
-        <Link to="/admin-dashboard/visits/today" className={linkClass}>
+        {/* Today is a static page (decision 076): entered by a document load, so that it never
+            runs inside this page's React, whose root would then drop its scripts. */}
+        <Link to="/admin-dashboard/visits/today" reloadDocument className={linkClass}>
           Today
         </Link>
       </div>
