@@ -115,7 +115,7 @@ for (const js of [true, false]) {
       if (js) await expectNoAxeViolations(page, "on Today");
       // Today ships no React (decision 076): entered by a document load, no module scripts,
       // no copy of its loader data.
-      expect(await page.evaluate(() => "__remixContext" in window)).toBe(false);
+      if (js) expect(await page.evaluate(() => "__remixContext" in window)).toBe(false);
       const todayHtml = await (await page.request.get("/admin-dashboard/visits/today")).text();
       expect(todayHtml).toContain(fullName);
       expect(todayHtml).not.toContain("__remixContext");
