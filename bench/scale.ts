@@ -191,6 +191,14 @@ async function plans(db: Kysely<Database>, customerId: string, serviceId: string
         order by s.service_date, s.id limit 51`,
     ],
     [
+      "admin: today, the page after a visit (keyset on the visit's stored (service_date, id))",
+      `select s.id from services s join users u on u.id = s.customer_id left join profiles p on p.user_id = s.customer_id
+        left join yard_profiles y on y.user_id = s.customer_id
+        where s.service_date >= '${day}'::timestamptz and s.service_date < '${day}'::timestamptz + interval '1 day'
+          and (s.service_date, s.id) > (select a.service_date, a.id from services a where a.id = $2)
+        order by s.service_date, s.id limit 51`,
+    ],
+    [
       "admin: bookings, upcoming",
       `select b.*, u.email, p.full_name, s.id as visit_id from bookings b left join users u on u.id = b.customer_id
         left join profiles p on p.user_id = b.customer_id left join services s on s.booking_id = b.id
