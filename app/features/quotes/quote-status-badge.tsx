@@ -4,9 +4,10 @@ import { QUOTE_STATUS_LABELS } from "~/features/quotes/quote-format";
 // Text and background pairs with at least 4.5:1 contrast in light, dark and high-contrast modes:
 // component classes in app/tailwind.css (`.quote-badge`, `.quote-*`, decision 076).
 const TONES: Record<QuoteStatus, string> = {
-  new: "quote-new",
+  // The visit badges' tones where the colours are the same (their ring colour is unused here).
+  new: "badge-blue",
   contacted: "quote-contacted",
-  won: "quote-won",
+  won: "badge-green",
   lost: "quote-lost",
 };
 
