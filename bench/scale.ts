@@ -10,9 +10,15 @@
 // Run: npm run build && npm run bench scale   BENCH_SCALE=10k for the small size only (full
 // seeding takes minutes). BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres)
 // names the server; each size gets a database of its own, dropped at the end.
+// BENCH_HTML_DIR=<folder> saves each page's HTML there (<size>-<page>.html), to see where its
+// bytes go. The biggest admin pages are also rendered by the build's Remix handler in a
+// production process without HTTP (bench/_render-pages.mjs); BENCH_BASELINE_BUILD=<path to
+// another build/index.js> renders them with that build too, in turns, and prints this build's
+// CPU time as a ratio of that one's (noisy on a busy machine, but both sides share the noise);
+// BENCH_RENDER_PROFILE=<folder> writes a CPU profile of those renders there.
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -47,6 +53,9 @@ const QUOTES_PER_CUSTOMER = 2;
 const SAMPLE_CUSTOMERS = 50;
 const CALLS = 600;
 const HTTP_CALLS = Number(process.env.BENCH_HTTP_CALLS || 200);
+const RENDER_CALLS = Number(process.env.BENCH_RENDER_CALLS || 100);
+const HTML_DIR = process.env.BENCH_HTML_DIR;
+const BASELINE_BUILD = process.env.BENCH_BASELINE_BUILD;
 const WRK_SECONDS = Number(process.env.BENCH_WRK_SECONDS || 10);
 const P95_GOAL_MS = 20;
 const GROWTH_GOAL = 1.5;
@@ -182,6 +191,14 @@ async function plans(db: Kysely<Database>, customerId: string, serviceId: string
         order by s.service_date, s.id limit 51`,
     ],
     [
+      "admin: today, the page after a visit (keyset on the visit's stored (service_date, id))",
+      `select s.id from services s join users u on u.id = s.customer_id left join profiles p on p.user_id = s.customer_id
+        left join yard_profiles y on y.user_id = s.customer_id
+        where s.service_date >= '${day}'::timestamptz and s.service_date < '${day}'::timestamptz + interval '1 day'
+          and (s.service_date, s.id) > (select a.service_date, a.id from services a where a.id = $2)
+        order by s.service_date, s.id limit 51`,
+    ],
+    [
       "admin: bookings, upcoming",
       `select b.*, u.email, p.full_name, s.id as visit_id from bookings b left join users u on u.id = b.customer_id
         left join profiles p on p.user_id = b.customer_id left join services s on s.booking_id = b.id
@@ -256,9 +273,13 @@ function get(url: string, cookie: string): Promise<{ status: number; ms: number;
 }
 
 type Timing = { p50: number; p95: number; bytes: number; gzip: number };
-async function timeHttp(url: string, cookies: string[]): Promise<Timing> {
+async function timeHttp(url: string, cookies: string[], save?: string): Promise<Timing> {
   const first = await get(url, cookies[0]);
   if (first.status !== 200) throw new Error(`${url} answered ${first.status}`);
+  if (save && HTML_DIR) {
+    mkdirSync(HTML_DIR, { recursive: true });
+    writeFileSync(path.join(HTML_DIR, `${save.replace(/[^a-z0-9]+/gi, "-").toLowerCase()}.html`), first.bytes);
+  }
   for (let i = 0; i < 20; i++) await get(url, cookies[i % cookies.length]);
   const times: number[] = [];
   for (let i = 0; i < HTTP_CALLS; i++) {
@@ -292,9 +313,52 @@ function wrk(url: string, cookie: string): { rps: number; p50: number; p95: numb
   return m ? { rps: Number(m[1]), p50: Number(m[2]), p95: Number(m[3]) } : null;
 }
 
+type RenderTiming = { p50: number; cpu50: number; bytes: number };
+type Render = RenderTiming & { label: string; baseline: RenderTiming | null };
+/**
+ * Renders pages with this build (and the baseline build, in turns) in a production process of
+ * their own (bench/_render-pages.mjs): loader + React + the HTML, no HTTP, no page cache.
+ */
+function timeRenders(databaseUrl: string, pages: [string, string][], cookie: string): Render[] {
+  const builds = [path.join(root, "build/index.js"), ...(BASELINE_BUILD ? [path.resolve(BASELINE_BUILD)] : [])];
+  const child = spawnSync(
+    process.execPath,
+    [
+      // BENCH_RENDER_PROFILE=<folder>: a CPU profile of the renders (open it in Chrome's DevTools).
+      ...(process.env.BENCH_RENDER_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_RENDER_PROFILE}`] : []),
+      path.join(root, "bench/_render-pages.mjs"),
+      JSON.stringify({ builds, pages, cookie, calls: RENDER_CALLS, htmlDir: HTML_DIR }),
+    ],
+    {
+      cwd: root,
+      encoding: "utf8",
+      maxBuffer: 16 * 1024 * 1024,
+      // As tests/helpers/app-server.ts starts the production server.
+      env: {
+        PATH: process.env.PATH ?? "",
+        NODE_ENV: "production",
+        ALLOW_EMBEDDED_IN_PRODUCTION: "true",
+        SITE_URL: "http://localhost",
+        DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "bench-render-")),
+        DATABASE_URL: databaseUrl,
+        SESSION_SECRET,
+        SEED_DEV_DATA: "false",
+        LOG_LEVEL: "error",
+      },
+    },
+  );
+  const line = child.stdout.trim().split("\n").at(-1) ?? "";
+  if (child.status !== 0 || !line.startsWith("[")) {
+    throw new Error(`bench/_render-pages.mjs failed (${child.status}): ${child.stderr.slice(-2000)}`);
+  }
+  const results = JSON.parse(line) as { label: string; builds: RenderTiming[] }[];
+  return results.map(({ label, builds: [ours, theirs] }) => ({ label, ...ours, baseline: theirs ?? null }));
+}
+
 type SizeResult = {
   loader: { p50: number; p95: number };
   pages: Map<string, Timing>;
+  renders: Render[];
   load: { rps: number; p50: number; p95: number } | null;
   sequential: string[];
 };
@@ -355,6 +419,7 @@ async function measure(size: { name: string; customers: number }): Promise<SizeR
 
     // 2. The pages over HTTP, one request at a time, on the production server.
     const pages = new Map<string, Timing>();
+    let renders: Render[] = [];
     let load: SizeResult["load"] = null;
     if (!existsSync(path.join(root, "build/index.js"))) {
       console.log("  no production build (npm run build): HTTP figures skipped");
@@ -374,13 +439,32 @@ async function measure(size: { name: string; customers: number }): Promise<SizeR
         ["admin quote requests, last page", "/admin-dashboard/quotes?oldest=1"],
         ["admin bookings", "/admin-dashboard/bookings"],
       ];
-      pages.set("customer dashboard (HTTP)", await timeHttp(`${base}/customer-dashboard`, cookies));
-      for (const [label, pathname] of adminPages) pages.set(label, await timeHttp(`${base}${pathname}`, [adminCookie]));
+      const dashboardLabel = "customer dashboard (HTTP)";
+      pages.set(
+        dashboardLabel,
+        await timeHttp(`${base}/customer-dashboard`, cookies, `${size.name}-${dashboardLabel}`),
+      );
+      for (const [label, pathname] of adminPages) {
+        pages.set(label, await timeHttp(`${base}${pathname}`, [adminCookie], `${size.name}-${label}`));
+      }
       load = wrk(`${base}/customer-dashboard`, cookies[0]);
+      // 3. The biggest admin pages rendered in this process: loader + React + the HTML.
+      const rendered = [
+        "admin visits, today",
+        "admin bookings",
+        "admin visits, one day",
+        "admin quote requests, newest page",
+      ];
+      renders = timeRenders(
+        url.toString(),
+        adminPages.filter(([label]) => rendered.includes(label)),
+        adminCookie,
+      );
     }
     return {
       loader: { p50: percentile(times, 50), p95: percentile(times, 95) },
       pages,
+      renders,
       load,
       sequential: plan.sequential,
     };
@@ -420,6 +504,18 @@ for (const [name, r] of results) {
       value: `${fmt(dashboard.bytes / 1024, 1)} / ${fmt(dashboard.gzip / 1024, 1)} KB`,
       goal: `< ${ADMIN_HTML_GOAL_KB} KB`,
       ok: dashboard.bytes < ADMIN_HTML_GOAL_KB * 1024,
+    });
+  }
+  for (const render of r.renders) {
+    const kb = (bytes: number) => `${fmt(bytes / 1024, 1)} KB`;
+    const one = (t: RenderTiming) => `${fmt(t.p50, 2)} ms, CPU ${fmt(t.cpu50, 2)} ms (${kb(t.bytes)})`;
+    report({
+      figure: `${render.label} rendered in process at ${name}: p50 wall, p50 CPU (${RENDER_CALLS} calls)${render.baseline ? ", vs the baseline build" : ""}`,
+      value: render.baseline
+        ? `${one(render)} vs ${one(render.baseline)}: CPU ${fmt(render.cpu50 / render.baseline.cpu50, 2)}x`
+        : one(render),
+      goal: "information",
+      ok: null,
     });
   }
   if (r.load) {

@@ -82,20 +82,38 @@ export type TodayRow = VisitListRow & {
   has_gate_code: boolean;
 };
 
-/** Today's visits in time order, for the field. Says whether a gate code exists, never what it is. */
-export async function listVisitsBetween(from: Date, to: Date, limit = 200): Promise<TodayRow[]> {
-  return visitRowsBetween(await getDb(), from, to)
-    .select([
-      "yard_profiles.dog_count",
-      "yard_profiles.dog_names",
-      "yard_profiles.loose_dog",
-      "yard_profiles.hazards",
-      sql<boolean>`coalesce(yard_profiles.gate_code <> '', false)`.as("has_gate_code"),
-    ])
-    .orderBy("services.service_date")
-    .orderBy("services.id")
-    .limit(limit)
-    .execute();
+/**
+ * Today's visits in time order, for the field: `limit` rows after the visit `after` (its id; the
+ * database compares its stored (service_date, id), so no timestamp travels through a URL).
+ * Says whether a gate code exists, never what it is.
+ */
+export async function listVisitsBetween(
+  from: Date,
+  to: Date,
+  options: { after?: string | null; limit: number },
+): Promise<TodayRow[]> {
+  let query = visitRowsBetween(await getDb(), from, to).select([
+    "yard_profiles.dog_count",
+    "yard_profiles.dog_names",
+    "yard_profiles.loose_dog",
+    "yard_profiles.hazards",
+    sql<boolean>`coalesce(yard_profiles.gate_code <> '', false)`.as("has_gate_code"),
+  ]);
+  if (options.after) {
+    const anchor = options.after;
+    query = query.where(
+      sql<boolean>`(services.service_date, services.id) > (select a.service_date, a.id from services a where a.id = ${anchor})`,
+    );
+  }
+  return query.orderBy("services.service_date").orderBy("services.id").limit(options.limit).execute();
+}
+
+/** Whether a visit exists (a paging link may name one deleted since). */
+export async function visitExists(serviceId: string): Promise<boolean> {
+  if (!isUuid(serviceId)) return false;
+  const db = await getDb();
+  const row = await db.selectFrom("services").select("id").where("id", "=", serviceId).executeTakeFirst();
+  return Boolean(row);
 }
 
 export type VisitDetail = Service & { customer_email: string; customer_name: string | null };

@@ -49,8 +49,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export const headers = () => ({ "Cache-Control": "private, no-store" });
 
-const linkClass =
-  "inline-flex min-h-11 items-center font-semibold text-brand-800 underline underline-offset-4 dark:text-brand-200";
+// Component classes (app/tailwind.css, decision 076): the same look on every row for a few bytes.
+const linkClass = "tap-link";
 
 export default function Customers() {
   const { q, customers, next, paged } = useLoaderData<typeof loader>();
@@ -75,13 +75,11 @@ export default function Customers() {
       ) : (
         <ul className="mt-6 divide-y divide-slate-200 dark:divide-slate-700">
           {customers.map((c) => (
-            <li key={c.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+            <li key={c.id} className="row-head items-center py-2">
               <Link to={`/admin-dashboard/customers/${c.id}`} className={linkClass}>
                 {c.name ?? c.email}
               </Link>
-              <span className="break-all text-slate-700 dark:text-slate-200">
-                {c.email} · since {c.since}
-              </span>
+              <span className="break-all text-slate-700 dark:text-slate-200">{`${c.email} · since ${c.since}`}</span>
             </li>
           ))}
         </ul>

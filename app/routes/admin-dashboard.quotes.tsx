@@ -164,59 +164,42 @@ export default function QuoteRequests() {
           aria-label="Quote requests table"
           tabIndex={0}
         >
-          <table className="w-full min-w-[52rem] text-left">
+          <table className="data-table w-full min-w-[52rem] text-left">
             <caption className="sr-only">
               {data.status ? `${QUOTE_STATUS_LABELS[data.status]} quote requests` : "All quote requests"}, newest first
             </caption>
             <thead className="bg-slate-100 text-sm uppercase tracking-wide text-slate-700 dark:bg-slate-800 dark:text-slate-200">
               <tr>
-                <th scope="col" className="px-4 py-3">
-                  Received
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Name
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Service
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Dogs
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  ZIP
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Status
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  E-mail to you
-                </th>
+                <th scope="col">Received</th>
+                <th scope="col">Name</th>
+                <th scope="col">Service</th>
+                <th scope="col">Dogs</th>
+                <th scope="col">ZIP</th>
+                <th scope="col">Status</th>
+                <th scope="col">E-mail to you</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-200 dark:divide-slate-700">
               {data.quotes.map((quote) => (
                 <tr key={quote.id}>
-                  <td className="whitespace-nowrap px-4 py-3">
+                  <td className="whitespace-nowrap">
                     <time dateTime={quote.createdAt}>{quote.received}</time>
                   </td>
-                  <td className="px-4 py-3">
-                    <Link
-                      to={`/admin-dashboard/quotes/${quote.id}`}
-                      className="font-semibold text-brand-800 underline underline-offset-4 hover:text-brand-900 dark:text-brand-200"
-                    >
+                  <td>
+                    <Link to={`/admin-dashboard/quotes/${quote.id}`} className="row-link">
                       {quote.name}
                     </Link>
                   </td>
-                  <td className="px-4 py-3">{quote.service}</td>
-                  <td className="whitespace-nowrap px-4 py-3">{quote.dogs}</td>
-                  <td className="px-4 py-3">
+                  <td>{quote.service}</td>
+                  <td className="whitespace-nowrap">{quote.dogs}</td>
+                  <td>
                     <span className="mr-2">{quote.zip}</span>
                     {quote.outsideServiceArea ? <OutsideAreaBadge /> : null}
                   </td>
-                  <td className="px-4 py-3">
+                  <td>
                     <QuoteStatusBadge status={quote.status} />
                   </td>
-                  <td className="px-4 py-3">{quote.mailStatus ?? "None on record"}</td>
+                  <td>{quote.mailStatus ?? "None on record"}</td>
                 </tr>
               ))}
             </tbody>

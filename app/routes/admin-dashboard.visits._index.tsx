@@ -19,7 +19,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export const headers = () => ({ "Cache-Control": "private, no-store" });
 
-const linkClass = "font-semibold text-brand-800 underline underline-offset-4 hover:text-brand-900 dark:text-brand-200";
+// `.row-link` and `.data-table` are component classes (app/tailwind.css, decision 076).
+const linkClass = "row-link";
 
 export default function Visits() {
   const data = useLoaderData<typeof loader>();
@@ -36,7 +37,9 @@ export default function Visits() {
         <h2 id="visits-heading" className="text-2xl font-bold text-slate-900 dark:text-white">
           Visits
         </h2>
-        <Link to="/admin-dashboard/visits/today" className={linkClass}>
+        {/* Today is a static page (decision 076): entered by a document load, so that it never
+            runs inside this page's React, whose root would then drop its scripts. */}
+        <Link to="/admin-dashboard/visits/today" reloadDocument className={linkClass}>
           Today
         </Link>
       </div>
@@ -102,45 +105,35 @@ export default function Visits() {
           aria-label="Visits table"
           tabIndex={0}
         >
-          <table className="w-full min-w-[44rem] text-left">
+          <table className="data-table w-full min-w-[44rem] text-left">
             <caption className="sr-only">
               Visits from {filters.from} to {filters.to}, in time order
             </caption>
             <thead className="bg-slate-100 text-sm uppercase tracking-wide text-slate-700 dark:bg-slate-800 dark:text-slate-200">
               <tr>
-                <th scope="col" className="px-4 py-3">
-                  Date and time
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Customer
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Address
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Service
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Status
-                </th>
+                <th scope="col">Date and time</th>
+                <th scope="col">Customer</th>
+                <th scope="col">Address</th>
+                <th scope="col">Service</th>
+                <th scope="col">Status</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-200 dark:divide-slate-700">
               {data.visits.map((visit) => (
                 <tr key={visit.id}>
-                  <td className="whitespace-nowrap px-4 py-3">
+                  <td className="whitespace-nowrap">
                     <Link to={`/admin-dashboard/visits/${visit.id}`} className={linkClass}>
                       <time dateTime={visit.date}>{visit.dateLabel}</time>
                     </Link>
                   </td>
-                  <td className="px-4 py-3">
+                  <td>
                     <Link to={`/admin-dashboard/customers/${visit.customerId}`} className={linkClass}>
                       {visit.customer}
                     </Link>
                   </td>
-                  <td className="px-4 py-3">{visit.address ?? "No address on file"}</td>
-                  <td className="px-4 py-3">{visit.serviceType}</td>
-                  <td className="px-4 py-3">
+                  <td>{visit.address ?? "No address on file"}</td>
+                  <td>{visit.serviceType}</td>
+                  <td>
                     <ServiceStatusBadge status={visit.status} />
                   </td>
                 </tr>

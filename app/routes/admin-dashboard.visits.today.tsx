@@ -5,19 +5,44 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ServiceStatusBadge } from "~/components/status-badge";
 import { requireAdmin } from "~/features/accounts/auth.server";
 import { addDays, businessToday, startOfBusinessDay } from "~/features/visits/visit-dates";
-import { listVisitsBetween } from "~/models/visit.server";
+import { listVisitsBetween, visitExists } from "~/models/visit.server";
 import { formatBusinessDate, formatBusinessDateTime } from "~/utils/business-time";
+import { STATIC_PAGE } from "~/utils/static-page";
+import { isUuid } from "~/utils/uuid";
+
+/** Visits a page; "Next 50 visits" goes on from the last one shown (decision 076). */
+export const TODAY_PAGE_SIZE = 50;
+
+// A list of links and nothing to post: the page ships no React (decision 076, as 066).
+export const handle = STATIC_PAGE;
 
 // "Today": the field's view on a phone. Says whether a gate code is on file, never what it is
 // (the code is on the visit's page, behind "Show gate code").
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
+  const url = new URL(request.url);
   const today = businessToday();
-  const rows = await listVisitsBetween(startOfBusinessDay(today)!, startOfBusinessDay(addDays(today, 1))!);
+  const from = startOfBusinessDay(today)!;
+  const to = startOfBusinessDay(addDays(today, 1))!;
+  // `after` is the id of the last visit of the page before (keyset, as the Visits list).
+  const afterParam = url.searchParams.get("after");
+  let after = afterParam && isUuid(afterParam) ? afterParam : null;
+  let rows = await listVisitsBetween(from, to, { after, limit: TODAY_PAGE_SIZE + 1 });
+  let pageGone = false;
+  if (afterParam && (!after || (rows.length === 0 && !(await visitExists(after))))) {
+    // A malformed or stale link (its visit deleted since): the first page, and say so.
+    pageGone = true;
+    after = null;
+    rows = await listVisitsBetween(from, to, { limit: TODAY_PAGE_SIZE + 1 });
+  }
+  const page = rows.slice(0, TODAY_PAGE_SIZE);
   return json(
     {
-      dayLabel: formatBusinessDate(startOfBusinessDay(today)!),
-      visits: rows.map((row) => ({
+      dayLabel: formatBusinessDate(from),
+      pageGone,
+      paged: Boolean(after),
+      next: rows.length > TODAY_PAGE_SIZE ? (page.at(-1)?.id ?? null) : null,
+      visits: page.map((row) => ({
         id: row.id,
         time: formatBusinessDateTime(row.service_date).split(", ").at(-1) ?? "",
         date: row.service_date.toISOString(),
@@ -32,62 +57,73 @@ export async function loader({ request }: LoaderFunctionArgs) {
         hasGateCode: row.has_gate_code,
       })),
     },
-    { headers: { "Cache-Control": "private, no-store" } },
+    { status: pageGone ? 400 : 200, headers: { "Cache-Control": "private, no-store" } },
   );
 }
 
 export const headers = () => ({ "Cache-Control": "private, no-store" });
 
 export default function Today() {
-  const { dayLabel, visits } = useLoaderData<typeof loader>();
+  const { dayLabel, visits, pageGone, paged, next } = useLoaderData<typeof loader>();
   return (
     <section aria-labelledby="today-heading" className="mx-auto max-w-xl">
-      <Link
-        to="/admin-dashboard/visits"
-        className="inline-flex min-h-11 items-center font-semibold text-brand-800 underline underline-offset-4 dark:text-brand-200"
-      >
+      <Link to="/admin-dashboard/visits" className="tap-link">
         <span aria-hidden="true">←&nbsp;</span>All visits
       </Link>
       <h2 id="today-heading" className="mt-2 text-2xl font-bold text-slate-900 dark:text-white">
         Today
       </h2>
       <p className="text-slate-700 dark:text-slate-200">{dayLabel}</p>
+      {pageGone ? (
+        <p
+          role="alert"
+          className="mt-4 rounded-lg bg-red-50 p-3 font-medium text-red-900 dark:bg-red-950 dark:text-red-100"
+        >
+          That page does not exist; showing the first page.
+        </p>
+      ) : null}
       {visits.length === 0 ? (
-        <p className="mt-6 text-lg">No visits today.</p>
+        <p className="mt-6 text-lg">{paged ? "No later visits today." : "No visits today."}</p>
       ) : (
         <ol className="mt-4 space-y-4">
           {visits.map((visit) => (
-            <li key={visit.id} className="rounded-xl border border-slate-300 p-4 dark:border-slate-600">
-              <div className="flex flex-wrap items-center justify-between gap-2">
-                <Link
-                  to={`/admin-dashboard/visits/${visit.id}`}
-                  className="inline-flex min-h-11 items-center text-lg font-bold text-brand-800 underline underline-offset-4 dark:text-brand-200"
-                >
-                  <time dateTime={visit.date}>{visit.time}</time>&nbsp;· {visit.customer}
+            <li key={visit.id} className="list-card">
+              <div className="row-head items-center">
+                <Link to={`/admin-dashboard/visits/${visit.id}`} className="tap-link text-lg font-bold">
+                  <time dateTime={visit.date}>{visit.time}</time>
+                  {`\u00a0· ${visit.customer}`}
                 </Link>
                 <ServiceStatusBadge status={visit.status} />
               </div>
               <p className="mt-1">{visit.serviceType}</p>
               <p className="mt-1 font-medium">{visit.address ?? "No address on file"}</p>
-              <ul className="mt-2 flex flex-wrap gap-2 text-sm">
-                <li className="rounded-full bg-slate-100 px-3 py-1 dark:bg-slate-800">
-                  {visit.dogs === null ? "Dogs: not given" : `Dogs: ${visit.dogs}`}
-                  {visit.dogNames ? ` (${visit.dogNames})` : ""}
+              <ul className="chips">
+                <li className="chip">
+                  {(visit.dogs === null ? "Dogs: not given" : `Dogs: ${visit.dogs}`) +
+                    (visit.dogNames ? ` (${visit.dogNames})` : "")}
                 </li>
-                {visit.looseDog ? (
-                  <li className="rounded-full bg-yellow-100 px-3 py-1 font-semibold text-yellow-900 dark:bg-yellow-800 dark:text-yellow-50">
-                    A dog may be loose in the yard
-                  </li>
-                ) : null}
-                <li className="rounded-full bg-slate-100 px-3 py-1 dark:bg-slate-800">
-                  {visit.hasGateCode ? "Gate code on file" : "No gate code"}
-                </li>
+                {visit.looseDog ? <li className="chip-warn">A dog may be loose in the yard</li> : null}
+                <li className="chip">{visit.hasGateCode ? "Gate code on file" : "No gate code"}</li>
               </ul>
-              {visit.hazards ? <p className="mt-2">Hazards: {visit.hazards}</p> : null}
+              {visit.hazards ? <p className="mt-2">{`Hazards: ${visit.hazards}`}</p> : null}
             </li>
           ))}
         </ol>
       )}
+      {next || paged ? (
+        <nav aria-label="Pages" className="mt-6 flex flex-wrap gap-6">
+          {paged ? (
+            <Link to="/admin-dashboard/visits/today" className="tap-link">
+              First page
+            </Link>
+          ) : null}
+          {next ? (
+            <Link to={`/admin-dashboard/visits/today?${new URLSearchParams({ after: next })}`} className="tap-link">
+              {`Next ${TODAY_PAGE_SIZE} visits`}
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
     </section>
   );
 }

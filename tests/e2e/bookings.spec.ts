@@ -111,7 +111,8 @@ test("a booking made through the dashboard's calendar link reaches the customer 
   await page.reload();
   await waitForHydration(page);
   await expect(upcoming.getByText("Weekly Service")).toBeVisible();
-  await expect(upcoming.getByText("confirmed", { exact: true })).toHaveClass(/bg-green-100/);
+  // SPEC 4: confirmed is green (Tailwind's green-100, as drawn).
+  await expect(upcoming.getByText("confirmed", { exact: true })).toHaveCSS("background-color", "rgb(220, 252, 231)");
   await expectNoAxeViolations(page, "on the customer dashboard with a calendar booking");
 
   // --- The admin creates the visit from it -----------------------------------------------------
@@ -185,10 +186,19 @@ test.describe("without JavaScript", () => {
     await expect(card.getByText("Unmatched")).toBeVisible();
     await expect(card.getByText("pending", { exact: true })).toBeVisible();
 
+    // One form per booking (decision 076): Confirm does not ask for the e-mail field beside it.
+    await card.getByLabel("Customer e-mail").fill("");
     await card.getByRole("button", { name: "Confirm" }).click();
     await expectToast(page, false, "Booking confirmed");
     await expect(card.getByText("confirmed", { exact: true })).toBeVisible();
 
+    // Assign does: with the field empty the browser keeps the form, and nothing is posted.
+    await card.getByLabel("Customer e-mail").fill("");
+    await card.getByRole("button", { name: "Assign Customer" }).click();
+    expect(
+      await card.getByLabel("Customer e-mail").evaluate((input: HTMLInputElement) => input.validity.valueMissing),
+    ).toBe(true);
+    await expect(card.getByText("Unmatched")).toBeVisible();
     await card.getByLabel("Customer e-mail").fill(customerEmail);
     await card.getByRole("button", { name: "Assign Customer" }).click();
     await expectToast(page, false, "Customer assigned");

@@ -324,11 +324,16 @@ for (const js of [true, false]) {
       await signIn(page, DEV_CUSTOMER.email, DEV_CUSTOMER.password);
       const services = page.getByRole("region", { name: "Recent Services" });
       await expect(services.getByRole("listitem")).toHaveCount(4);
-      await expect(services.getByText("completed", { exact: true }).first()).toHaveClass(/bg-green-100/);
-      await expect(services.getByText("scheduled", { exact: true })).toHaveClass(/bg-blue-100/);
+      // SPEC 4's colours, as drawn (Tailwind's green-100, blue-100, yellow-100).
+      const background = "background-color";
+      await expect(services.getByText("completed", { exact: true }).first()).toHaveCSS(
+        background,
+        "rgb(220, 252, 231)",
+      );
+      await expect(services.getByText("scheduled", { exact: true })).toHaveCSS(background, "rgb(219, 234, 254)");
       const bookings = page.getByRole("region", { name: "Upcoming Bookings" });
-      await expect(bookings.getByText("confirmed", { exact: true })).toHaveClass(/bg-green-100/);
-      await expect(bookings.getByText("pending", { exact: true })).toHaveClass(/bg-yellow-100/);
+      await expect(bookings.getByText("confirmed", { exact: true })).toHaveCSS(background, "rgb(220, 252, 231)");
+      await expect(bookings.getByText("pending", { exact: true })).toHaveCSS(background, "rgb(254, 249, 195)");
       if (js) await expectNoAxeViolations(page, "on the seeded customer's dashboard");
       await logout(page);
     });

@@ -113,6 +113,13 @@ for (const js of [true, false]) {
       await expect(card.getByText("9 Mesa Court, Henderson, 89052")).toBeVisible();
       expect(await page.content()).not.toContain(GATE_CODE);
       if (js) await expectNoAxeViolations(page, "on Today");
+      // Today ships no React (decision 076): entered by a document load, no module scripts,
+      // no copy of its loader data.
+      if (js) expect(await page.evaluate(() => "__remixContext" in window)).toBe(false);
+      const todayHtml = await (await page.request.get("/admin-dashboard/visits/today")).text();
+      expect(todayHtml).toContain(fullName);
+      expect(todayHtml).not.toContain("__remixContext");
+      expect(todayHtml).not.toContain('rel="modulepreload"');
       await card.getByRole("link").first().click();
       await expect(page.getByRole("heading", { level: 2, name: /Weekly Service/ })).toBeVisible();
       const visitUrl = new URL(page.url());

@@ -202,4 +202,53 @@ describe("the admin's Bookings page", () => {
     expect(await visitsOf(unmatched.id)).toEqual([]);
     expect(await visitsOf(linked.id)).toEqual([]);
   });
+
+  // Decision 076: one form per booking, the buttons it offers listed once in the loader's data.
+  it("lists the buttons each booking offers, and a visit made from it", async () => {
+    const rowOf = async (id: string) => {
+      const data = await (await callRoute(loader, URL_PATH, { cookie: adminCookie })).json();
+      return [...data.upcoming.rows, ...data.past.rows].find((r: { id: string }) => r.id === id);
+    };
+    // Sooner than every other test's bookings: on the first page.
+    const unmatchedPending = await deliver({ days: 0.05, payload: { status: "PENDING" } });
+    const linked = await deliver({ days: 0.06, customerId: customer.id });
+    expect(await rowOf(unmatchedPending.id)).toMatchObject({
+      actions: ["assign", "confirm", "cancel"],
+      visitCreated: false,
+      customer: null,
+    });
+    expect(await rowOf(linked.id)).toMatchObject({ actions: ["create-visit", "cancel"], visitCreated: false });
+    await post({ intent: "create-visit", bookingId: linked.id, serviceType: "Weekly Service" });
+    expect(await rowOf(linked.id)).toMatchObject({ actions: ["cancel"], visitCreated: true });
+    await post({ intent: "cancel", bookingId: linked.id });
+    expect(await rowOf(linked.id)).toMatchObject({ actions: [], visitCreated: true, status: "cancelled" });
+  });
+
+  it("acts on the pressed button's intent, whatever the form's other fields hold", async () => {
+    // The one form of an unmatched pending booking posts its (empty) e-mail field with Confirm.
+    const pending = await deliver({ days: 4, payload: { status: "PENDING" } });
+    const confirm = await post({ bookingId: pending.id, customerEmail: "", intent: "confirm" });
+    expect(await toastOf(confirm)).toMatchObject({ description: "Booking confirmed" });
+    const row = await database.current.db
+      .selectFrom("bookings")
+      .select(["status", "customer_id"])
+      .where("id", "=", pending.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: "confirmed", customer_id: null });
+    // Assign with that field empty is refused, and stores nothing.
+    const assign = await post({ bookingId: pending.id, customerEmail: "", intent: "assign" });
+    expect(assign.status).toBe(400);
+    expect((await assign.json()).toast).toMatchObject({ description: "Enter the customer's e-mail" });
+    const after = await database.current.db
+      .selectFrom("bookings")
+      .select("customer_id")
+      .where("id", "=", pending.id)
+      .executeTakeFirstOrThrow();
+    expect(after.customer_id).toBeNull();
+    // Cancel of a linked booking posts the visit type field too: cancelled, no visit made.
+    const linked = await deliver({ days: 5, customerId: customer.id });
+    const cancel = await post({ bookingId: linked.id, serviceType: "Weekly Service", intent: "cancel" });
+    expect(await toastOf(cancel)).toMatchObject({ description: "Booking cancelled" });
+    expect(await visitsOf(linked.id)).toEqual([]);
+  });
 });

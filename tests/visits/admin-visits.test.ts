@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
 import { createUser, sessionCookieFor, type TestUser } from "../helpers/factories";
@@ -8,6 +9,8 @@ import { addDays, businessToday, startOfBusinessDay } from "~/features/visits/vi
 import { isAllowed, VISIT_ACTION_NAMES, VISIT_ACTIONS, type VisitAction } from "~/features/visits/visit-transitions";
 import { action as visitAction, loader as visitLoader } from "~/routes/admin-dashboard.visits.$serviceId";
 import { loader as listLoader } from "~/routes/admin-dashboard.visits._index";
+import { handle as todayHandle, loader as todayLoader, TODAY_PAGE_SIZE } from "~/routes/admin-dashboard.visits.today";
+import { isStaticPageHandle } from "~/utils/static-page";
 
 const database = useAppDatabase();
 const db = () => database.current.db;
@@ -242,6 +245,59 @@ describe("the Visits list", () => {
 
   test("is for admins only", async () => {
     const response = await callRoute(listLoader, "/admin-dashboard/visits", { cookie: customerCookie });
+    expect(locationOf(response)).toBe("/customer-dashboard");
+  });
+});
+
+// Decision 076: Today pages by keyset, 50 at a time, and ships no React.
+describe("Today", () => {
+  type TodayVisit = { id: string; date: string };
+  const today = (query = "") =>
+    callRoute(todayLoader, `/admin-dashboard/visits/today${query}`, { cookie: adminCookie });
+
+  test("lists every visit of the day, 50 a page, in time order, none twice", async () => {
+    const start = startOfBusinessDay(businessToday())!;
+    // 60 today, in pairs at the same instant with microseconds (a timestamp that would not
+    // survive a trip through a JavaScript Date in the URL), one yesterday and one tomorrow.
+    await sql`insert into services (customer_id, service_type, service_date)
+      select ${customer.id}, 'Weekly Service', ${start}::timestamptz + ((g / 2) || ' minutes')::interval
+        + interval '1 minute 123 microseconds'
+      from generate_series(0, 59) g`.execute(db());
+    await visitRow("scheduled", new Date(start.getTime() - 60_000));
+    await visitRow("scheduled", startOfBusinessDay(addDays(businessToday(), 1))!);
+
+    const first = await today();
+    expect(first.status).toBe(200);
+    const page1 = await first.json();
+    expect(page1.visits).toHaveLength(TODAY_PAGE_SIZE);
+    expect(page1).toMatchObject({ paged: false, pageGone: false, next: page1.visits.at(-1).id });
+    const second = await (await today(`?after=${page1.next}`)).json();
+    expect(second).toMatchObject({ paged: true, pageGone: false, next: null });
+    expect(second.visits).toHaveLength(10);
+    const all: TodayVisit[] = [...page1.visits, ...second.visits];
+    expect(new Set(all.map((v) => v.id)).size).toBe(60);
+    const order = all.map((v) => `${v.date}~${v.id}`);
+    expect([...order].sort()).toEqual(order);
+    // After the day's last visit: nothing later, and that is no error.
+    const end = await today(`?after=${all.at(-1)!.id}`);
+    expect(end.status).toBe(200);
+    expect(await end.json()).toMatchObject({ visits: [], paged: true, next: null, pageGone: false });
+  });
+
+  test("a page that does not exist shows the first page and says so (400)", async () => {
+    await visitRow("scheduled", new Date(startOfBusinessDay(businessToday())!.getTime() + 60_000));
+    for (const after of ["nonsense", "00000000-0000-4000-8000-000000000000"]) {
+      const response = await today(`?after=${after}`);
+      expect(response.status).toBe(400);
+      const data = await response.json();
+      expect(data).toMatchObject({ pageGone: true, paged: false });
+      expect(data.visits).toHaveLength(1);
+    }
+  });
+
+  test("is a static page (no React in the browser), for admins only", async () => {
+    expect(isStaticPageHandle(todayHandle)).toBe(true);
+    const response = await callRoute(todayLoader, "/admin-dashboard/visits/today", { cookie: customerCookie });
     expect(locationOf(response)).toBe("/customer-dashboard");
   });
 });

@@ -1,9 +1,10 @@
 import { json } from "@remix-run/node";
 import { z } from "zod";
-import { BOOKING_STATUSES, type BookingStatus } from "./booking-constants";
+import type { AdminBookingItem } from "./admin-booking-list";
+import { BOOKING_STATUSES, type BookingAction, type BookingStatus } from "./booking-constants";
 import type { BookingFilter } from "./admin-bookings-url";
 import type { ActionToastMessage } from "~/components/action-toast";
-import { SERVICE_TYPES, type ServiceType } from "~/features/visits/visit-constants";
+import { SERVICE_TYPES } from "~/features/visits/visit-constants";
 import {
   assignBookingCustomer,
   changeBookingStatus,
@@ -45,28 +46,30 @@ export function readBookingFilter(url: URL): { filter: BookingFilter; invalid: s
   };
 }
 
-function present(row: AdminBooking) {
+/**
+ * One row as the page renders it, and no more: the loader's data travels twice (the HTML and
+ * `__remixContext`), so the buttons a booking offers are one list, not four flags (decision 076).
+ */
+function present(row: AdminBooking): AdminBookingItem {
   const status = row.status;
+  const actions: BookingAction[] = [];
+  if (!row.customer_id) actions.push("assign");
+  if (CONFIRMABLE.includes(status)) actions.push("confirm");
+  if (row.customer_id && !row.visit_id && VISITABLE.includes(status)) actions.push("create-visit");
+  if (CANCELLABLE.includes(status)) actions.push("cancel");
   return {
     id: row.id,
     when: formatBusinessDateTime(row.booking_date),
     startsAt: row.booking_date.toISOString(),
     serviceType: row.service_type,
-    suggestedVisitType: (SERVICE_TYPES as readonly string[]).includes(row.service_type)
-      ? (row.service_type as ServiceType)
-      : null,
     status,
     provider: row.provider,
     customer: row.customer_id ? { name: row.customer_name, email: row.customer_email } : null,
     attendeeEmail: row.attendee_email,
-    visitId: row.visit_id,
-    canAssign: !row.customer_id,
-    canConfirm: CONFIRMABLE.includes(status),
-    canCancel: CANCELLABLE.includes(status),
-    canCreateVisit: Boolean(row.customer_id) && !row.visit_id && VISITABLE.includes(status),
+    visitCreated: Boolean(row.visit_id),
+    actions,
   };
 }
-export type BookingRow = ReturnType<typeof present>;
 
 /** Both sections of the page, each one keyset page long. */
 export async function loadAdminBookings(url: URL, now = new Date()) {

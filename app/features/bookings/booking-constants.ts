@@ -30,3 +30,7 @@ export type BookingProvider = (typeof BOOKING_PROVIDERS)[number];
 
 /** A booking whose calendar event type has no mapping in the site settings. */
 export const OTHER_SERVICE_TYPE = "Other";
+
+/** The admin's buttons on a booking, in the order the page shows them (the posted `intent`). */
+export const BOOKING_ACTIONS = ["assign", "confirm", "create-visit", "cancel"] as const;
+export type BookingAction = (typeof BOOKING_ACTIONS)[number];

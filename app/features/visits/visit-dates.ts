@@ -3,9 +3,21 @@ import { BUSINESS_TIME_ZONE, parseBusinessDateTime } from "~/utils/business-time
 /** Calendar days in the business's time zone, as "YYYY-MM-DD" (the value of a date input). */
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
+// Formatters are made once (building one costs far more than formatting with it).
+// en-CA formats as YYYY-MM-DD.
+const businessDay = new Intl.DateTimeFormat("en-CA", { timeZone: BUSINESS_TIME_ZONE });
+const businessInputParts = new Intl.DateTimeFormat("en-CA", {
+  timeZone: BUSINESS_TIME_ZONE,
+  hourCycle: "h23",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+});
+
 export function businessToday(now = new Date()) {
-  // en-CA formats as YYYY-MM-DD.
-  return new Intl.DateTimeFormat("en-CA", { timeZone: BUSINESS_TIME_ZONE }).format(now);
+  return businessDay.format(now);
 }
 
 export function addDays(day: string, days: number) {
@@ -21,15 +33,7 @@ export function startOfBusinessDay(day: string): Date | null {
 
 /** "2025-03-01T10:30" in the business's time zone: the value of a datetime-local input. */
 export function toBusinessInputValue(date: Date | string) {
-  const parts = new Intl.DateTimeFormat("en-CA", {
-    timeZone: BUSINESS_TIME_ZONE,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-  }).formatToParts(new Date(date));
+  const parts = businessInputParts.formatToParts(new Date(date));
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "00";
   return `${get("year")}-${get("month")}-${get("day")}T${get("hour")}:${get("minute")}`;
 }
