@@ -28,7 +28,7 @@ const uniqueEmail = (label: string) =>
   `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 
 // The forms' script, and the toast's on a page with a toast (decision 075).
-const BROWSER_SCRIPT = /^\/build\/browser\/(auth-forms|static-toast)-[A-Za-z0-9]+\.js$/;
+const BROWSER_SCRIPT = /^\/build\/browser\/(auth-forms|static-toast|accessibility-panel)-[A-Za-z0-9]+\.js$/;
 
 /** The scripts a page asks for, its posts, and its console errors (CSP violations among them). */
 function watch(page: Page) {
@@ -102,7 +102,8 @@ test.describe("/auth without React", () => {
       await waitForHydration(page); // a static page says it is live from the start
       await enhanced(page, formId);
       await expectNoFramework(page, seen.scripts);
-      expect(seen.scripts).toHaveLength(1);
+      // The form's script and the accessibility panel's (decision 074).
+      expect(seen.scripts).toHaveLength(2);
     }
     expect(seen.errors).toEqual([]);
   });

@@ -121,8 +121,11 @@ test("/contact loads only its own plain script: no React, no Remix, no error, no
   expect(html).not.toContain('rel="modulepreload"');
   await waitForHydration(page);
   await expect(form(page)).toHaveAttribute("data-enhanced", "true");
-  expect(scripts).toHaveLength(1);
-  expect(scripts[0]).toMatch(/^\/build\/browser\/quote-form[^/]*\.js$/);
+  // The form's script and the accessibility panel's (decision 074).
+  expect([...scripts].sort()).toEqual([
+    expect.stringMatching(/^\/build\/browser\/accessibility-panel-[^/]*\.js$/),
+    expect.stringMatching(/^\/build\/browser\/quote-form-[^/]*\.js$/),
+  ]);
 
   // The script works, with nothing logged: a message, an estimate.
   await control(page, "email").fill("nope");
@@ -320,7 +323,10 @@ test("the success screen loads no React: its toast is the server's, closed by Es
   // Decision 075: only the toast's plain script (the screen has no form), never Remix's modules.
   const close = page.getByRole("button", { name: "Close notification" });
   await expect(close).toBeVisible();
-  expect([...scripts].sort()).toEqual([expect.stringMatching(/^\/build\/browser\/static-toast-[^/]*\.js$/)]);
+  expect([...scripts].sort()).toEqual([
+    expect.stringMatching(/^\/build\/browser\/accessibility-panel-[^/]*\.js$/),
+    expect.stringMatching(/^\/build\/browser\/static-toast-[^/]*\.js$/),
+  ]);
   // Focus in the toast, then Escape: the toast goes and focus is back on the news.
   await close.focus();
   await page.keyboard.press("Escape");

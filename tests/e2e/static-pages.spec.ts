@@ -113,9 +113,10 @@ test("a static page with a flash toast stays static; its toast closes by keyboar
   const toast = page.getByTestId("flash-toast");
   await expect(toast).toContainText("Signed out");
   await expect(toast).toHaveAttribute("role", "status");
-  // No Remix module: the toast's own plain script only.
+  // No Remix module: the toast's own plain script and the accessibility panel's (074).
   await expect(closeButton(page)).toBeVisible();
-  expect(scripts.map((url) => new URL(url).pathname)).toEqual([
+  expect(scripts.map((url) => new URL(url).pathname).sort()).toEqual([
+    expect.stringMatching(/^\/build\/browser\/accessibility-panel-/),
     expect.stringMatching(/^\/build\/browser\/static-toast-/),
   ]);
 
