@@ -67,6 +67,14 @@ function options(entryPoints, outDir = BROWSER_OUT_DIR) {
   };
 }
 
+/**
+ * One entry bundled in memory exactly as the build bundles it (`file` relative to the project):
+ * esbuild's result with its metafile and output. Tests check what a script carries with it.
+ */
+export function bundleBrowserScript(file) {
+  return esbuild.build({ ...options([path.join(ROOT, file)]), write: false, logLevel: "silent" });
+}
+
 /** The entry files, relative to app/. */
 export function browserScriptEntries() {
   return findEntries().map((file) => path.relative(path.join(ROOT, "app"), file));

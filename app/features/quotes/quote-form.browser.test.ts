@@ -1,37 +1,20 @@
-import path from "node:path";
 import { gzipSync } from "node:zlib";
-import * as esbuild from "esbuild";
 import { describe, expect, it } from "vitest";
+import { bundleBrowserScript } from "../../../scripts/build-browser-scripts.mjs";
 import { quoteEstimateMarkup } from "./quote-estimate-markup";
 import { quoteFormData, serializeQuoteFormData } from "./quote-form-data";
 
-const ROOT = path.resolve(import.meta.dirname, "../../..");
-
 describe("the quote form's browser script (decision 068)", () => {
   it("bundles without React, Remix or server code, in a few kilobytes", async () => {
-    // As scripts/build-browser-scripts.mjs bundles it.
-    const result = await esbuild.build({
-      absWorkingDir: ROOT,
-      entryPoints: ["app/features/quotes/quote-form.browser.ts"],
-      bundle: true,
-      format: "esm",
-      platform: "browser",
-      target: ["es2020"],
-      minify: true,
-      legalComments: "none",
-      metafile: true,
-      write: false,
-      define: { "process.env.NODE_ENV": '"production"' },
-      logLevel: "silent",
-    });
-    const inputs = Object.keys(result.metafile.inputs);
+    const result = await bundleBrowserScript("app/features/quotes/quote-form.browser.ts");
+    const inputs = Object.keys(result.metafile!.inputs);
     const forbidden = inputs.filter((input) =>
       /node_modules\/(react|react-dom|scheduler|@remix-run|react-router|remix-utils|@conform-to\/react)\/|\.server\.|\/routes\/|\.tsx$/.test(
         input,
       ),
     );
     expect(forbidden).toEqual([]);
-    const gzip = gzipSync(result.outputFiles[0].contents, { level: 9 }).length;
+    const gzip = gzipSync(result.outputFiles![0].contents, { level: 9 }).length;
     // About 20 KB, zod most of it; the page's budget is 90 KB (issue 15).
     expect(gzip).toBeLessThan(30 * 1024);
   });
