@@ -7,7 +7,7 @@
 //    the picker's search, one day of visits, today, one page of customers, the last page of quote
 //    requests; the admin dashboard's HTML size; the customer dashboard under wrk -c16;
 //  - prints the query plans of those pages (index scans, no sequential scan of a big table).
-// Run: npm run build && npm run bench scale   BENCH_SCALE=10k for the small size only (full
+// Run: npm run build && npm run bench scale   BENCH_SCALE=10k (or full-only) for one size only (full
 // seeding takes minutes). BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres)
 // names the server; each size gets a database of its own, dropped at the end.
 // BENCH_HTML_DIR=<folder> saves each page's HTML there (<size>-<page>.html), to see where its
@@ -16,6 +16,10 @@
 // another build/index.js> renders them with that build too, in turns, and prints this build's
 // CPU time as a ratio of that one's (noisy on a busy machine, but both sides share the noise);
 // BENCH_RENDER_PROFILE=<folder> writes a CPU profile of those renders there.
+// BENCH_SCALE_KEEP=1 keeps each size's database (its name is printed) instead of dropping it;
+// BENCH_SCALE_DATABASE=<name> measures that kept database again without seeding (one size, the
+// one named by BENCH_SCALE), so a change can be timed in seconds rather than after minutes of
+// seeding.
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -43,7 +47,16 @@ const SERVER_URL = process.env.BENCH_DATABASE_URL || "postgres://postgres@127.0.
 const SIZES = [
   { name: "10k", customers: 10_000 },
   { name: "full", customers: 100_000 },
-].filter((size) => (process.env.BENCH_SCALE ?? "full") === "full" || size.name === process.env.BENCH_SCALE);
+].filter((size) => {
+  // full: both sizes (the growth figures need both); 10k or full-only: that size alone.
+  const asked = process.env.BENCH_SCALE ?? "full";
+  return asked === "full" || size.name === asked || (asked === "full-only" && size.name === "full");
+});
+if (process.env.BENCH_SCALE_DATABASE && !["10k", "full-only"].includes(process.env.BENCH_SCALE ?? "")) {
+  throw new Error(
+    "BENCH_SCALE_DATABASE measures one kept database: say its size, BENCH_SCALE=10k or BENCH_SCALE=full-only",
+  );
+}
 // Per customer, as in the issue: 20 visits, 40 media rows (a before and an after), 5 bookings;
 // and 2 quote requests, many of them sharing a timestamp (keyset paging must not care).
 const VISITS_PER_CUSTOMER = 20;
@@ -60,6 +73,8 @@ const WRK_SECONDS = Number(process.env.BENCH_WRK_SECONDS || 10);
 const P95_GOAL_MS = 20;
 const GROWTH_GOAL = 1.5;
 const ADMIN_HTML_GOAL_KB = 60;
+const KEEP_DATABASE = process.env.BENCH_SCALE_KEEP === "1";
+const REUSE_DATABASE = process.env.BENCH_SCALE_DATABASE;
 const BIG_TABLES = ["users", "profiles", "services", "service_images", "bookings", "sessions", "quote_requests"];
 
 const percentile = (sorted: number[], p: number) =>
@@ -125,11 +140,18 @@ async function seed(db: Kysely<Database>, customers: number) {
     db,
   );
   await sql`vacuum analyze`.execute(db);
+  return { ...(await seededCounts(db)), seconds: (Date.now() - started) / 1000 };
+}
+
+/** What a seeded database holds, and its admin. */
+async function seededCounts(db: Kysely<Database>) {
   const counts = await sql<{ users: number; services: number; media: number; bookings: number; quotes: number }>`select
     (select count(*) from users)::int as users, (select count(*) from services)::int as services,
     (select count(*) from service_images)::int as media, (select count(*) from bookings)::int as bookings,
     (select count(*) from quote_requests)::int as quotes`.execute(db);
-  return { ...counts.rows[0], adminId, seconds: (Date.now() - started) / 1000 };
+  const admin = await sql<{ id: string }>`select id from users where email = 'admin@bench.example.org'`.execute(db);
+  if (!admin.rows[0]) throw new Error("not a bench_scale database: no admin@bench.example.org");
+  return { ...counts.rows[0], adminId: admin.rows[0].id, seconds: 0 };
 }
 
 /** The plans of the pages' queries, and which of them scan a big table sequentially. */
@@ -185,30 +207,35 @@ async function plans(db: Kysely<Database>, customerId: string, serviceId: string
         (select count(*) from (select 1 from quote_requests where status = 'new' limit 1001) b)`,
     ],
     [
-      "admin: visits, one day",
-      `select s.id from services s join users u on u.id = s.customer_id left join profiles p on p.user_id = s.customer_id
-        where s.service_date >= '${day}'::timestamptz and s.service_date < '${day}'::timestamptz + interval '1 day'
-        order by s.service_date, s.id limit 51`,
+      "admin: visits, one day (the page's visits first, then their customers: 077)",
+      `select s.id from (select id, customer_id, service_date from services
+          where service_date >= '${day}'::timestamptz and service_date < '${day}'::timestamptz + interval '1 day'
+          order by service_date, id limit 51) s
+        join users u on u.id = s.customer_id left join profiles p on p.user_id = s.customer_id
+        left join yard_profiles y on y.user_id = s.customer_id order by s.service_date, s.id`,
     ],
     [
       "admin: today, the page after a visit (keyset on the visit's stored (service_date, id))",
-      `select s.id from services s join users u on u.id = s.customer_id left join profiles p on p.user_id = s.customer_id
-        left join yard_profiles y on y.user_id = s.customer_id
-        where s.service_date >= '${day}'::timestamptz and s.service_date < '${day}'::timestamptz + interval '1 day'
-          and (s.service_date, s.id) > (select a.service_date, a.id from services a where a.id = $2)
-        order by s.service_date, s.id limit 51`,
+      `select s.id from (select id, customer_id, service_date from services
+          where service_date >= '${day}'::timestamptz and service_date < '${day}'::timestamptz + interval '1 day'
+            and (service_date, id) > (select a.service_date, a.id from services a where a.id = $2)
+          order by service_date, id limit 51) s
+        join users u on u.id = s.customer_id left join profiles p on p.user_id = s.customer_id
+        left join yard_profiles y on y.user_id = s.customer_id order by s.service_date, s.id`,
     ],
     [
-      "admin: bookings, upcoming",
-      `select b.*, u.email, p.full_name, s.id as visit_id from bookings b left join users u on u.id = b.customer_id
+      "admin: bookings, upcoming (the page's bookings first, then their customers and visits: 077)",
+      `select b.*, u.email, p.full_name, s.id as visit_id from (select * from bookings where booking_date >= now()
+          order by booking_date, id limit 26) b left join users u on u.id = b.customer_id
         left join profiles p on p.user_id = b.customer_id left join services s on s.booking_id = b.id
-        where b.booking_date >= now() order by b.booking_date, b.id limit 26`,
+        order by b.booking_date, b.id`,
     ],
     [
       "admin: bookings, past",
-      `select b.*, u.email, p.full_name, s.id as visit_id from bookings b left join users u on u.id = b.customer_id
+      `select b.*, u.email, p.full_name, s.id as visit_id from (select * from bookings where booking_date < now()
+          order by booking_date desc, id desc limit 26) b left join users u on u.id = b.customer_id
         left join profiles p on p.user_id = b.customer_id left join services s on s.booking_id = b.id
-        where b.booking_date < now() order by b.booking_date desc, b.id desc limit 26`,
+        order by b.booking_date desc, b.id desc`,
     ],
   ];
   const lines: string[] = [];
@@ -366,17 +393,17 @@ type SizeResult = {
 async function measure(size: { name: string; customers: number }): Promise<SizeResult> {
   const admin = new pg.Client({ connectionString: SERVER_URL });
   await admin.connect();
-  const name = `bench_scale_${size.name}_${randomBytes(3).toString("hex")}`;
-  await admin.query(`create database "${name}"`);
+  const name = REUSE_DATABASE ?? `bench_scale_${size.name}_${randomBytes(3).toString("hex")}`;
+  if (!REUSE_DATABASE) await admin.query(`create database "${name}"`);
   const url = new URL(SERVER_URL);
   url.pathname = `/${name}`;
   const handle = connect({ databaseUrl: url.toString(), poolSize: 10 });
   let app: AppServer | undefined;
   try {
     await migrateToLatest(handle.db);
-    const seeded = await seed(handle.db, size.customers);
+    const seeded = REUSE_DATABASE ? await seededCounts(handle.db) : await seed(handle.db, size.customers);
     console.log(
-      `\n${size.name}: seeded ${fmt(seeded.users)} users, ${fmt(seeded.services)} visits, ${fmt(seeded.media)} media, ${fmt(seeded.bookings)} bookings, ${fmt(seeded.quotes)} quote requests in ${fmt(seeded.seconds)} s`,
+      `\n${size.name}: ${REUSE_DATABASE ? `reusing ${name}:` : "seeded"} ${fmt(seeded.users)} users, ${fmt(seeded.services)} visits, ${fmt(seeded.media)} media, ${fmt(seeded.bookings)} bookings, ${fmt(seeded.quotes)} quote requests in ${fmt(seeded.seconds)} s`,
     );
     setDatabaseForTests(handle.db);
     const sample = await sql<{
@@ -473,7 +500,8 @@ async function measure(size: { name: string; customers: number }): Promise<SizeR
     await app?.stop();
     setDatabaseForTests(undefined);
     await handle.close();
-    await admin.query(`drop database if exists "${name}" with (force)`);
+    if (KEEP_DATABASE || REUSE_DATABASE) console.log(`  kept database ${name} (BENCH_SCALE_DATABASE=${name})`);
+    else await admin.query(`drop database if exists "${name}" with (force)`);
     await admin.end();
   }
 }

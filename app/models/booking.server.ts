@@ -180,30 +180,35 @@ export type AdminBookingFilter = {
   after?: { bookingDate: Date; id: string } | null;
 };
 
-/** Upcoming soonest first, past latest first; keyset paging on (booking_date, id). */
+/**
+ * Upcoming soonest first, past latest first; keyset paging on (booking_date, id). The page's
+ * bookings are chosen and limited first and only they are joined to their customer and visit
+ * (decision 077): joined before the limit, PostgreSQL sized Memoize caches for every upcoming
+ * booking (400,000 at full size) and the query took 5 ms instead of 1.
+ */
 export async function listBookingsForAdmin(filter: AdminBookingFilter): Promise<AdminBooking[]> {
   const db = await getDb();
   const upcoming = filter.when === "upcoming";
-  let query = db
+  const direction = upcoming ? "asc" : "desc";
+  let page = db
     .selectFrom("bookings")
+    .selectAll()
+    .where("booking_date", upcoming ? ">=" : "<", filter.now);
+  if (filter.status) page = page.where("status", "=", filter.status);
+  if (filter.unmatched) page = page.where("customer_id", "is", null);
+  if (filter.after) {
+    const { bookingDate, id } = filter.after;
+    page = page.where((eb) => eb(eb.refTuple("booking_date", "id"), upcoming ? ">" : "<", eb.tuple(bookingDate, id)));
+  }
+  return db
+    .selectFrom(page.orderBy("booking_date", direction).orderBy("id", direction).limit(filter.limit).as("bookings"))
     .leftJoin("users", "users.id", "bookings.customer_id")
     .leftJoin("profiles", "profiles.user_id", "bookings.customer_id")
     .leftJoin("services", "services.booking_id", "bookings.id")
     .selectAll("bookings")
     .select(["users.email as customer_email", "profiles.full_name as customer_name", "services.id as visit_id"])
-    .where("bookings.booking_date", upcoming ? ">=" : "<", filter.now);
-  if (filter.status) query = query.where("bookings.status", "=", filter.status);
-  if (filter.unmatched) query = query.where("bookings.customer_id", "is", null);
-  if (filter.after) {
-    const { bookingDate, id } = filter.after;
-    query = query.where((eb) =>
-      eb(eb.refTuple("bookings.booking_date", "bookings.id"), upcoming ? ">" : "<", eb.tuple(bookingDate, id)),
-    );
-  }
-  return query
-    .orderBy("bookings.booking_date", upcoming ? "asc" : "desc")
-    .orderBy("bookings.id", upcoming ? "asc" : "desc")
-    .limit(filter.limit)
+    .orderBy("bookings.booking_date", direction)
+    .orderBy("bookings.id", direction)
     .execute();
 }
 

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from "kysely";
+import { sql, type Kysely, type SelectQueryBuilder } from "kysely";
 import type {
   Database,
   HealthFlag,
@@ -29,10 +29,22 @@ export type VisitListRow = {
 
 export type VisitCursor = { date: Date; id: string };
 
-/** Visits in [from, to) with their customer and yard address: the rows of both visit lists. */
-function visitRowsBetween(db: Db, from: Date, to: Date) {
+type ServicesQuery = SelectQueryBuilder<Database, "services", object>;
+
+/**
+ * One page of visits in [from, to), in time order, with their customer and yard address: the
+ * rows of both visit lists. The page's services rows are chosen and limited first and only they
+ * are joined (decision 077): joined before the limit, PostgreSQL sized a Memoize cache for every
+ * visit of the range (100,000 in a day at full size) and the query took 6 ms instead of 1.
+ */
+function visitPageBetween(db: Db, from: Date, to: Date, limit: number, filter: (q: ServicesQuery) => ServicesQuery) {
+  const page = filter(db.selectFrom("services").where("service_date", ">=", from).where("service_date", "<", to))
+    .select(["id", "service_type", "service_date", "status", "customer_id"])
+    .orderBy("service_date")
+    .orderBy("id")
+    .limit(limit);
   return db
-    .selectFrom("services")
+    .selectFrom(page.as("services"))
     .innerJoin("users", "users.id", "services.customer_id")
     .leftJoin("profiles", "profiles.user_id", "services.customer_id")
     .leftJoin("yard_profiles", "yard_profiles.user_id", "services.customer_id")
@@ -48,8 +60,8 @@ function visitRowsBetween(db: Db, from: Date, to: Date) {
       "yard_profiles.city",
       "yard_profiles.zip",
     ])
-    .where("services.service_date", ">=", from)
-    .where("services.service_date", "<", to);
+    .orderBy("services.service_date")
+    .orderBy("services.id");
 }
 
 /**
@@ -64,14 +76,15 @@ export async function listVisits(options: {
   after?: VisitCursor | null;
   limit: number;
 }): Promise<VisitListRow[]> {
-  let query = visitRowsBetween(await getDb(), options.from, options.to);
-  if (options.status) query = query.where("services.status", "=", options.status);
-  if (options.customerId) query = query.where("services.customer_id", "=", options.customerId);
-  if (options.after) {
-    const { date, id } = options.after;
-    query = query.where(sql<boolean>`(services.service_date, services.id) > (${date}, ${id})`);
-  }
-  return query.orderBy("services.service_date").orderBy("services.id").limit(options.limit).execute();
+  return visitPageBetween(await getDb(), options.from, options.to, options.limit, (query) => {
+    if (options.status) query = query.where("status", "=", options.status);
+    if (options.customerId) query = query.where("customer_id", "=", options.customerId);
+    if (options.after) {
+      const { date, id } = options.after;
+      query = query.where(sql<boolean>`(service_date, id) > (${date}, ${id})`);
+    }
+    return query;
+  }).execute();
 }
 
 export type TodayRow = VisitListRow & {
@@ -92,20 +105,22 @@ export async function listVisitsBetween(
   to: Date,
   options: { after?: string | null; limit: number },
 ): Promise<TodayRow[]> {
-  let query = visitRowsBetween(await getDb(), from, to).select([
-    "yard_profiles.dog_count",
-    "yard_profiles.dog_names",
-    "yard_profiles.loose_dog",
-    "yard_profiles.hazards",
-    sql<boolean>`coalesce(yard_profiles.gate_code <> '', false)`.as("has_gate_code"),
-  ]);
-  if (options.after) {
-    const anchor = options.after;
-    query = query.where(
-      sql<boolean>`(services.service_date, services.id) > (select a.service_date, a.id from services a where a.id = ${anchor})`,
-    );
-  }
-  return query.orderBy("services.service_date").orderBy("services.id").limit(options.limit).execute();
+  const anchor = options.after;
+  return visitPageBetween(await getDb(), from, to, options.limit, (query) =>
+    anchor
+      ? query.where(
+          sql<boolean>`(service_date, id) > (select a.service_date, a.id from services a where a.id = ${anchor})`,
+        )
+      : query,
+  )
+    .select([
+      "yard_profiles.dog_count",
+      "yard_profiles.dog_names",
+      "yard_profiles.loose_dog",
+      "yard_profiles.hazards",
+      sql<boolean>`coalesce(yard_profiles.gate_code <> '', false)`.as("has_gate_code"),
+    ])
+    .execute();
 }
 
 /** Whether a visit exists (a paging link may name one deleted since). */

@@ -13,8 +13,8 @@ import { log } from "~/utils/logger.server";
 import { getSession } from "~/utils/session.server";
 import { jsonWithSuccess, redirectWithSuccess } from "~/utils/toast.server";
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
   const enrolment = user.twoStepEnabled ? null : await startEnrolment(user);
   return json(
     {
@@ -31,8 +31,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 type ActionData = { intent: string; error?: string; recoveryCodes?: string[] };
 
-export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request, context);
   const form = await readFormData(request);
   const intent = String(form.get("intent") ?? "");
   const code = String(form.get("code") ?? "").slice(0, 40);

@@ -10,7 +10,7 @@ const BACK = "/customer-dashboard";
 
 /** "Resend verification e-mail" on the dashboard: a fresh link, limited per account and per client. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requireUser(request, context);
   if (user.emailVerified) {
     return redirectWithSuccess(BACK, { message: "Already verified", description: "Your e-mail address is verified." });
   }

@@ -67,11 +67,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   // The upload forms post to /resources/media-upload; multipart posts here, from pages loaded
   // before that route existed, are still handled the same way.
   const upload = (request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data");
-  const admin = await requireAdmin(request).catch(async (refusal: unknown) => {
+  const admin = await requireAdmin(request, context).catch(async (refusal: unknown) => {
     if (upload) await discardRequestBody(request);
     throw refusal;
   });

@@ -8,16 +8,26 @@ import { AdminBookingList, MoreLink } from "~/features/bookings/admin-booking-li
 import { bookingsHref, type BookingFilter } from "~/features/bookings/admin-bookings-url";
 import { handleAdminBookingAction, loadAdminBookings } from "~/features/bookings/admin-bookings.server";
 import { BOOKING_STATUS_LABELS, BOOKING_STATUSES } from "~/features/bookings/booking-constants";
+import { BrowserScript } from "~/components/browser-script";
+import { browserScriptUrl } from "~/utils/browser-scripts.server";
 import { privatePageMeta } from "~/utils/seo";
+import { STATIC_PAGE } from "~/utils/static-page";
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+// Cards of forms that post as documents, a toast from the server: loaded as a document the page
+// ships no React (decision 077, as Today in 076); its script only keeps a form from posting twice.
+export const handle = STATIC_PAGE;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAdmin(request, context);
   const data = await loadAdminBookings(new URL(request.url));
-  return json(data, { status: data.invalid ? 400 : 200, headers: { "Cache-Control": "private, no-store" } });
+  return json(
+    { ...data, script: browserScriptUrl("admin-bookings") },
+    { status: data.invalid ? 400 : 200, headers: { "Cache-Control": "private, no-store" } },
+  );
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  const admin = await requireAdmin(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request, context);
   const url = new URL(request.url);
   // After a button, the admin stays on the same filter (and page).
   return handleAdminBookingAction(request, admin.id, `${url.pathname}${url.search}`);
@@ -95,6 +105,7 @@ export default function Bookings() {
         ) : null}
         {data.past.paged ? <MoreLink to={bookingsHref(data.filter)} label="Back to the latest" /> : null}
       </section>
+      <BrowserScript src={data.script} />
     </section>
   );
 }

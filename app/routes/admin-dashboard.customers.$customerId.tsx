@@ -19,8 +19,8 @@ import { redirectWithSuccess } from "~/utils/toast.server";
 
 const notFound = () => new Response("Customer not found", { status: 404 });
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  await requireAdmin(request, context);
   const customer = await getCustomer(params.customerId ?? "");
   if (!customer) throw notFound();
   const [yard, visits, bookings, quotes] = await Promise.all([
@@ -68,8 +68,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   );
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  const admin = await requireAdmin(request);
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request, context);
   const customer = await getCustomer(params.customerId ?? "");
   if (!customer) throw notFound();
   const result = await saveYardFromForm(request, customer.id, admin.id);

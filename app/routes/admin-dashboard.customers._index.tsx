@@ -20,8 +20,8 @@ function decode(value: string | null) {
 }
 
 // Customers: server-side search by name or e-mail (ILIKE, limited), keyset-paged.
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAdmin(request, context);
   const url = new URL(request.url);
   const q = (url.searchParams.get("q") ?? "").trim();
   if (q.length > 100) throw new Response("Search for at most 100 characters", { status: 400 });

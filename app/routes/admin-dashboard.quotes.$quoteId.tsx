@@ -16,8 +16,8 @@ import { telHref } from "~/utils/tel";
 import { dogCountLabel, yardSizeLabel } from "~/features/quotes/quote-schema";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  await requireAdmin(request, context);
   const quote = await getQuoteRequest(params.quoteId ?? "");
   if (!quote) throw new Response("Quote request not found", { status: 404 });
   const [options, emails] = await Promise.all([getQuoteServiceOptions(), getQuoteEmailStatuses(quote.id)]);
@@ -54,8 +54,8 @@ const statusSchema = z.object({
   status: z.enum(QUOTE_STATUSES, { errorMap: () => ({ message: STATUS_MESSAGE }) }),
 });
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  await requireAdmin(request);
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  await requireAdmin(request, context);
   const quoteId = params.quoteId ?? "";
   const formData = await request.formData().catch(() => new FormData());
   const submission = parseWithZod(formData, { schema: statusSchema });

@@ -7,8 +7,8 @@ import { requireAdmin } from "~/features/accounts/auth.server";
 import { privatePageMeta } from "~/utils/seo";
 
 // The layout of every admin page: child routes (services, quote requests) render in <Outlet/>.
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAdmin(request, context);
   return json(null, { headers: { "Cache-Control": "private, no-store" } });
 }
 

@@ -21,13 +21,13 @@ import { visitPath } from "~/features/visits/visit-paths";
 import { VISIT_ACTIONS, type VisitAction } from "~/features/visits/visit-transitions";
 import { YardDetails } from "~/features/yards/yard-details";
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  await requireAdmin(request, context);
   return json(await loadAdminVisit(params.serviceId ?? ""), { headers: { "Cache-Control": "private, no-store" } });
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  const admin = await requireAdmin(request);
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request, context);
   return handleAdminVisitAction(request, params.serviceId ?? "", admin.id);
 }
 

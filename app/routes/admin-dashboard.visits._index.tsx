@@ -8,8 +8,8 @@ import { requireAdmin } from "~/features/accounts/auth.server";
 import { SERVICE_STATUSES } from "~/features/visits/visit-constants";
 import { loadVisitList } from "~/features/visits/visit-list.server";
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAdmin(request, context);
   const data = await loadVisitList(new URL(request.url));
   return json(data, {
     status: data.problems.length > 0 ? 400 : 200,

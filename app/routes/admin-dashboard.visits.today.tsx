@@ -18,8 +18,8 @@ export const handle = STATIC_PAGE;
 
 // "Today": the field's view on a phone. Says whether a gate code is on file, never what it is
 // (the code is on the visit's page, behind "Show gate code").
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAdmin(request, context);
   const url = new URL(request.url);
   const today = businessToday();
   const from = startOfBusinessDay(today)!;

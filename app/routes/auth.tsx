@@ -41,9 +41,9 @@ type Tab = AuthTab;
 // auth-forms.browser.ts checks them as they are filled in.
 export const handle = STATIC_PAGE;
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   // A live session never sees the forms: admins to their portal, everyone else to theirs.
-  const user = await getOptionalUser(request);
+  const user = await getOptionalUser(request, context);
   const returnPath = returnPathOf(request);
   if (user) throw redirect(homeFor(user, returnPath));
   const tab: Tab = new URL(request.url).searchParams.get("tab") === "signup" ? "signup" : "signin";

@@ -16,13 +16,13 @@ export async function loader() {
  * POST /auth/google, /auth/facebook: remix-auth keeps a random state in a new (anonymous)
  * session row and answers with a redirect to the provider's consent page.
  */
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   const provider = params.provider;
   if (!isOAuthProvider(provider)) throw new Response("Not found", { status: 404 });
   if (!isProviderConfigured(provider)) {
     return oauthFailure(provider, null, `${PROVIDER_NAMES[provider]} sign-in is not set up yet. Please use e-mail.`);
   }
-  const user = await getOptionalUser(request);
+  const user = await getOptionalUser(request, context);
   if (user) return redirect(homeFor(user));
   // Each start stores a session (the OAuth state): limited per client, refused before storing.
   const limit = await countOAuthStart(getClientIp(request));

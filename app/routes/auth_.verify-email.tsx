@@ -5,9 +5,9 @@ import { log } from "~/utils/logger.server";
 import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 
 /** The link in the verification e-mail: proves the address and goes on to the portal (or Sign In). */
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  const user = await getOptionalUser(request);
+  const user = await getOptionalUser(request, context);
   const next = user ? homeFor(user) : "/auth";
   const userId = await verifyEmailWithToken(token);
   if (!userId) {

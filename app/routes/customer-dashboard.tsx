@@ -84,8 +84,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 // The Book Appointment form, as posted with JavaScript off.
-export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request, context);
   const form = await request.formData().catch(() => null);
   if (form?.get("agree") !== "yes") {
     return redirectWithError("/customer-dashboard", {

@@ -14,8 +14,8 @@ import { getVisitForCustomer } from "~/models/visit.server";
 import { formatBusinessDate, formatBusinessDateTime } from "~/utils/business-time";
 
 // One of the signed-in customer's own visits; anyone else's id is a 404, like a missing one.
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
   const visit = await getVisitForCustomer(params.serviceId ?? "", user.id);
   if (!visit) throw new Response("Visit not found", { status: 404 });
   const media = await listMediaForService(visit.id);

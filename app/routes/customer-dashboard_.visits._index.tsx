@@ -11,8 +11,8 @@ import { formatBusinessDateTime } from "~/utils/business-time";
 const PAGE_SIZE = 20;
 
 // "Visit history": every visit of the signed-in customer, newest first, 20 a page (keyset).
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
   const url = new URL(request.url);
   const beforeParam = url.searchParams.get("before");
   const before = decodeCursor(beforeParam);

@@ -11,13 +11,13 @@ import { getYardProfile } from "~/models/yard-profile.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
 // "Your Yard": the signed-in customer's own profile; nothing here takes an id from the URL.
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
   return json({ yard: yardView(await getYardProfile(user.id)) }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request, context);
   const result = await saveYardFromForm(request, user.id, user.id);
   if (!result.ok) return json({ lastResult: result.lastResult }, { status: result.status });
   return redirectWithSuccess("/customer-dashboard/yard", { message: "Success", description: "Yard profile saved" });

@@ -5,9 +5,9 @@ import { discardRequestBody, handleMediaUpload } from "~/features/media/upload-m
 // POST /resources/media-upload?service=<id>: the before/after upload forms post here, with or
 // without JavaScript. A resource route, so that the form's script gets the JSON it asks for
 // rather than the dashboard's HTML document.
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") throw new Response("Method Not Allowed", { status: 405, headers: { Allow: "POST" } });
-  const admin = await requireAdmin(request).catch(async (refusal: unknown) => {
+  const admin = await requireAdmin(request, context).catch(async (refusal: unknown) => {
     // A refused upload is still being sent: read it off so the browser gets the redirect.
     await discardRequestBody(request);
     throw refusal;

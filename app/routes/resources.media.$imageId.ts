@@ -19,8 +19,8 @@ const notFound = () =>
   });
 
 /** Streams one before/after photo or video to its customer or an admin, with Range support. */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await getOptionalUser(request);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const user = await getOptionalUser(request, context);
   if (!user) return notFound();
   const image = await getMediaForViewer(params.imageId ?? "", user);
   if (!image) return notFound();

@@ -28,7 +28,14 @@ export function isStaticRender(matches: readonly MatchLike[]): boolean {
   return Boolean(root && !root.preview && leaf && isStaticPageHandle(leaf.handle));
 }
 
-/** `isStaticRender` of the current matches: for the root and what renders its own scripts. */
+/**
+ * `isStaticRender` of the current matches, on the server: for the root and what renders its own
+ * scripts. In the browser it is always false: React runs there only on a page it hydrated, and
+ * a static page it reaches by a client-side navigation (a link in the admin's tabs) renders
+ * inside that running app, which must keep its scripts and its toasts (decision 077). Only a
+ * document load of a static page comes without React, and that is rendered on the server.
+ */
 export function useStaticPage(): boolean {
-  return isStaticRender(useMatches());
+  const matches = useMatches();
+  return typeof document === "undefined" && isStaticRender(matches);
 }

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
 import {
   expectNoAxeViolations,
   expectToast,
@@ -42,6 +42,34 @@ async function signUp(page: Page, fullName: string, email: string) {
   await page.getByLabel("Password").fill("booking-password");
   await page.getByRole("button", { name: "Create Account" }).click();
   await expect(page).toHaveURL(/\/auth$/);
+}
+
+/** A pending Cal.com booking for `attendee`, nine days ahead, delivered to the signed webhook. */
+async function deliverPendingBooking(request: APIRequestContext, attendee: string, uid: string) {
+  const fixture = JSON.parse(readFileSync(FIXTURE, "utf8"));
+  const start = new Date(Date.now() + 9 * 24 * 3600 * 1000);
+  start.setUTCHours(18, 0, 0, 0);
+  const body = JSON.stringify({
+    ...fixture,
+    triggerEvent: "BOOKING_REQUESTED",
+    createdAt: new Date().toISOString(),
+    payload: {
+      ...fixture.payload,
+      uid,
+      status: "PENDING",
+      startTime: start.toISOString(),
+      endTime: new Date(start.getTime() + 30 * 60 * 1000).toISOString(),
+      attendees: [{ ...fixture.payload.attendees[0], email: attendee }],
+      metadata: {},
+    },
+  });
+  return request.post("/resources/webhooks/cal-com", {
+    data: body,
+    headers: {
+      "Content-Type": "application/json",
+      "X-Cal-Signature-256": createHmac("sha256", CAL_COM_SECRET).update(body).digest("hex"),
+    },
+  });
 }
 
 test.use({ viewport: { width: 1280, height: 900 } });
@@ -145,35 +173,66 @@ test("a booking made through the dashboard's calendar link reaches the customer 
   await expect(page.getByRole("region", { name: "Recent Services" }).getByText("Weekly Service")).toBeVisible();
 });
 
+test("loaded as a document, Bookings ships no React, a booking's form posts once, and the admin's tabs still work", async ({
+  page,
+  request,
+}) => {
+  const attendee = `${unique("static")}@example.com`;
+  expect((await deliverPendingBooking(request, attendee, unique("static"))).status()).toBe(200);
+  await signInAsAdmin(page);
+
+  // A document load: a static page (decision 077), its plain scripts only, no Remix.
+  await page.goto("/admin-dashboard/bookings?unmatched=1");
+  await waitForHydration(page); // set by the panel's script on a static page
+  expect(await page.evaluate(() => "__remixContext" in window)).toBe(false);
+  const scripts = await page.locator("script[src]").evaluateAll((els) => els.map((el) => el.getAttribute("src") ?? ""));
+  expect(scripts.filter((src) => !src.startsWith("/build/browser/"))).toEqual([]);
+  expect(scripts.some((src) => src.includes("/admin-bookings-"))).toBe(true);
+  await expectNoAxeViolations(page, "on the static Bookings page");
+
+  // A second press of Confirm while the first post is on its way is held back by the page's
+  // script: of two presses in a row, the second submit is cancelled and the buttons say busy.
+  const posts: string[] = [];
+  page.on("request", (r) => {
+    if (r.method() === "POST" && new URL(r.url()).pathname === "/admin-dashboard/bookings") posts.push(r.url());
+  });
+  const card = page.getByTestId("booking").filter({ hasText: attendee });
+  const presses = await card.locator("form").evaluate((form: HTMLFormElement) => {
+    const cancelled: boolean[] = [];
+    // Registered after the page's script, so it sees what that script decided.
+    form.addEventListener("submit", (event) => cancelled.push(event.defaultPrevented));
+    const confirm = [...form.querySelectorAll("button")].find((b) => b.textContent === "Confirm")!;
+    form.requestSubmit(confirm);
+    const busy = confirm.getAttribute("aria-disabled");
+    form.requestSubmit(confirm);
+    return { cancelled, busy };
+  });
+  expect(presses).toEqual({ cancelled: [false, true], busy: "true" });
+  await expectToast(page, true, "Success", "Booking confirmed");
+  await expect(card.getByText("confirmed", { exact: true })).toBeVisible();
+  await expect(page.getByTestId("flash-toast").filter({ hasText: "Error" })).toHaveCount(0);
+  expect(posts).toHaveLength(1);
+
+  // From a hydrated admin page, the Bookings tab is a client-side navigation: the static page
+  // renders inside the running app, which keeps its scripts, so the next tab works as well.
+  await page.goto("/admin-dashboard");
+  await waitForHydration(page);
+  const tabs = page.getByRole("navigation", { name: "Admin sections" });
+  await tabs.getByRole("link", { name: "Bookings" }).click();
+  await expect(page.getByRole("heading", { name: "Bookings", level: 2 })).toBeVisible();
+  await tabs.getByRole("link", { name: "Visits" }).click();
+  await expect(page.getByRole("heading", { name: "Visits", level: 2 })).toBeVisible();
+  expect(await page.evaluate(() => "__remixContext" in window)).toBe(true);
+  expect(await page.evaluate(() => document.documentElement.dataset.hydrated)).toBe("true");
+  expect(await page.locator("script[type=module]").count()).toBeGreaterThan(0);
+});
+
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
   test("the admin confirms a pending calendar booking and assigns an unmatched one", async ({ page, request }) => {
-    const fixture = JSON.parse(readFileSync(FIXTURE, "utf8"));
-    const start = new Date(Date.now() + 9 * 24 * 3600 * 1000);
-    start.setUTCHours(18, 0, 0, 0);
     const attendee = `${unique("walk-in")}@example.com`;
-    const body = JSON.stringify({
-      ...fixture,
-      triggerEvent: "BOOKING_REQUESTED",
-      createdAt: new Date().toISOString(),
-      payload: {
-        ...fixture.payload,
-        uid: unique("nojs"),
-        status: "PENDING",
-        startTime: start.toISOString(),
-        endTime: new Date(start.getTime() + 30 * 60 * 1000).toISOString(),
-        attendees: [{ ...fixture.payload.attendees[0], email: attendee }],
-        metadata: {},
-      },
-    });
-    const delivered = await request.post("/resources/webhooks/cal-com", {
-      data: body,
-      headers: {
-        "Content-Type": "application/json",
-        "X-Cal-Signature-256": createHmac("sha256", CAL_COM_SECRET).update(body).digest("hex"),
-      },
-    });
+    const delivered = await deliverPendingBooking(request, attendee, unique("nojs"));
     expect(delivered.status()).toBe(200);
     // A customer of its own: assigning to the seeded customer would add to the bookings that
     // portal.spec counts on the seeded dashboard.

@@ -11,6 +11,8 @@ export type TcpProxy = {
   close(): Promise<void>;
   /** Calls `hook` each time client bytes pass (tests cut mid-stream from here). */
   onBytesUp(hook: (total: number) => void): void;
+  /** Calls `hook` with each chunk of client bytes (tests read the queries sent from here). */
+  onChunkUp(hook: ((chunk: Buffer) => void) | undefined): void;
 };
 
 /**
@@ -24,6 +26,7 @@ export async function startTcpProxy(
   const sockets = new Set<net.Socket>();
   let bytesUp = 0;
   let hook: ((total: number) => void) | undefined;
+  let chunkHook: ((chunk: Buffer) => void) | undefined;
   let server: net.Server | undefined;
 
   const listen = (port: number) =>
@@ -41,6 +44,7 @@ export async function startTcpProxy(
         client.on("data", (chunk) => {
           bytesUp += chunk.byteLength;
           hook?.(bytesUp);
+          chunkHook?.(chunk);
         });
         client.pipe(upstream);
         upstream.pipe(client);
@@ -86,6 +90,9 @@ export async function startTcpProxy(
     close: cut,
     onBytesUp(next) {
       hook = next;
+    },
+    onChunkUp(next) {
+      chunkHook = next;
     },
   };
 }

@@ -112,7 +112,7 @@ async function roundTrip(provider: OAuthProvider, options: { cookie?: string } =
 
 async function signedInUser(response: Response) {
   const cookie = setCookie(response, "__session");
-  return cookie ? getOptionalUser(get("/", { cookie })) : null;
+  return cookie ? getOptionalUser(get("/", { cookie }), {}) : null;
 }
 
 describe.each(["google", "facebook"] as const)("%s sign-in", (provider) => {
@@ -149,7 +149,7 @@ describe.each(["google", "facebook"] as const)("%s sign-in", (provider) => {
     expect(links).toMatchObject([{ provider, provider_user_id: `${provider}-new-1` }]);
     // The anonymous session that held the OAuth state is gone; the sign-in got a new id.
     expect(setCookie(done, "__session")).not.toBe(stateCookie);
-    expect(await getOptionalUser(get("/", { cookie: stateCookie }))).toBeNull();
+    expect(await getOptionalUser(get("/", { cookie: stateCookie }), {})).toBeNull();
 
     // The next visit finds the same user through the link, whatever address the provider sends.
     nextProfile(profile(`${provider}-new-1`, `changed.${provider}@example.com`));
@@ -253,7 +253,7 @@ describe("account pre-hijacking", () => {
     expect(row.password_hash).toBeNull();
     expect(row.email_verified_at).toBeInstanceOf(Date);
     // The impostor's session is over, and their password no longer signs in.
-    expect(await getOptionalUser(get("/", { cookie: impostorSession }))).toBeNull();
+    expect(await getOptionalUser(get("/", { cookie: impostorSession }), {})).toBeNull();
     const { action: signInAction } = await import("~/routes/auth");
     const retry = await settle(() =>
       signInAction({
@@ -274,7 +274,7 @@ describe("account pre-hijacking", () => {
     nextProfile(googleProfile("google-verified-owner", user.email));
     const { done } = await roundTrip("google");
     expect((await signedInUser(done))?.id).toBe(user.id);
-    expect((await getOptionalUser(get("/", { cookie: session })))?.id).toBe(user.id);
+    expect((await getOptionalUser(get("/", { cookie: session }), {}))?.id).toBe(user.id);
     const row = await database.current.db
       .selectFrom("users")
       .select("password_hash")

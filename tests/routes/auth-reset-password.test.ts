@@ -135,7 +135,7 @@ describe("reset password", () => {
       message: "Success",
       description: "Your password has been changed. You can now log in.",
     });
-    for (const cookie of sessions) expect(await getOptionalUser(get("/", { cookie }))).toBeNull();
+    for (const cookie of sessions) expect(await getOptionalUser(get("/", { cookie }), {})).toBeNull();
     const row = await database.current.db
       .selectFrom("users")
       .select("email_verified_at")

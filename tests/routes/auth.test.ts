@@ -156,7 +156,7 @@ describe("sign-in", () => {
     expect(response.headers.getSetCookie().find((c) => c.startsWith("__session="))).toMatch(
       /HttpOnly.*SameSite=Lax|SameSite=Lax.*HttpOnly/,
     );
-    expect((await getOptionalUser(get("/", { cookie })))?.id).toBe(user.id);
+    expect((await getOptionalUser(get("/", { cookie }), {}))?.id).toBe(user.id);
     const rows = await database.current.db
       .selectFrom("sessions")
       .select("user_id")
@@ -215,8 +215,8 @@ describe("sign-in", () => {
     const before = withSession(await signIn(user.email, user.password));
     const after = withSession(await signIn(user.email, user.password, { cookie: before }));
     expect(after).not.toBe(before);
-    expect(await getOptionalUser(get("/", { cookie: before }))).toBeNull();
-    expect((await getOptionalUser(get("/", { cookie: after })))?.id).toBe(user.id);
+    expect(await getOptionalUser(get("/", { cookie: before }), {})).toBeNull();
+    expect((await getOptionalUser(get("/", { cookie: after }), {}))?.id).toBe(user.id);
   });
 
   it("requires both fields", async () => {
@@ -262,9 +262,9 @@ describe("sessions", () => {
       .set({ expires_at: new Date(Date.now() - 1000) })
       .where("user_id", "=", user.id)
       .execute();
-    expect(await getOptionalUser(get("/", { cookie }))).toBeNull();
+    expect(await getOptionalUser(get("/", { cookie }), {})).toBeNull();
     expect((await open(get("/auth", { cookie }))).status).toBe(200);
-    const protectedResponse = await settle(() => requireUser(get("/customer-dashboard", { cookie })));
+    const protectedResponse = await settle(() => requireUser(get("/customer-dashboard", { cookie }), {}));
     expect(protectedResponse.headers.get("Location")).toBe("/auth?redirectTo=%2Fcustomer-dashboard");
   });
 
@@ -282,9 +282,9 @@ describe("sessions", () => {
     });
     const left = await database.current.db.selectFrom("sessions").select("id").where("user_id", "=", user.id).execute();
     expect(left).toEqual([]);
-    expect(await getOptionalUser(get("/", { cookie: stolen }))).toBeNull();
+    expect(await getOptionalUser(get("/", { cookie: stolen }), {})).toBeNull();
     expect(
-      (await settle(() => requireUser(get("/customer-dashboard", { cookie: stolen })))).headers.get("Location"),
+      (await settle(() => requireUser(get("/customer-dashboard", { cookie: stolen }), {}))).headers.get("Location"),
     ).toBe("/auth?redirectTo=%2Fcustomer-dashboard");
   });
 });
@@ -491,9 +491,9 @@ describe("coming back to the page asked for (a link in an e-mail)", () => {
   const remembered = `/auth?redirectTo=${encodeURIComponent(VISIT)}`;
 
   it("the signed-out reading a portal page are sent to /auth with that page; a post is not remembered", async () => {
-    expect((await settle(() => requireUser(get(VISIT)))).headers.get("Location")).toBe(remembered);
+    expect((await settle(() => requireUser(get(VISIT), {}))).headers.get("Location")).toBe(remembered);
     const post = formPost(VISIT, { intent: "x" }, { ip: freshIp() });
-    expect((await settle(() => requireUser(post))).headers.get("Location")).toBe("/auth");
+    expect((await settle(() => requireUser(post, {}))).headers.get("Location")).toBe("/auth");
   });
 
   it("/auth carries the page into its form, and signing in lands on it", async () => {

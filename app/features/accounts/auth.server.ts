@@ -19,8 +19,15 @@ async function lookUp(request: Request): Promise<Lookup> {
 // action changed the session, nothing read before it may be reused.
 const lookUps = new WeakMap<object, Promise<Lookup>>();
 
-function lookUpOnce(request: Request, context?: object): Promise<Lookup> {
-  if (!context || (request.method !== "GET" && request.method !== "HEAD")) return lookUp(request);
+/**
+ * The load context of the request, as Remix hands it to every loader and action: required (not
+ * optional), so that no loader can forget it and read the session a second time (issue 15: one
+ * session and user query per request). Tests that play one request pass a fresh `{}`.
+ */
+export type RequestContext = object;
+
+function lookUpOnce(request: Request, context: RequestContext): Promise<Lookup> {
+  if (request.method !== "GET" && request.method !== "HEAD") return lookUp(request);
   let pending = lookUps.get(context);
   if (!pending) {
     pending = lookUp(request);
@@ -33,7 +40,7 @@ function lookUpOnce(request: Request, context?: object): Promise<Lookup> {
  * The signed-in user, or null. A session whose user was deleted counts as signed out.
  * Loaders pass their `context`, so that one request reads the session once.
  */
-export async function getOptionalUser(request: Request, context?: object): Promise<SessionUser | null> {
+export async function getOptionalUser(request: Request, context: RequestContext): Promise<SessionUser | null> {
   return (await lookUpOnce(request, context)).user;
 }
 
@@ -49,7 +56,7 @@ function signInPathFor(request: Request) {
 }
 
 /** Loaders and actions of the portal: the anonymous go to /auth (and come back after). */
-export async function requireUser(request: Request, context?: object): Promise<SessionUser> {
+export async function requireUser(request: Request, context: RequestContext): Promise<SessionUser> {
   const { userId, user } = await lookUpOnce(request, context);
   if (!userId) throw redirect(signInPathFor(request));
   if (!user) throw await logout(request, signInPathFor(request));
@@ -65,7 +72,7 @@ export const TWO_STEP_REQUIRED = {
  * Admin-only loaders and actions: a customer is sent to their dashboard with the spec's toast;
  * an admin without two-step sign-in to /account/security, until it is on.
  */
-export async function requireAdmin(request: Request, context?: object): Promise<SessionUser> {
+export async function requireAdmin(request: Request, context: RequestContext): Promise<SessionUser> {
   const user = await requireUser(request, context);
   if (!user.isAdmin) {
     throw await redirectWithError("/customer-dashboard", {

@@ -156,7 +156,7 @@ describe("sign-in with two-step", () => {
 
     const done = await completeSecondStep(first, secret);
     expect(done.headers.get("Location")).toBe("/customer-dashboard");
-    expect((await getOptionalUser(get("/", { cookie: setCookie(done, "__session") })))?.id).toBe(user.id);
+    expect((await getOptionalUser(get("/", { cookie: setCookie(done, "__session") }), {}))?.id).toBe(user.id);
     expect(await sessionCount(user.id)).toBe(1);
     // The challenge is spent: the same cookie cannot sign in again.
     const replay = await completeSecondStep(first, secret, { code: codeAt(secret, 1) });

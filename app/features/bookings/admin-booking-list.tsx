@@ -74,7 +74,7 @@ function BookingActions({
     ) : null;
   }
   return (
-    <Form method="post" className="mt-3 flex flex-wrap items-end gap-3">
+    <Form method="post" className="mt-3 flex flex-wrap items-end gap-3" data-booking-form="">
       <input type="hidden" name="bookingId" value={b.id} />
       {offers("assign") ? (
         <div className="flex flex-wrap items-end gap-2">
