@@ -7,6 +7,8 @@
 //     through `npx --yes lighthouse@12.8.2` with Debian chromium (never a dependency of the app;
 //     skipped with a message when npx or chromium is unavailable, or with BENCH_LIGHTHOUSE=off).
 // Run: npm run build && npm run bench pages   (wrk: apt-get install wrk)
+// BENCH_PAGES_PARTS=memory (a comma list of downloads, lighthouse, throughput, memory; all by
+// default) runs only those parts, to time one change without the rest.
 // BENCH_SECONDS (default 4) per throughput run, BENCH_ROUNDS (default 2), BENCH_LOAD_SECONDS (default 60) per load run.
 // BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) names the server on
 // which a scratch database is created and dropped.
@@ -49,6 +51,7 @@ const HTML_BUDGET_KB = 40;
 const RATIO_GOAL = 0.5;
 const RSS_GOAL_MIB = 200;
 const SIGN_IN_BURST = 30;
+const PARTS = new Set((process.env.BENCH_PAGES_PARTS || "downloads,lighthouse,throughput,memory").split(","));
 
 type Raw = { status: number; headers: http.IncomingHttpHeaders; body: Buffer };
 /** One request, bytes as sent (no decompression). */
@@ -251,186 +254,194 @@ async function main() {
     let app = await startApp(dbUrl.toString());
     cleanups.push(() => app.stop());
 
-    // What the browser downloads.
-    console.log("Downloads (gzip -9 of each file, as a browser gets them compressed):");
-    for (const page of BUDGET_PAGES) {
-      const html = (await rawGet(app.base + page)).body.toString("utf8");
-      let files = 0;
-      for (const script of scriptsOf(html))
-        files += gzipSync(readFileSync(path.join(root, "public", script)), { level: 9 }).length;
-      // Inline code counts too (the head and slider scripts on a static page, Remix's context on a hydrated one).
-      const inlineCode = inlineScriptsOf(html);
-      const inline = inlineCode ? gzipSync(inlineCode, { level: 9 }).length : 0;
-      const kb = (files + inline) / 1024;
-      report({
-        figure: `JS shipped (gzip), ${page}`,
-        value: `${fmt(kb, 1)} KB (files ${fmt(files / 1024, 1)} + inline ${fmt(inline / 1024, 1)})`,
-        goal: `<= ${JS_BUDGET_KB} KB`,
-        ok: kb <= JS_BUDGET_KB,
-      });
-      if (page === "/") {
-        const kb = Buffer.byteLength(html) / 1024;
+    if (PARTS.has("downloads")) {
+      // What the browser downloads.
+      console.log("Downloads (gzip -9 of each file, as a browser gets them compressed):");
+      for (const page of BUDGET_PAGES) {
+        const html = (await rawGet(app.base + page)).body.toString("utf8");
+        let files = 0;
+        for (const script of scriptsOf(html))
+          files += gzipSync(readFileSync(path.join(root, "public", script)), { level: 9 }).length;
+        // Inline code counts too (the head and slider scripts on a static page, Remix's context on a hydrated one).
+        const inlineCode = inlineScriptsOf(html);
+        const inline = inlineCode ? gzipSync(inlineCode, { level: 9 }).length : 0;
+        const kb = (files + inline) / 1024;
         report({
-          figure: "HTML of / (uncompressed)",
-          value: `${fmt(kb, 1)} KB (${fmt(gzipSync(html).length / 1024, 1)} KB gzip)`,
-          goal: `<= ${HTML_BUDGET_KB} KB`,
-          ok: kb <= HTML_BUDGET_KB,
+          figure: `JS shipped (gzip), ${page}`,
+          value: `${fmt(kb, 1)} KB (files ${fmt(files / 1024, 1)} + inline ${fmt(inline / 1024, 1)})`,
+          goal: `<= ${JS_BUDGET_KB} KB`,
+          ok: kb <= JS_BUDGET_KB,
         });
-      }
-    }
-
-    // Lighthouse (mobile, its default simulated throttling), against the same server.
-    const chromePath = await findChromium();
-    if (process.env.BENCH_LIGHTHOUSE === "off") console.log("\nLighthouse: skipped (BENCH_LIGHTHOUSE=off)");
-    else if (!chromePath) console.log("\nLighthouse: skipped (no chromium found: apt-get install -y chromium)");
-    else if (spawnSync("npx", ["--version"]).error) console.log("\nLighthouse: skipped (npx is not available)");
-    else {
-      console.log(
-        `\nLighthouse 12.8.2, mobile, performance, median of ${LIGHTHOUSE_RUNS} (load average before: ${os
-          .loadavg()
-          .map((l) => l.toFixed(1))
-          .join(" ")}):`,
-      );
-      for (const page of LIGHTHOUSE_PAGES) {
-        for (let i = 0; i < 2; i++) await rawGet(app.base + page); // warm the page cache
-        const runs = [];
-        for (let i = 0; i < LIGHTHOUSE_RUNS; i++) runs.push(lighthouse(app.base + page, chromePath));
-        const scores = runs.flatMap((r) => (r.score === undefined ? [] : [r.score]));
-        if (scores.length === 0) {
-          console.log(`  Lighthouse ${page}: skipped (${runs[0]?.error ?? "no run"})`);
-          continue;
+        if (page === "/") {
+          const kb = Buffer.byteLength(html) / 1024;
+          report({
+            figure: "HTML of / (uncompressed)",
+            value: `${fmt(kb, 1)} KB (${fmt(gzipSync(html).length / 1024, 1)} KB gzip)`,
+            goal: `<= ${HTML_BUDGET_KB} KB`,
+            ok: kb <= HTML_BUDGET_KB,
+          });
         }
-        const best = runs.find((r) => r.score === median(scores))!;
-        report({
-          figure: `Lighthouse mobile performance, ${page}`,
-          value: `${median(scores)} (runs ${scores.join(", ")}; FCP ${fmt((best.fcp ?? 0) / 1000, 1)} s, LCP ${fmt((best.lcp ?? 0) / 1000, 1)} s; load ${os.loadavg()[0].toFixed(1)})`,
-          goal: `>= ${LIGHTHOUSE_GOAL}`,
-          ok: median(scores) >= LIGHTHOUSE_GOAL,
-        });
       }
     }
 
-    // The same bytes for the bare server: what the app sends an anonymous visitor.
-    const routes: Record<string, { index: number; headers: Record<string, Record<string, unknown>> }> = {};
-    const sentHeaders = (raw: Raw) =>
-      Object.fromEntries(
-        Object.entries(raw.headers).filter(
-          ([name]) => !["date", "connection", "keep-alive", "transfer-encoding"].includes(name),
+    if (PARTS.has("lighthouse")) {
+      // Lighthouse (mobile, its default simulated throttling), against the same server.
+      const chromePath = await findChromium();
+      if (process.env.BENCH_LIGHTHOUSE === "off") console.log("\nLighthouse: skipped (BENCH_LIGHTHOUSE=off)");
+      else if (!chromePath) console.log("\nLighthouse: skipped (no chromium found: apt-get install -y chromium)");
+      else if (spawnSync("npx", ["--version"]).error) console.log("\nLighthouse: skipped (npx is not available)");
+      else {
+        console.log(
+          `\nLighthouse 12.8.2, mobile, performance, median of ${LIGHTHOUSE_RUNS} (load average before: ${os
+            .loadavg()
+            .map((l) => l.toFixed(1))
+            .join(" ")}):`,
+        );
+        for (const page of LIGHTHOUSE_PAGES) {
+          for (let i = 0; i < 2; i++) await rawGet(app.base + page); // warm the page cache
+          const runs = [];
+          for (let i = 0; i < LIGHTHOUSE_RUNS; i++) runs.push(lighthouse(app.base + page, chromePath));
+          const scores = runs.flatMap((r) => (r.score === undefined ? [] : [r.score]));
+          if (scores.length === 0) {
+            console.log(`  Lighthouse ${page}: skipped (${runs[0]?.error ?? "no run"})`);
+            continue;
+          }
+          const best = runs.find((r) => r.score === median(scores))!;
+          report({
+            figure: `Lighthouse mobile performance, ${page}`,
+            value: `${median(scores)} (runs ${scores.join(", ")}; FCP ${fmt((best.fcp ?? 0) / 1000, 1)} s, LCP ${fmt((best.lcp ?? 0) / 1000, 1)} s; load ${os.loadavg()[0].toFixed(1)})`,
+            goal: `>= ${LIGHTHOUSE_GOAL}`,
+            ok: median(scores) >= LIGHTHOUSE_GOAL,
+          });
+        }
+      }
+    }
+
+    if (PARTS.has("throughput")) {
+      // The same bytes for the bare server: what the app sends an anonymous visitor.
+      const routes: Record<string, { index: number; headers: Record<string, Record<string, unknown>> }> = {};
+      const sentHeaders = (raw: Raw) =>
+        Object.fromEntries(
+          Object.entries(raw.headers).filter(
+            ([name]) => !["date", "connection", "keep-alive", "transfer-encoding"].includes(name),
+          ),
+        );
+      for (const [index, page] of THROUGHPUT_PAGES.entries()) {
+        for (let i = 0; i < 3; i++) await rawGet(app.base + page); // fill the page cache
+        const identity = await rawGet(app.base + page);
+        const gzip = await rawGet(app.base + page, { "Accept-Encoding": "gzip" });
+        if (identity.headers["x-page-cache"] !== "HIT")
+          console.log(`  note: ${page} is not served from the page cache (${identity.headers["x-page-cache"]})`);
+        writeFileSync(path.join(bareDir, `${index}.identity`), identity.body);
+        writeFileSync(path.join(bareDir, `${index}.gzip`), gzip.body);
+        routes[page] = { index, headers: { identity: sentHeaders(identity), gzip: sentHeaders(gzip) } };
+      }
+      writeFileSync(path.join(bareDir, "routes.json"), JSON.stringify(routes));
+      const barePort = await freePort();
+      const bare = spawn(process.execPath, [path.join(root, "bench/_bare-server.mjs"), bareDir, String(barePort)], {
+        stdio: ["ignore", "ignore", "inherit"],
+      });
+      cleanups.push(() => bare.kill("SIGTERM"));
+      await waitFor(`http://127.0.0.1:${barePort}/`, bare);
+
+      console.log(
+        `\nThroughput, wrk -t2 -c16 -d${SECONDS}s on loopback; the bare server and the app alternate, ${ROUNDS} rounds, best of each:`,
+      );
+      for (const page of THROUGHPUT_PAGES) {
+        for (const encoding of ["identity", "gzip"] as const) {
+          const headers: Record<string, string> = encoding === "gzip" ? { "Accept-Encoding": "gzip" } : {};
+          let bareRun: WrkResult | undefined;
+          let appRun: WrkResult | undefined;
+          const best = (a: WrkResult | undefined, b: WrkResult) => (a && a.rps >= b.rps ? a : b);
+          for (let round = 0; round < ROUNDS; round++) {
+            bareRun = best(bareRun, await wrk(`http://127.0.0.1:${barePort}${page}`, SECONDS, headers));
+            appRun = best(appRun, await wrk(app.base + page, SECONDS, headers));
+          }
+          const ratio = appRun!.rps / bareRun!.rps;
+          report({
+            figure: `req/s ${page} (${encoding}): app vs bare node:http`,
+            value: `${fmt(appRun!.rps)} vs ${fmt(bareRun!.rps)} = ${fmt(ratio, 2)}x (p95 ${fmt(appRun!.p95, 2)} vs ${fmt(bareRun!.p95, 2)} ms)`,
+            goal: `>= ${RATIO_GOAL}x`,
+            ok: ratio >= RATIO_GOAL && appRun!.errors === 0,
+          });
+        }
+      }
+      bare.kill("SIGTERM");
+      // For scale: the same page rendered for a visitor with a cookie (never cached).
+      const rendered = await wrk(`${app.base}/`, SECONDS, { Cookie: "bench=1", "Accept-Encoding": "gzip" });
+      report({
+        figure: "req/s / rendered (a cookie: no page cache)",
+        value: `${fmt(rendered.rps)} (p95 ${fmt(rendered.p95, 1)} ms)`,
+        goal: "information",
+        ok: null,
+      });
+    }
+
+    if (PARTS.has("memory")) {
+      // Sustained load, each on a fresh server so the figure is not an earlier run's garbage.
+      app.stop();
+      app = await startApp(dbUrl.toString());
+      console.log(
+        `\nMemory: ${LOAD_SECONDS} s of load, RSS sampled every 100 ms, NODE_OPTIONS of the image: "${imageMemoryEnv().NODE_OPTIONS ?? ""}":`,
+      );
+      const home = await withPeakRss(app.child.pid!, () =>
+        wrk(`${app.base}/`, LOAD_SECONDS, { "Accept-Encoding": "gzip, deflate, br" }),
+      );
+      report({
+        figure: `server RSS during ${LOAD_SECONDS} s of load on /`,
+        value: `peak ${fmt(home.peak)} MiB (${fmt(home.before)} before, ${fmt(home.result.rps)} req/s)`,
+        goal: `<= ${RSS_GOAL_MIB} MiB`,
+        ok: home.peak <= RSS_GOAL_MIB,
+      });
+      app.stop();
+      app = await startApp(dbUrl.toString());
+      const cookie = await signIn(app.base);
+      const dashboardCheck = await rawGet(`${app.base}/customer-dashboard`, { Cookie: cookie });
+      if (dashboardCheck.status !== 200) throw new Error(`customer dashboard answered ${dashboardCheck.status}`);
+      const dashboard = await withPeakRss(app.child.pid!, () =>
+        wrk(`${app.base}/customer-dashboard`, LOAD_SECONDS, { Cookie: cookie, "Accept-Encoding": "gzip" }),
+      );
+      report({
+        figure: `server RSS during ${LOAD_SECONDS} s of load on /customer-dashboard (signed in)`,
+        value: `peak ${fmt(dashboard.peak)} MiB (${fmt(dashboard.before)} before, ${fmt(dashboard.result.rps)} req/s, p95 ${fmt(dashboard.result.p95, 1)} ms)`,
+        goal: `<= ${RSS_GOAL_MIB} MiB`,
+        ok: dashboard.peak <= RSS_GOAL_MIB && dashboard.result.errors === 0,
+      });
+
+      // A burst of sign-ins: each scrypt hash holds 32 MiB while it runs.
+      app.stop();
+      app = await startApp(dbUrl.toString());
+      const burst = await withPeakRss(app.child.pid!, () =>
+        Promise.all(
+          Array.from({ length: SIGN_IN_BURST }, (_, i) => {
+            const body = new URLSearchParams({
+              intent: "signin",
+              email: `burst-${i}@example.com`,
+              password: "not-the-password",
+            }).toString();
+            return rawGet(
+              `${app.base}/auth`,
+              {
+                "Content-Type": "application/x-www-form-urlencoded",
+                Origin: app.base,
+                "Content-Length": String(Buffer.byteLength(body)),
+              },
+              "POST",
+              body,
+            );
+          }),
         ),
       );
-    for (const [index, page] of THROUGHPUT_PAGES.entries()) {
-      for (let i = 0; i < 3; i++) await rawGet(app.base + page); // fill the page cache
-      const identity = await rawGet(app.base + page);
-      const gzip = await rawGet(app.base + page, { "Accept-Encoding": "gzip" });
-      if (identity.headers["x-page-cache"] !== "HIT")
-        console.log(`  note: ${page} is not served from the page cache (${identity.headers["x-page-cache"]})`);
-      writeFileSync(path.join(bareDir, `${index}.identity`), identity.body);
-      writeFileSync(path.join(bareDir, `${index}.gzip`), gzip.body);
-      routes[page] = { index, headers: { identity: sentHeaders(identity), gzip: sentHeaders(gzip) } };
+      const statuses = new Map<number, number>();
+      for (const r of burst.result) statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+      const answered = [...statuses].map(([status, count]) => `${count}x ${status}`).join(", ");
+      report({
+        figure: `server RSS during ${SIGN_IN_BURST} sign-ins at once (scrypt, 32 MiB each)`,
+        value: `peak ${fmt(burst.peak)} MiB (${fmt(burst.before)} before; ${answered})`,
+        goal: `<= ${RSS_GOAL_MIB} MiB`,
+        ok: burst.peak <= RSS_GOAL_MIB && burst.result.every((r) => r.status < 500),
+      });
     }
-    writeFileSync(path.join(bareDir, "routes.json"), JSON.stringify(routes));
-    const barePort = await freePort();
-    const bare = spawn(process.execPath, [path.join(root, "bench/_bare-server.mjs"), bareDir, String(barePort)], {
-      stdio: ["ignore", "ignore", "inherit"],
-    });
-    cleanups.push(() => bare.kill("SIGTERM"));
-    await waitFor(`http://127.0.0.1:${barePort}/`, bare);
-
-    console.log(
-      `\nThroughput, wrk -t2 -c16 -d${SECONDS}s on loopback; the bare server and the app alternate, ${ROUNDS} rounds, best of each:`,
-    );
-    for (const page of THROUGHPUT_PAGES) {
-      for (const encoding of ["identity", "gzip"] as const) {
-        const headers: Record<string, string> = encoding === "gzip" ? { "Accept-Encoding": "gzip" } : {};
-        let bareRun: WrkResult | undefined;
-        let appRun: WrkResult | undefined;
-        const best = (a: WrkResult | undefined, b: WrkResult) => (a && a.rps >= b.rps ? a : b);
-        for (let round = 0; round < ROUNDS; round++) {
-          bareRun = best(bareRun, await wrk(`http://127.0.0.1:${barePort}${page}`, SECONDS, headers));
-          appRun = best(appRun, await wrk(app.base + page, SECONDS, headers));
-        }
-        const ratio = appRun!.rps / bareRun!.rps;
-        report({
-          figure: `req/s ${page} (${encoding}): app vs bare node:http`,
-          value: `${fmt(appRun!.rps)} vs ${fmt(bareRun!.rps)} = ${fmt(ratio, 2)}x (p95 ${fmt(appRun!.p95, 2)} vs ${fmt(bareRun!.p95, 2)} ms)`,
-          goal: `>= ${RATIO_GOAL}x`,
-          ok: ratio >= RATIO_GOAL && appRun!.errors === 0,
-        });
-      }
-    }
-    bare.kill("SIGTERM");
-    // For scale: the same page rendered for a visitor with a cookie (never cached).
-    const rendered = await wrk(`${app.base}/`, SECONDS, { Cookie: "bench=1", "Accept-Encoding": "gzip" });
-    report({
-      figure: "req/s / rendered (a cookie: no page cache)",
-      value: `${fmt(rendered.rps)} (p95 ${fmt(rendered.p95, 1)} ms)`,
-      goal: "information",
-      ok: null,
-    });
-
-    // Sustained load, each on a fresh server so the figure is not an earlier run's garbage.
-    app.stop();
-    app = await startApp(dbUrl.toString());
-    console.log(
-      `\nMemory: ${LOAD_SECONDS} s of load, RSS sampled every 100 ms, NODE_OPTIONS of the image: "${imageMemoryEnv().NODE_OPTIONS ?? ""}":`,
-    );
-    const home = await withPeakRss(app.child.pid!, () =>
-      wrk(`${app.base}/`, LOAD_SECONDS, { "Accept-Encoding": "gzip, deflate, br" }),
-    );
-    report({
-      figure: `server RSS during ${LOAD_SECONDS} s of load on /`,
-      value: `peak ${fmt(home.peak)} MiB (${fmt(home.before)} before, ${fmt(home.result.rps)} req/s)`,
-      goal: `<= ${RSS_GOAL_MIB} MiB`,
-      ok: home.peak <= RSS_GOAL_MIB,
-    });
-    app.stop();
-    app = await startApp(dbUrl.toString());
-    const cookie = await signIn(app.base);
-    const dashboardCheck = await rawGet(`${app.base}/customer-dashboard`, { Cookie: cookie });
-    if (dashboardCheck.status !== 200) throw new Error(`customer dashboard answered ${dashboardCheck.status}`);
-    const dashboard = await withPeakRss(app.child.pid!, () =>
-      wrk(`${app.base}/customer-dashboard`, LOAD_SECONDS, { Cookie: cookie, "Accept-Encoding": "gzip" }),
-    );
-    report({
-      figure: `server RSS during ${LOAD_SECONDS} s of load on /customer-dashboard (signed in)`,
-      value: `peak ${fmt(dashboard.peak)} MiB (${fmt(dashboard.before)} before, ${fmt(dashboard.result.rps)} req/s, p95 ${fmt(dashboard.result.p95, 1)} ms)`,
-      goal: `<= ${RSS_GOAL_MIB} MiB`,
-      ok: dashboard.peak <= RSS_GOAL_MIB && dashboard.result.errors === 0,
-    });
-
-    // A burst of sign-ins: each scrypt hash holds 32 MiB while it runs.
-    app.stop();
-    app = await startApp(dbUrl.toString());
-    const burst = await withPeakRss(app.child.pid!, () =>
-      Promise.all(
-        Array.from({ length: SIGN_IN_BURST }, (_, i) => {
-          const body = new URLSearchParams({
-            intent: "signin",
-            email: `burst-${i}@example.com`,
-            password: "not-the-password",
-          }).toString();
-          return rawGet(
-            `${app.base}/auth`,
-            {
-              "Content-Type": "application/x-www-form-urlencoded",
-              Origin: app.base,
-              "Content-Length": String(Buffer.byteLength(body)),
-            },
-            "POST",
-            body,
-          );
-        }),
-      ),
-    );
-    const statuses = new Map<number, number>();
-    for (const r of burst.result) statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
-    const answered = [...statuses].map(([status, count]) => `${count}x ${status}`).join(", ");
-    report({
-      figure: `server RSS during ${SIGN_IN_BURST} sign-ins at once (scrypt, 32 MiB each)`,
-      value: `peak ${fmt(burst.peak)} MiB (${fmt(burst.before)} before; ${answered})`,
-      goal: `<= ${RSS_GOAL_MIB} MiB`,
-      ok: burst.peak <= RSS_GOAL_MIB && burst.result.every((r) => r.status < 500),
-    });
   } finally {
     for (const cleanup of cleanups.reverse()) cleanup();
     await new Promise((r) => setTimeout(r, 500));

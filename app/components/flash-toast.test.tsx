@@ -51,6 +51,19 @@ describe("StaticToast's markup", () => {
     expect(document.querySelector("script")).toBeNull();
     expect(document.querySelector<HTMLButtonElement>("[data-toast-close]")!.hidden).toBe(true);
   });
+
+  it("carries no script inside a running Remix app, even on a static route (a client-side navigation, 077)", () => {
+    const remixWindow = window as unknown as { __remixContext?: unknown };
+    remixWindow.__remixContext = {};
+    try {
+      document.body.innerHTML = renderToStaticMarkup(<StaticToast toast={SIGNED_OUT} />);
+      expect(document.querySelector("script")).toBeNull();
+    } finally {
+      delete remixWindow.__remixContext;
+    }
+    document.body.innerHTML = renderToStaticMarkup(<StaticToast toast={SIGNED_OUT} />);
+    expect(document.querySelector(`script[type=module][src="${SCRIPT}"]`)).not.toBeNull();
+  });
 });
 
 describe("static-toast.browser.ts", () => {

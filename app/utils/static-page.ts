@@ -29,13 +29,15 @@ export function isStaticRender(matches: readonly MatchLike[]): boolean {
 }
 
 /**
- * `isStaticRender` of the current matches, on the server: for the root and what renders its own
- * scripts. In the browser it is always false: React runs there only on a page it hydrated, and
- * a static page it reaches by a client-side navigation (a link in the admin's tabs) renders
- * inside that running app, which must keep its scripts and its toasts (decision 077). Only a
- * document load of a static page comes without React, and that is rendered on the server.
+ * `isStaticRender` of the current matches, as the server renders them: for the root and what
+ * renders its own scripts. Inside Remix in the browser (its context is on `window`) it is always
+ * false: React runs there only on a page it hydrated, and a static page it reaches by a
+ * client-side navigation (a link in the admin's tabs) renders inside that running app, which
+ * must keep its scripts and its toasts (decision 077). Only a document load of a static page
+ * comes without React, and that is rendered on the server.
  */
 export function useStaticPage(): boolean {
   const matches = useMatches();
-  return typeof document === "undefined" && isStaticRender(matches);
+  const insideRemixApp = typeof window !== "undefined" && "__remixContext" in window;
+  return !insideRemixApp && isStaticRender(matches);
 }
