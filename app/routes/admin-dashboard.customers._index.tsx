@@ -7,6 +7,7 @@ import { requireAdmin } from "~/features/accounts/auth.server";
 import { searchCustomers } from "~/models/customer.server";
 import { formatBusinessDate } from "~/utils/business-time";
 import { isUuid } from "~/utils/uuid";
+import { STATIC_PAGE } from "~/utils/static-page";
 
 const PAGE_SIZE = 25;
 
@@ -48,6 +49,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export const headers = () => ({ "Cache-Control": "private, no-store" });
+
+// A search form that GETs and a list of links: loaded as a document, no React (decision 077).
+export const handle = STATIC_PAGE;
 
 // Component classes (app/tailwind.css, decision 076): the same look on every row for a few bytes.
 const linkClass = "tap-link";

@@ -15,6 +15,7 @@ import { requireAdmin } from "~/features/accounts/auth.server";
 import { listQuoteOwnerEmailStatuses } from "~/features/quotes/quote-notifications.server";
 import { formatQuoteTime, QUOTE_STATUS_LABELS } from "~/features/quotes/quote-format";
 import { dogCountLabel } from "~/features/quotes/quote-schema";
+import { STATIC_PAGE } from "~/utils/static-page";
 
 const PAGE_SIZE = 25;
 
@@ -74,6 +75,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export const headers = () => ({ "Cache-Control": "private, no-store" });
+
+// Filters and rows are links (a quote opens beside the list, hydrated as its own route): loaded
+// as a document the inbox ships no React (decision 077).
+export const handle = STATIC_PAGE;
 
 type PageLink = { older: string } | { newer: string } | { oldest: true } | null;
 

@@ -7,6 +7,7 @@ import { ServiceStatusBadge } from "~/components/status-badge";
 import { requireAdmin } from "~/features/accounts/auth.server";
 import { SERVICE_STATUSES } from "~/features/visits/visit-constants";
 import { loadVisitList } from "~/features/visits/visit-list.server";
+import { STATIC_PAGE } from "~/utils/static-page";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
@@ -18,6 +19,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export const headers = () => ({ "Cache-Control": "private, no-store" });
+
+// A filter form that GETs and a table of links: loaded as a document, no React (decision 077).
+export const handle = STATIC_PAGE;
 
 // `.row-link` and `.data-table` are component classes (app/tailwind.css, decision 076).
 const linkClass = "row-link";

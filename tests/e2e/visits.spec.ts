@@ -120,6 +120,21 @@ for (const js of [true, false]) {
       expect(todayHtml).toContain(fullName);
       expect(todayHtml).not.toContain("__remixContext");
       expect(todayHtml).not.toContain('rel="modulepreload"');
+      // So are the admin's lists, loaded as documents (decision 077); reached from a hydrated
+      // page, as above, they render inside the running app.
+      for (const list of ["/admin-dashboard/visits", "/admin-dashboard/customers", "/admin-dashboard/quotes"]) {
+        const response = await page.request.get(list);
+        const html = await response.text();
+        expect({ list, status: response.status(), heading: html.includes('aria-label="Admin sections"') }).toEqual({
+          list,
+          status: 200,
+          heading: true,
+        });
+        expect({ list, hydrated: html.includes("__remixContext") || html.includes('rel="modulepreload"') }).toEqual({
+          list,
+          hydrated: false,
+        });
+      }
       await card.getByRole("link").first().click();
       await expect(page.getByRole("heading", { level: 2, name: /Weekly Service/ })).toBeVisible();
       const visitUrl = new URL(page.url());
