@@ -44,11 +44,9 @@ export function StaticToast({ toast }: { toast: ToastMessage }) {
   const destructive = toast.type === "error" || toast.type === "warning";
   return (
     <>
-      {/* Below the sticky header (81 px on a phone), not over it: the toast stays until it is closed
-          (WCAG 2.2.1, 075), and at top-4 it covered the phone's Menu button all that time. */}
       <div
         data-static-toast=""
-        className={`fixed right-4 top-24 z-50 flex w-[min(24rem,calc(100vw-2rem))] items-start gap-2 rounded-lg border p-4 shadow-lg ${
+        className={`fixed right-4 top-4 z-50 flex w-[min(24rem,calc(100vw-2rem))] items-start gap-2 rounded-lg border p-4 shadow-lg ${
           destructive
             ? "border-red-300 bg-red-50 text-red-900 dark:border-red-700 dark:bg-red-950 dark:text-red-50"
             : "border-green-300 bg-green-50 text-green-900 dark:border-green-700 dark:bg-green-950 dark:text-green-50"

@@ -164,21 +164,6 @@ test("a refusal's toast on a static page closes with the mouse, or with Escape",
   await expect(page.getByLabel("Email")).toBeFocused();
 });
 
-test("on a phone the toast sits below the header: the Menu button stays usable while it shows", async ({ page }) => {
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto("/auth/verify"); // no sign-in under way: back to /auth with a toast
-  await expect(page).toHaveURL(/\/auth$/);
-  await expect(page.getByTestId("flash-toast")).toContainText("Sign in again");
-  await waitForHydration(page);
-  const header = await page.locator("header.site-header").boundingBox();
-  const toastTop = (await toastBox(page).boundingBox())!.y;
-  expect(toastTop).toBeGreaterThanOrEqual(header!.y + header!.height);
-  // The click lands on the button, not on a toast over it (Playwright checks what is hit).
-  await page.getByText("Menu", { exact: true }).click();
-  await expect(page.locator("#site-navigation")).toBeVisible();
-  await expect(toastBox(page)).toBeVisible();
-});
-
 test("without JavaScript the toast shows with no close button", async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
