@@ -12,6 +12,8 @@ const MANIFEST = path.resolve("public/build/browser/manifest.json");
 let cached: { mtimeMs: number; scripts: Record<string, string> } | null = null;
 
 function readManifest(): Record<string, string> {
+  // A production build's manifest never changes under a running server: no stat per request.
+  if (cached && process.env.NODE_ENV === "production") return cached.scripts;
   let mtimeMs: number;
   try {
     mtimeMs = statSync(MANIFEST).mtimeMs;

@@ -109,25 +109,17 @@ export type S3StorageOptions = {
  */
 export function createS3Storage(options: S3StorageOptions): StorageBackend {
   let backend: Promise<StorageBackend> | undefined;
-  const load = () => (backend ??= import("./s3-storage.server").then((module) => module.createS3Backend(options)));
+  // Keys are checked here, before the SDK is loaded for them.
+  const loaded = async (key: string) => {
+    assertKey(key);
+    return (backend ??= import("./s3-storage.server").then((module) => module.createS3Backend(options)));
+  };
   return {
     kind: "s3",
-    async put(key, body, options) {
-      assertKey(key);
-      return (await load()).put(key, body, options);
-    },
-    async get(key, range) {
-      assertKey(key);
-      return (await load()).get(key, range);
-    },
-    async stat(key) {
-      assertKey(key);
-      return (await load()).stat(key);
-    },
-    async delete(key) {
-      assertKey(key);
-      return (await load()).delete(key);
-    },
+    put: async (key, body, putOptions) => (await loaded(key)).put(key, body, putOptions),
+    get: async (key, range) => (await loaded(key)).get(key, range),
+    stat: async (key) => (await loaded(key)).stat(key),
+    delete: async (key) => (await loaded(key)).delete(key),
   };
 }
 
