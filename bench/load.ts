@@ -66,8 +66,8 @@ async function prepareMedia(base: string, adminCookie: string, customerCookie: s
     }),
   });
   const location = created.headers.get("Location") ?? "";
-  const serviceId = /service=([0-9a-f-]{36})/.exec(location)?.[1];
-  if (!serviceId) throw new Error(`service not created: ${created.status} ${location}`);
+  const visitId = /service=([0-9a-f-]{36})/.exec(location)?.[1];
+  if (!visitId) throw new Error(`visit not created: ${created.status} ${location}`);
   // The database may hold media of earlier runs (BENCH_DATABASE_URL persists; each run's upload
   // folder does not): the range requests use the one uploaded now, the id that was not there before.
   const mediaIds = async () =>
@@ -85,7 +85,7 @@ async function prepareMedia(base: string, adminCookie: string, customerCookie: s
   ]);
   const body = new FormData();
   body.append("after", new Blob([video], { type: "video/mp4" }), "yard.mp4");
-  const uploaded = await fetch(`${base}/resources/media-upload?service=${serviceId}&customer=${customerId}`, {
+  const uploaded = await fetch(`${base}/resources/media-upload?service=${visitId}&customer=${customerId}`, {
     method: "POST",
     redirect: "manual",
     headers: { Cookie: adminCookie },

@@ -157,7 +157,7 @@ async function seededCounts(db: Kysely<Database>) {
 }
 
 /** The plans of the pages' queries, and which of them scan a big table sequentially. */
-async function plans(db: Kysely<Database>, customerId: string, serviceId: string, day: string) {
+async function plans(db: Kysely<Database>, customerId: string, visitId: string, day: string) {
   const notAdmin = "not exists (select 1 from user_roles r where r.user_id = u.id and r.role = 'admin')";
   const queries: [string, string][] = [
     ["dashboard: services", `select * from services where customer_id = $1 order by service_date desc, id limit 5`],
@@ -245,7 +245,7 @@ async function plans(db: Kysely<Database>, customerId: string, serviceId: string
   for (const [name, text] of queries) {
     const result = await sql
       .raw<{ "QUERY PLAN": string }>(
-        `explain ${text.replace("$1", literal(customerId)).replace("$2", literal(serviceId))}`,
+        `explain ${text.replace("$1", literal(customerId)).replace("$2", literal(visitId))}`,
       )
       .execute(db);
     const plan = result.rows.map((r) => r["QUERY PLAN"]);
@@ -430,8 +430,8 @@ async function measure(size: { name: string; customers: number }): Promise<SizeR
       const response = (await loader({ request, params: {}, context: {} })) as Response;
       const ms = performance.now() - started;
       if (response.status !== 200) throw new Error(`dashboard answered ${response.status}`);
-      const data = (await response.json()) as { services: unknown[]; visits: unknown[] };
-      if (data.services.length !== 5) throw new Error("expected 5 visits on the dashboard");
+      const data = (await response.json()) as { recentVisits: unknown[]; visitMedia: unknown[] };
+      if (data.recentVisits.length !== 5) throw new Error("expected 5 visits on the dashboard");
       return ms;
     };
     for (let i = 0; i < 50; i++) await call(i); // warm-up: connections, plans, JIT
@@ -442,8 +442,8 @@ async function measure(size: { name: string; customers: number }): Promise<SizeR
     const someVisit = await sql<{ id: string; day: string }>`select id,
         to_char(service_date at time zone 'America/Los_Angeles', 'YYYY-MM-DD') as day
       from services order by service_date desc, id limit 1 offset ${size.customers * 3}`.execute(handle.db);
-    const { id: serviceId, day } = someVisit.rows[0];
-    const plan = await plans(handle.db, sample.rows[0].id, serviceId, day);
+    const { id: visitId, day } = someVisit.rows[0];
+    const plan = await plans(handle.db, sample.rows[0].id, visitId, day);
     console.log(`query plans at ${size.name}:\n${plan.text}`);
 
     // 2. The pages over HTTP, one request at a time, on the production server.
@@ -458,7 +458,7 @@ async function measure(size: { name: string; customers: number }): Promise<SizeR
       const adminPages: [string, string][] = [
         ["admin dashboard, Create Service tab", "/admin-dashboard"],
         ["admin dashboard, picker search without JS", "/admin-dashboard?tab=create&customerSearch=rivera+123"],
-        ["admin dashboard, Upload Images tab", `/admin-dashboard?tab=upload&service=${serviceId}`],
+        ["admin dashboard, Upload Images tab", `/admin-dashboard?tab=upload&service=${visitId}`],
         ["picker search (resource route)", "/resources/customer-search?q=rivera+123"],
         ["admin visits, one day", `/admin-dashboard/visits?from=${day}&to=${day}`],
         ["admin visits, today", "/admin-dashboard/visits/today"],

@@ -28,7 +28,7 @@ const { createFolderStorage, createS3Storage, setStorageForTests } = await impor
 // The upload forms post to this resource route (it used to be the dashboard's own action).
 const { action } = await import("~/routes/resources.media-upload");
 const { createUser, sessionCookieFor } = await import("../tests/helpers/factories");
-const { createServiceRow } = await import("../tests/helpers/portal-data");
+const { createVisitRow } = await import("../tests/helpers/portal-data");
 const { generatedBytes, MiB, MP4_HEADER, multipartBody } = await import("../tests/helpers/media-bytes");
 const { measureUpload, withCheckpoints } = await import("../tests/helpers/memory-sampler");
 const { startLocalS3 } = await import("../tests/helpers/s3-server");
@@ -106,13 +106,13 @@ async function overHttp(backend: "folder" | "s3") {
   const s3 = backend === "s3" ? await startLocalS3() : null;
   let child: ChildProcess | null = null;
   try {
-    // Prepare the database the server will open: an admin with a session, a customer's service.
+    // Prepare the database the server will open: an admin with a session, a customer's visit.
     const handle = connect(databaseOptionsFromEnv({ DATA_DIR: dataDir }));
     await migrateToLatest(handle.db);
     setDatabaseForTests(handle.db);
     const admin = await createUser(handle.db, { admin: true });
     const customer = await createUser(handle.db);
-    const service = await createServiceRow(handle.db, customer.id);
+    const visit = await createVisitRow(handle.db, customer.id);
     const cookie = await sessionCookieFor(admin.id);
     setDatabaseForTests(undefined);
     await handle.close();
@@ -146,7 +146,7 @@ async function overHttp(backend: "folder" | "s3") {
       },
     });
     await waitForHealth(base, child);
-    const uploadUrl = `${base}/resources/media-upload?service=${service.id}`;
+    const uploadUrl = `${base}/resources/media-upload?service=${visit.id}`;
     // Warm-up: load every module of the upload path (the S3 SDK loads lazily) before measuring.
     const warm = await postUpload(uploadUrl, cookie, 6 * MiB);
     if (warm.status !== 302) throw new Error(`warm-up upload answered ${warm.status}`);
@@ -168,7 +168,7 @@ async function overHttp(backend: "folder" | "s3") {
       seconds += (performance.now() - started) / 1000;
       clearInterval(timer);
       peaks.push(Math.max(peak, rssKiB(pid)));
-      if (answer.status !== 302 || !answer.location?.includes(service.id))
+      if (answer.status !== 302 || !answer.location?.includes(visit.id))
         throw new Error(`upload answered ${answer.status}`);
     }
     const after = rssKiB(pid);
@@ -198,7 +198,7 @@ async function inProcess(backend: "folder" | "s3" | "buffered (for comparison)")
     setDatabaseForTests(database.db);
     setStorageForTests(s3 ? createS3Storage(s3.options) : createFolderStorage(uploads));
     const admin = await createUser(database.db, { admin: true });
-    const service = await createServiceRow(database.db, (await createUser(database.db)).id);
+    const visit = await createVisitRow(database.db, (await createUser(database.db)).id);
     const cookie = await sessionCookieFor(admin.id);
     const checkpoints = [10, 20, 30, 39].map((n) => n * MiB);
 
@@ -209,7 +209,7 @@ async function inProcess(backend: "folder" | "s3" | "buffered (for comparison)")
         contentType: "video/mp4",
         bytes: withCheckpoints(generatedBytes(MP4_HEADER, VIDEO_BYTES, 64 * 1024), checkpoints, checkpoint),
       });
-      const request = new Request(`http://localhost/resources/media-upload?service=${service.id}`, {
+      const request = new Request(`http://localhost/resources/media-upload?service=${visit.id}`, {
         method: "POST",
         headers: { Cookie: cookie, "Content-Type": contentType },
         body,

@@ -9,20 +9,20 @@ import { OUTBOX_KINDS, OUTBOX_STATUSES } from "../app/features/outbox/outbox-con
 import {
   HEALTH_FLAGS,
   MISSED_REASONS,
-  SERVICE_EVENT_KINDS,
-  SERVICE_STATUSES,
-  SERVICE_TYPES,
+  VISIT_EVENT_KINDS,
+  VISIT_STATUSES,
+  VISIT_TYPES,
 } from "../app/features/visits/visit-constants";
 
 // Migrations are frozen and carry their own copies of the lists they check. This test is what
 // keeps those copies and the live lists in step: change a list, and it fails until a new
 // migration changes the CHECK constraint to match.
 const LIVE_LISTS: { table: string; column: string; values: readonly string[] }[] = [
-  { table: "services", column: "service_type", values: SERVICE_TYPES },
-  { table: "services", column: "status", values: SERVICE_STATUSES },
+  { table: "services", column: "service_type", values: VISIT_TYPES },
+  { table: "services", column: "status", values: VISIT_STATUSES },
   { table: "services", column: "missed_reason", values: MISSED_REASONS },
   { table: "services", column: "health_flags", values: HEALTH_FLAGS },
-  { table: "service_events", column: "kind", values: SERVICE_EVENT_KINDS },
+  { table: "service_events", column: "kind", values: VISIT_EVENT_KINDS },
   { table: "outbox", column: "kind", values: OUTBOX_KINDS },
   { table: "outbox", column: "status", values: OUTBOX_STATUSES },
   { table: "bookings", column: "status", values: BOOKING_STATUSES },
@@ -70,7 +70,7 @@ describe("the live value lists", () => {
 
   it("would notice a list that drifted from its constraint", async () => {
     // The check above is only worth having if it can fail: a list with one extra value differs.
-    const drifted = [...SERVICE_STATUSES, "teleported"].sort();
+    const drifted = [...VISIT_STATUSES, "teleported"].sort();
     expect((await allowedValues("services", "status")).sort()).not.toEqual(drifted);
   });
 });

@@ -67,16 +67,16 @@ describe("migrations", () => {
         .values({ customer_id: user.id, service_type: "Moon Landing" as never, service_date: new Date() })
         .execute(),
     ).rejects.toThrow(/check/i);
-    const service = await database.db
+    const visit = await database.db
       .insertInto("services")
       .values({ customer_id: user.id, service_type: "Desert Dash", service_date: new Date() })
       .returning(["id", "status"])
       .executeTakeFirstOrThrow();
-    expect(service.status).toBe("scheduled");
+    expect(visit.status).toBe("scheduled");
     await expect(
       database.db
         .insertInto("service_images")
-        .values({ service_id: service.id, image_url: "a/b/during_1.jpg", image_type: "during" as never })
+        .values({ service_id: visit.id, image_url: "a/b/during_1.jpg", image_type: "during" as never })
         .execute(),
     ).rejects.toThrow(/check/i);
     await expect(

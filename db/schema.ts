@@ -13,9 +13,9 @@ export type { DogCount, QuoteStatus, YardSize } from "../app/features/quotes/quo
 export type {
   HealthFlag,
   MissedReason,
-  ServiceEventKind,
-  ServiceStatus,
-  ServiceType,
+  VisitEventKind,
+  VisitStatus,
+  VisitType,
 } from "../app/features/visits/visit-constants";
 export type { OutboxKind, OutboxStatus } from "../app/features/outbox/outbox-constants";
 import type { OAuthProvider, Role, TokenPurpose } from "../app/features/accounts/account-constants";
@@ -25,9 +25,9 @@ import type { DogCount, QuoteStatus, YardSize } from "../app/features/quotes/quo
 import type {
   HealthFlag,
   MissedReason,
-  ServiceEventKind,
-  ServiceStatus,
-  ServiceType,
+  VisitEventKind,
+  VisitStatus,
+  VisitType,
 } from "../app/features/visits/visit-constants";
 import type { OutboxKind, OutboxStatus } from "../app/features/outbox/outbox-constants";
 
@@ -72,9 +72,9 @@ export interface SessionsTable {
 export interface ServicesTable {
   id: Generated<string>;
   customer_id: string;
-  service_type: ServiceType;
+  service_type: VisitType;
   service_date: Timestamp;
-  status: ColumnType<ServiceStatus, ServiceStatus | undefined, ServiceStatus>;
+  status: ColumnType<VisitStatus, VisitStatus | undefined, VisitStatus>;
   notes: string | null;
   created_by: string | null;
   created_at: CreatedAt;
@@ -94,9 +94,9 @@ export interface ServiceEventsTable {
   id: Generated<string>;
   service_id: string;
   actor_id: string | null;
-  kind: ServiceEventKind;
-  from_status: ServiceStatus | null;
-  to_status: ServiceStatus | null;
+  kind: VisitEventKind;
+  from_status: VisitStatus | null;
+  to_status: VisitStatus | null;
   detail: string | null;
   created_at: CreatedAt;
 }
@@ -144,7 +144,7 @@ export interface OutboxTable {
 export interface ServiceImagesTable {
   id: Generated<string>;
   service_id: string;
-  /** The storage key: {userId}/{serviceId}/{before|after}_{timestamp}.{extension} */
+  /** The storage key: {userId}/{visitId}/{before|after}_{timestamp}.{extension} */
   image_url: string;
   image_type: ImageType;
   content_type: string | null;
@@ -260,10 +260,10 @@ export interface Database {
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type Profile = Selectable<ProfilesTable>;
-export type Service = Selectable<ServicesTable>;
-export type NewService = Insertable<ServicesTable>;
-export type ServiceImage = Selectable<ServiceImagesTable>;
-export type NewServiceImage = Insertable<ServiceImagesTable>;
+export type Visit = Selectable<ServicesTable>;
+export type NewVisit = Insertable<ServicesTable>;
+export type VisitImage = Selectable<ServiceImagesTable>;
+export type NewVisitImage = Insertable<ServiceImagesTable>;
 export type Booking = Selectable<BookingsTable>;
 export type NewBooking = Insertable<BookingsTable>;
 export type QuoteRequest = Selectable<QuoteRequestsTable>;

@@ -24,8 +24,8 @@ it("seeds an admin and a customer with services and bookings, once", async () =>
   expect(totp).toEqual([expect.objectContaining({ user_id: admin.id, secret: DEV_ADMIN_TOTP_SECRET })]);
   expect(totp[0].enabled_at).toBeInstanceOf(Date);
   expect(users.every((u) => u.email_verified_at instanceof Date)).toBe(true);
-  const services = await database.db.selectFrom("services").selectAll().execute();
-  expect(services.length).toBeGreaterThanOrEqual(3);
+  const visits = await database.db.selectFrom("services").selectAll().execute();
+  expect(visits.length).toBeGreaterThanOrEqual(3);
   const bookings = await database.db.selectFrom("bookings").selectAll().execute();
   expect(bookings.map((b) => b.status).sort()).toEqual(["confirmed", "pending"]);
 });

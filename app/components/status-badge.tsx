@@ -1,5 +1,5 @@
 import type { BookingStatus } from "~/features/bookings/booking-constants";
-import type { ServiceStatus } from "~/features/visits/visit-constants";
+import type { VisitStatus } from "~/features/visits/visit-constants";
 
 // Colours are component classes in app/tailwind.css (`.badge`, `.badge-*`, decision 076): a
 // badge is on every row of the lists.
@@ -10,7 +10,7 @@ function Badge({ tone, label }: { tone: Tone; label: string }) {
 }
 
 /** SPEC 4: completed green, scheduled blue, anything else grey. */
-export function ServiceStatusBadge({ status }: { status: ServiceStatus }) {
+export function VisitStatusBadge({ status }: { status: VisitStatus }) {
   const tone = status === "completed" ? "badge-green" : status === "scheduled" ? "badge-blue" : "badge-grey";
   return <Badge tone={tone} label={status} />;
 }

@@ -1,7 +1,6 @@
 import { sql, type Selectable } from "kysely";
 import type { OutboxAttachment, OutboxKind, OutboxStatus, OutboxTable } from "../../db/schema";
-import type { Db } from "./visit.server";
-import { getDb } from "~/utils/db.server";
+import { getDb, type Db } from "~/utils/db.server";
 
 export type OutboxMessage = Selectable<OutboxTable>;
 

@@ -1,5 +1,6 @@
 import { getDb } from "~/utils/db.server";
-import { hasAdminRole } from "./user-roles.server";
+import { isUuid } from "~/utils/uuid";
+import { hasAdminRole, isNotAdmin } from "./user-roles.server";
 
 export type SessionUser = {
   id: string;
@@ -45,4 +46,17 @@ export async function getSessionUserById(id: string): Promise<SessionUser | null
     emailVerified: row.email_verified_at !== null,
     twoStepEnabled: Boolean(row.two_step),
   };
+}
+
+/** Whether the id names a customer (a user without the admin role). */
+export async function isCustomer(userId: string): Promise<boolean> {
+  if (!isUuid(userId)) return false;
+  const db = await getDb();
+  const row = await db
+    .selectFrom("users")
+    .select("users.id")
+    .where("users.id", "=", userId)
+    .where(isNotAdmin)
+    .executeTakeFirst();
+  return Boolean(row);
 }

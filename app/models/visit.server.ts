@@ -1,24 +1,72 @@
-import { sql, type Kysely, type SelectQueryBuilder } from "kysely";
+import { sql, type SelectQueryBuilder } from "kysely";
 import type {
   Database,
   HealthFlag,
   MissedReason,
-  Service,
-  ServiceEventKind,
-  ServiceStatus,
-  ServiceType,
+  Visit,
+  VisitEventKind,
+  VisitStatus,
+  VisitType,
 } from "../../db/schema";
-import { getDb } from "~/utils/db.server";
+import { getDb, type Db } from "~/utils/db.server";
 import { isUuid } from "~/utils/uuid";
 
-/** A handle or a transaction: workflows pass their transaction so that rows commit together. */
-export type Db = Kysely<Database>;
+/** A row of `services`: one visit to a customer's yard (the table keeps the spec's name). */
+export type { Visit };
+
+/** SPEC 6/9: a customer sees their own latest 5 visits ("services"), newest visit date first. */
+export async function listRecentVisitsForCustomer(customerId: string, limit = 5): Promise<Visit[]> {
+  const db = await getDb();
+  return db
+    .selectFrom("services")
+    .selectAll()
+    .where("customer_id", "=", customerId)
+    .orderBy("service_date", "desc")
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+}
+
+export type NewVisitInput = {
+  customerId: string;
+  serviceType: VisitType;
+  serviceDate: Date;
+  notes: string | null;
+  createdBy: string;
+  /** The booking this visit comes from; services.booking_id is unique, so one visit per booking. */
+  bookingId?: string | null;
+};
+
+/** SPEC 4: an admin creates a visit ("Create Service") as 'scheduled'. */
+export async function createVisit(input: NewVisitInput): Promise<Visit> {
+  const db = await getDb();
+  return db
+    .insertInto("services")
+    .values({
+      customer_id: input.customerId,
+      service_type: input.serviceType,
+      service_date: input.serviceDate,
+      status: "scheduled",
+      notes: input.notes,
+      created_by: input.createdBy,
+      booking_id: input.bookingId ?? null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The visit created from a booking, if any. */
+export async function findVisitByBookingId(bookingId: string): Promise<Visit | null> {
+  if (!isUuid(bookingId)) return null;
+  const db = await getDb();
+  return (await db.selectFrom("services").selectAll().where("booking_id", "=", bookingId).executeTakeFirst()) ?? null;
+}
 
 export type VisitListRow = {
   id: string;
-  service_type: ServiceType;
+  service_type: VisitType;
   service_date: Date;
-  status: ServiceStatus;
+  status: VisitStatus;
   customer_id: string;
   customer_email: string;
   customer_name: string | null;
@@ -29,7 +77,7 @@ export type VisitListRow = {
 
 export type VisitCursor = { date: Date; id: string };
 
-type ServicesQuery = SelectQueryBuilder<Database, "services", object>;
+type VisitsQuery = SelectQueryBuilder<Database, "services", object>;
 
 /**
  * One page of visits in [from, to), in time order, with their customer and yard address: the
@@ -37,7 +85,7 @@ type ServicesQuery = SelectQueryBuilder<Database, "services", object>;
  * are joined (decision 077): joined before the limit, PostgreSQL sized a Memoize cache for every
  * visit of the range (100,000 in a day at full size) and the query took 6 ms instead of 1.
  */
-function visitPageBetween(db: Db, from: Date, to: Date, limit: number, filter: (q: ServicesQuery) => ServicesQuery) {
+function visitPageBetween(db: Db, from: Date, to: Date, limit: number, filter: (q: VisitsQuery) => VisitsQuery) {
   const page = filter(db.selectFrom("services").where("service_date", ">=", from).where("service_date", "<", to))
     .select(["id", "service_type", "service_date", "status", "customer_id"])
     .orderBy("service_date")
@@ -71,7 +119,7 @@ function visitPageBetween(db: Db, from: Date, to: Date, limit: number, filter: (
 export async function listVisits(options: {
   from: Date;
   to: Date;
-  status?: ServiceStatus;
+  status?: VisitStatus;
   customerId?: string;
   after?: VisitCursor | null;
   limit: number;
@@ -124,17 +172,17 @@ export async function listVisitsBetween(
 }
 
 /** Whether a visit exists (a paging link may name one deleted since). */
-export async function visitExists(serviceId: string): Promise<boolean> {
-  if (!isUuid(serviceId)) return false;
+export async function visitExists(visitId: string): Promise<boolean> {
+  if (!isUuid(visitId)) return false;
   const db = await getDb();
-  const row = await db.selectFrom("services").select("id").where("id", "=", serviceId).executeTakeFirst();
+  const row = await db.selectFrom("services").select("id").where("id", "=", visitId).executeTakeFirst();
   return Boolean(row);
 }
 
-export type VisitDetail = Service & { customer_email: string; customer_name: string | null };
+export type VisitDetail = Visit & { customer_email: string; customer_name: string | null };
 
-export async function getVisit(serviceId: string, db?: Db): Promise<VisitDetail | null> {
-  if (!isUuid(serviceId)) return null;
+export async function getVisit(visitId: string, db?: Db): Promise<VisitDetail | null> {
+  if (!isUuid(visitId)) return null;
   const handle = db ?? (await getDb());
   const row = await handle
     .selectFrom("services")
@@ -142,19 +190,19 @@ export async function getVisit(serviceId: string, db?: Db): Promise<VisitDetail 
     .leftJoin("profiles", "profiles.user_id", "services.customer_id")
     .selectAll("services")
     .select(["users.email as customer_email", "profiles.full_name as customer_name"])
-    .where("services.id", "=", serviceId)
+    .where("services.id", "=", visitId)
     .executeTakeFirst();
   return row ?? null;
 }
 
 /** A visit only if it is this customer's own: anyone else's id reads as missing. */
-export async function getVisitForCustomer(serviceId: string, customerId: string): Promise<Service | null> {
-  if (!isUuid(serviceId)) return null;
+export async function getVisitForCustomer(visitId: string, customerId: string): Promise<Visit | null> {
+  if (!isUuid(visitId)) return null;
   const db = await getDb();
   const row = await db
     .selectFrom("services")
     .selectAll()
-    .where("id", "=", serviceId)
+    .where("id", "=", visitId)
     .where("customer_id", "=", customerId)
     .executeTakeFirst();
   return row ?? null;
@@ -164,7 +212,7 @@ export async function getVisitForCustomer(serviceId: string, customerId: string)
 export async function listVisitsForCustomer(
   customerId: string,
   options: { before?: VisitCursor | null; limit: number },
-): Promise<Service[]> {
+): Promise<Visit[]> {
   const db = await getDb();
   let query = db.selectFrom("services").selectAll().where("customer_id", "=", customerId);
   if (options.before) {
@@ -180,20 +228,20 @@ export async function listVisitsForCustomer(
  */
 export async function updateVisitStatus(
   db: Db,
-  serviceId: string,
-  from: readonly ServiceStatus[],
-  to: ServiceStatus,
+  visitId: string,
+  from: readonly VisitStatus[],
+  to: VisitStatus,
   patch: {
     missed_reason?: MissedReason | null;
     missed_note?: string | null;
     service_date?: Date;
     completed_at?: Date | null;
   } = {},
-): Promise<Service | undefined> {
+): Promise<Visit | undefined> {
   return db
     .updateTable("services")
     .set({ status: to, updated_at: new Date(), ...patch })
-    .where("id", "=", serviceId)
+    .where("id", "=", visitId)
     .where("status", "in", [...from])
     .returningAll()
     .executeTakeFirst();
@@ -201,10 +249,10 @@ export async function updateVisitStatus(
 
 export async function createReturnVisit(
   db: Db,
-  missed: Service,
+  missed: Visit,
   serviceDate: Date,
   createdBy: string,
-): Promise<Service | undefined> {
+): Promise<Visit | undefined> {
   return (
     db
       .insertInto("services")
@@ -224,7 +272,7 @@ export async function createReturnVisit(
   );
 }
 
-export async function findReturnVisit(missedId: string): Promise<Pick<Service, "id" | "service_date"> | null> {
+export async function findReturnVisit(missedId: string): Promise<Pick<Visit, "id" | "service_date"> | null> {
   const db = await getDb();
   return (
     (await db
@@ -237,13 +285,13 @@ export async function findReturnVisit(missedId: string): Promise<Pick<Service, "
 
 export async function updateVisitNotes(
   db: Db,
-  serviceId: string,
+  visitId: string,
   values: { notes?: string | null; health_flags?: HealthFlag[]; health_note?: string | null },
 ) {
   return db
     .updateTable("services")
     .set({ ...values, updated_at: new Date() })
-    .where("id", "=", serviceId)
+    .where("id", "=", visitId)
     .returningAll()
     .executeTakeFirst();
 }
@@ -251,18 +299,18 @@ export async function updateVisitNotes(
 export async function recordVisitEvent(
   db: Db,
   event: {
-    serviceId: string;
+    visitId: string;
     actorId: string | null;
-    kind: ServiceEventKind;
-    from?: ServiceStatus | null;
-    to?: ServiceStatus | null;
+    kind: VisitEventKind;
+    from?: VisitStatus | null;
+    to?: VisitStatus | null;
     detail?: string | null;
   },
 ) {
   await db
     .insertInto("service_events")
     .values({
-      service_id: event.serviceId,
+      service_id: event.visitId,
       actor_id: event.actorId,
       kind: event.kind,
       from_status: event.from ?? null,
@@ -272,7 +320,7 @@ export async function recordVisitEvent(
     .execute();
 }
 
-export async function listVisitEvents(serviceId: string, limit = 100) {
+export async function listVisitEvents(visitId: string, limit = 100) {
   const db = await getDb();
   return db
     .selectFrom("service_events")
@@ -288,7 +336,7 @@ export async function listVisitEvents(serviceId: string, limit = 100) {
       "users.email as actor_email",
       "profiles.full_name as actor_name",
     ])
-    .where("service_events.service_id", "=", serviceId)
+    .where("service_events.service_id", "=", visitId)
     .orderBy("service_events.created_at", "desc")
     .orderBy("service_events.id", "desc")
     .limit(limit)

@@ -1,7 +1,6 @@
 import type { Insertable, Selectable } from "kysely";
 import type { YardProfilesTable } from "../../db/schema";
-import type { Db } from "./visit.server";
-import { getDb } from "~/utils/db.server";
+import { getDb, type Db } from "~/utils/db.server";
 import { isUuid } from "~/utils/uuid";
 
 export type YardProfile = Selectable<YardProfilesTable>;

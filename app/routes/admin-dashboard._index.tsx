@@ -5,13 +5,13 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ActionToast } from "~/components/action-toast";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { requireAdmin } from "~/features/accounts/auth.server";
-import { mediaKindOf } from "~/features/media/service-media.server";
+import { mediaKindOf } from "~/features/media/visit-media.server";
 import { discardRequestBody, handleMediaUpload } from "~/features/media/upload-media.server";
 import { UploadTab } from "~/features/media/upload-tab";
-import { adminDashboardUrl, type AdminServicesTab } from "~/features/visits/admin-dashboard-url";
-import { CreateServiceForm } from "~/features/visits/create-service-form";
-import { createServiceFromForm } from "~/features/visits/create-service.server";
-import { listMediaForServices } from "~/models/service-media.server";
+import { adminDashboardUrl, type AdminVisitsTab } from "~/features/visits/admin-dashboard-url";
+import { CreateVisitForm } from "~/features/visits/create-visit-form";
+import { createVisitFromForm } from "~/features/visits/create-visit.server";
+import { listMediaForVisits } from "~/models/visit-media.server";
 import { getVisit } from "~/models/visit.server";
 import { CUSTOMER_QUERY_MAX_LENGTH } from "~/features/visits/customer-options";
 import { CUSTOMER_SEARCH_PARAM } from "~/features/visits/customer-picker";
@@ -19,19 +19,19 @@ import { findCustomerOptions, getCustomerOption } from "~/features/visits/custom
 import { formatBusinessDate, formatBusinessDateTime } from "~/utils/business-time";
 import { privatePageMeta } from "~/utils/seo";
 
-// "Services & Uploads": create a service, then upload its before/after media. The tab, the
-// current service and the chosen customer all live in the URL.
+// "Services & Uploads": create a visit, then upload its before/after media. The tab, the
+// current visit and the chosen customer all live in the URL.
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
   const url = new URL(request.url);
-  const tab: AdminServicesTab = url.searchParams.get("tab") === "upload" ? "upload" : "create";
+  const tab: AdminVisitsTab = url.searchParams.get("tab") === "upload" ? "upload" : "create";
   // The picker searches (at most 20 matches); it never lists every customer (docs/decisions/064).
   const rawQuery = (url.searchParams.get(CUSTOMER_SEARCH_PARAM) ?? "").trim();
   const customerQuery = rawQuery.slice(0, CUSTOMER_QUERY_MAX_LENGTH);
-  const service = await getVisit(url.searchParams.get("service") ?? "");
+  const visit = await getVisit(url.searchParams.get("service") ?? "");
   const [media, selectedCustomer, customerMatches] = await Promise.all([
-    service ? listMediaForServices([service.id]) : [],
-    getCustomerOption(url.searchParams.get("customer") ?? service?.customer_id ?? null),
+    visit ? listMediaForVisits([visit.id]) : [],
+    getCustomerOption(url.searchParams.get("customer") ?? visit?.customer_id ?? null),
     tab === "create" && customerQuery ? findCustomerOptions(customerQuery) : null,
   ]);
   return json(
@@ -41,25 +41,25 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       selectedCustomerId: selectedCustomer?.id ?? null,
       customerMatches,
       customerQuery,
-      currentService: service
+      currentVisit: visit
         ? {
-            id: service.id,
-            customerId: service.customer_id,
-            customerLabel: service.customer_name
-              ? `${service.customer_name} (${service.customer_email})`
-              : service.customer_email,
-            serviceType: service.service_type,
-            dateLabel: formatBusinessDateTime(service.service_date),
+            id: visit.id,
+            customerId: visit.customer_id,
+            customerLabel: visit.customer_name
+              ? `${visit.customer_name} (${visit.customer_email})`
+              : visit.customer_email,
+            serviceType: visit.service_type,
+            dateLabel: formatBusinessDateTime(visit.service_date),
           }
         : null,
-      media: service
+      media: visit
         ? media.map((m) => ({
             id: m.id,
             url: `/resources/media/${m.id}`,
             kind: mediaKindOf(m),
             imageType: m.image_type,
-            serviceType: service.service_type,
-            dateLabel: formatBusinessDate(service.service_date),
+            serviceType: visit.service_type,
+            dateLabel: formatBusinessDate(visit.service_date),
           }))
         : [],
     },
@@ -76,18 +76,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
     throw refusal;
   });
   if (upload) return handleMediaUpload(request, admin.id);
-  return createServiceFromForm(request, admin.id);
+  return createVisitFromForm(request, admin.id);
 }
 
-export default function AdminServicesAndUploads() {
-  const { tab, selectedCustomer, selectedCustomerId, customerMatches, customerQuery, currentService, media } =
+export default function AdminVisitsAndUploads() {
+  const { tab, selectedCustomer, selectedCustomerId, customerMatches, customerQuery, currentVisit, media } =
     useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const failure = actionData && "toast" in actionData ? actionData : undefined;
-  // A refused form posts back to this URL, keeping the current service and the customer.
+  // A refused form posts back to this URL, keeping the current visit and the customer.
   const createAction = `/admin-dashboard?index&${new URLSearchParams({
     tab: "create",
-    ...(currentService ? { service: currentService.id } : {}),
+    ...(currentVisit ? { service: currentVisit.id } : {}),
     ...(selectedCustomerId ? { customer: selectedCustomerId } : {}),
     // Without JavaScript a refused form shows the same matches again, so the pick stays visible.
     ...(customerQuery ? { [CUSTOMER_SEARCH_PARAM]: customerQuery } : {}),
@@ -96,8 +96,8 @@ export default function AdminServicesAndUploads() {
   return (
     <>
       <ActionToast toast={failure?.toast} />
-      <ServicesTabs tab={tab} serviceId={currentService?.id} customerId={selectedCustomerId} />
-      {currentService ? (
+      <VisitTabs tab={tab} visitId={currentVisit?.id} customerId={selectedCustomerId} />
+      {currentVisit ? (
         <section
           aria-labelledby="current-service-heading"
           className="mt-6 rounded-xl bg-brand-50 p-4 dark:bg-brand-950"
@@ -106,7 +106,7 @@ export default function AdminServicesAndUploads() {
             Current service
           </h2>
           <p className="text-slate-800 dark:text-slate-100" data-testid="current-service">
-            {currentService.serviceType} for {currentService.customerLabel} on {currentService.dateLabel}
+            {currentVisit.serviceType} for {currentVisit.customerLabel} on {currentVisit.dateLabel}
           </p>
         </section>
       ) : null}
@@ -115,18 +115,18 @@ export default function AdminServicesAndUploads() {
           <h2 id="create-heading" className="text-2xl font-bold text-slate-900 dark:text-white">
             Create Service
           </h2>
-          <CreateServiceForm
-            formKey={currentService?.id ?? "new"}
+          <CreateVisitForm
+            formKey={currentVisit?.id ?? "new"}
             action={createAction}
             selectedCustomer={selectedCustomer}
             customerMatches={customerMatches}
             customerQuery={customerQuery}
-            serviceId={currentService?.id ?? null}
+            visitId={currentVisit?.id ?? null}
             lastResult={failure?.lastResult as SubmissionResult<string[]> | undefined}
           />
         </section>
       ) : (
-        <UploadTab serviceId={currentService?.id ?? null} media={media} />
+        <UploadTab visitId={currentVisit?.id ?? null} media={media} />
       )}
     </>
   );
@@ -137,14 +137,14 @@ const TABS = [
   { id: "upload", label: "Upload Images" },
 ] as const;
 
-function ServicesTabs(props: { tab: AdminServicesTab; serviceId?: string; customerId?: string | null }) {
+function VisitTabs(props: { tab: AdminVisitsTab; visitId?: string; customerId?: string | null }) {
   return (
     <nav aria-label="Services and uploads">
       <ul className="flex flex-wrap gap-2">
         {TABS.map((t) => (
           <li key={t.id}>
             <Link
-              to={adminDashboardUrl(t.id, props.serviceId, props.customerId)}
+              to={adminDashboardUrl(t.id, props.visitId, props.customerId)}
               aria-current={props.tab === t.id ? "page" : undefined}
               className={`inline-flex min-h-11 items-center rounded-full px-5 py-2 font-semibold ${
                 props.tab === t.id

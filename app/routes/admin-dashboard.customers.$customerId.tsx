@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { BookingStatusBadge, ServiceStatusBadge } from "~/components/status-badge";
+import { BookingStatusBadge, VisitStatusBadge } from "~/components/status-badge";
 import { requireAdmin } from "~/features/accounts/auth.server";
 import { QuoteStatusBadge } from "~/features/quotes/quote-status-badge";
 import { addDays, businessToday } from "~/features/visits/visit-dates";
@@ -133,7 +133,7 @@ export default function CustomerPage() {
                 >
                   {v.serviceType}, <time dateTime={v.date}>{v.dateLabel}</time>
                 </Link>
-                <ServiceStatusBadge status={v.status} />
+                <VisitStatusBadge status={v.status} />
               </li>
             ))}
           </ul>

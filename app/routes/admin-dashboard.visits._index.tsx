@@ -3,9 +3,9 @@ import { json } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { fieldClass, labelClass, primaryButtonClass } from "~/components/form-classes";
-import { ServiceStatusBadge } from "~/components/status-badge";
+import { VisitStatusBadge } from "~/components/status-badge";
 import { requireAdmin } from "~/features/accounts/auth.server";
-import { SERVICE_STATUSES } from "~/features/visits/visit-constants";
+import { VISIT_STATUSES } from "~/features/visits/visit-constants";
 import { loadVisitList } from "~/features/visits/visit-list.server";
 import { STATIC_PAGE } from "~/utils/static-page";
 
@@ -76,7 +76,7 @@ export default function Visits() {
           </label>
           <select id="visits-status" name="status" defaultValue={filters.status ?? ""} className={fieldClass}>
             <option value="">Any status</option>
-            {SERVICE_STATUSES.map((status) => (
+            {VISIT_STATUSES.map((status) => (
               <option key={status} value={status}>
                 {status.charAt(0).toUpperCase() + status.slice(1)}
               </option>
@@ -138,7 +138,7 @@ export default function Visits() {
                   <td>{visit.address ?? "No address on file"}</td>
                   <td>{visit.serviceType}</td>
                   <td>
-                    <ServiceStatusBadge status={visit.status} />
+                    <VisitStatusBadge status={visit.status} />
                   </td>
                 </tr>
               ))}

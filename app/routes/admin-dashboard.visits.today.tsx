@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { ServiceStatusBadge } from "~/components/status-badge";
+import { VisitStatusBadge } from "~/components/status-badge";
 import { requireAdmin } from "~/features/accounts/auth.server";
 import { addDays, businessToday, startOfBusinessDay } from "~/features/visits/visit-dates";
 import { listVisitsBetween, visitExists } from "~/models/visit.server";
@@ -93,7 +93,7 @@ export default function Today() {
                   <time dateTime={visit.date}>{visit.time}</time>
                   {`\u00a0· ${visit.customer}`}
                 </Link>
-                <ServiceStatusBadge status={visit.status} />
+                <VisitStatusBadge status={visit.status} />
               </div>
               <p className="mt-1">{visit.serviceType}</p>
               <p className="mt-1 font-medium">{visit.address ?? "No address on file"}</p>

@@ -5,13 +5,13 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { BookingCard } from "~/features/bookings/booking-card";
 import { DashboardHeader } from "~/components/dashboard-header";
 import { MediaView, type MediaViewItem } from "~/features/media/media-view";
-import { BookingStatusBadge, ServiceStatusBadge } from "~/components/status-badge";
+import { BookingStatusBadge, VisitStatusBadge } from "~/components/status-badge";
 import { bookingCalendarLink, getBookingCalendarUrl } from "~/features/bookings/booking-calendar.server";
 import { listRecentBookingsForCustomer } from "~/models/booking.server";
-import { mediaKindOf } from "~/features/media/service-media.server";
-import { listRecentMediaForCustomer } from "~/models/service-media.server";
+import { mediaKindOf } from "~/features/media/visit-media.server";
+import { listRecentMediaForCustomer } from "~/models/visit-media.server";
 import { formatBusinessDate, formatBusinessDateTime } from "~/utils/business-time";
-import { listRecentServicesForCustomer } from "~/models/service.server";
+import { listRecentVisitsForCustomer } from "~/models/visit.server";
 import { requireUser } from "~/features/accounts/auth.server";
 import { VerifyEmailNotice } from "~/features/accounts/verify-email-notice";
 import { redirectWithError } from "~/utils/toast.server";
@@ -24,38 +24,38 @@ const VISITS_SHOWN = 5;
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   // Every query is scoped to the signed-in user's id; nothing here takes an id from the URL.
-  const [services, bookings, calendarUrl, media] = await Promise.all([
-    listRecentServicesForCustomer(user.id, VISITS_SHOWN),
+  const [recentVisits, bookings, calendarUrl, media] = await Promise.all([
+    listRecentVisitsForCustomer(user.id, VISITS_SHOWN),
     listRecentBookingsForCustomer(user.id),
     getBookingCalendarUrl(),
     listRecentMediaForCustomer(user.id, VISITS_SHOWN, MEDIA_SHOWN),
   ]);
 
   // Before and after of one visit are shown together, visits in order of their newest item.
-  const visits: { serviceId: string; title: string; items: MediaViewItem[] }[] = [];
+  const visitMedia: { visitId: string; title: string; items: MediaViewItem[] }[] = [];
   for (const m of media) {
-    const service = services.find((s) => s.id === m.service_id);
-    if (!service) continue;
-    let visit = visits.find((v) => v.serviceId === service.id);
-    if (!visit) {
-      visit = {
-        serviceId: service.id,
-        title: `${service.service_type}, ${formatBusinessDate(service.service_date)}`,
+    const visit = recentVisits.find((v) => v.id === m.service_id);
+    if (!visit) continue;
+    let group = visitMedia.find((g) => g.visitId === visit.id);
+    if (!group) {
+      group = {
+        visitId: visit.id,
+        title: `${visit.service_type}, ${formatBusinessDate(visit.service_date)}`,
         items: [],
       };
-      visits.push(visit);
+      visitMedia.push(group);
     }
-    visit.items.push({
+    group.items.push({
       id: m.id,
       url: `/resources/media/${m.id}`,
       kind: mediaKindOf(m),
       imageType: m.image_type,
-      serviceType: service.service_type,
-      dateLabel: formatBusinessDate(service.service_date),
+      serviceType: visit.service_type,
+      dateLabel: formatBusinessDate(visit.service_date),
     });
   }
-  for (const visit of visits)
-    visit.items.sort((a, b) => (a.imageType === b.imageType ? 0 : a.imageType === "before" ? -1 : 1));
+  for (const group of visitMedia)
+    group.items.sort((a, b) => (a.imageType === b.imageType ? 0 : a.imageType === "before" ? -1 : 1));
 
   return json(
     {
@@ -64,14 +64,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       calendarUrl: calendarUrl
         ? bookingCalendarLink(calendarUrl, { id: user.id, name: user.fullName, email: user.email })
         : null,
-      services: services.map((s) => ({
+      recentVisits: recentVisits.map((s) => ({
         id: s.id,
         serviceType: s.service_type,
         dateLabel: formatBusinessDateTime(s.service_date),
         status: s.status,
         notes: s.notes,
       })),
-      visits,
+      visitMedia,
       bookings: bookings.map((b) => ({
         id: b.id,
         serviceType: b.service_type,
@@ -108,7 +108,7 @@ const cardHeading = "text-2xl font-bold text-slate-900 dark:text-white";
 const empty = "mt-4 text-slate-700 dark:text-slate-300";
 
 export default function CustomerDashboard() {
-  const { email, emailVerified, calendarUrl, services, visits, bookings } = useLoaderData<typeof loader>();
+  const { email, emailVerified, calendarUrl, recentVisits, visitMedia, bookings } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
       <DashboardHeader title="Welcome back" subtitle={email} loadingText="Loading your dashboard..." />
@@ -122,11 +122,11 @@ export default function CustomerDashboard() {
             Recent Services
           </h2>
           <p className="mt-1 text-slate-700 dark:text-slate-300">Your last 5 completed services</p>
-          {services.length === 0 ? (
+          {recentVisits.length === 0 ? (
             <p className={empty}>No services yet</p>
           ) : (
             <ul className="mt-4 divide-y divide-slate-200 dark:divide-slate-700">
-              {services.map((s) => (
+              {recentVisits.map((s) => (
                 <li key={s.id} className="flex flex-wrap items-start justify-between gap-2 py-3">
                   <div>
                     <Link
@@ -138,7 +138,7 @@ export default function CustomerDashboard() {
                     <p className="text-sm text-slate-700 dark:text-slate-300">{s.dateLabel}</p>
                     {s.notes ? <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">{s.notes}</p> : null}
                   </div>
-                  <ServiceStatusBadge status={s.status} />
+                  <VisitStatusBadge status={s.status} />
                 </li>
               ))}
             </ul>
@@ -163,12 +163,12 @@ export default function CustomerDashboard() {
           <h2 id="media-heading" className={cardHeading}>
             Service Photos & Videos
           </h2>
-          {visits.length === 0 ? (
+          {visitMedia.length === 0 ? (
             <p className={empty}>No media yet</p>
           ) : (
             <ul className="mt-4 space-y-6">
-              {visits.map((visit) => (
-                <li key={visit.serviceId}>
+              {visitMedia.map((visit) => (
+                <li key={visit.visitId}>
                   <h3 className="text-lg font-semibold text-slate-900 dark:text-white">{visit.title}</h3>
                   <ul className="mt-2 grid gap-4 sm:grid-cols-2">
                     {visit.items.map((item) => (

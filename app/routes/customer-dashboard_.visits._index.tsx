@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { ServiceStatusBadge } from "~/components/status-badge";
+import { VisitStatusBadge } from "~/components/status-badge";
 import { requireUser } from "~/features/accounts/auth.server";
 import { decodeCursor, encodeCursor } from "~/features/visits/visit-dates";
 import { listVisitsForCustomer } from "~/models/visit.server";
@@ -63,7 +63,7 @@ export default function VisitHistory() {
                   <time dateTime={v.date}>{v.dateLabel}</time>
                 </p>
               </div>
-              <ServiceStatusBadge status={v.status} />
+              <VisitStatusBadge status={v.status} />
             </li>
           ))}
         </ul>

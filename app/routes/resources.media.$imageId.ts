@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { getMediaForViewer } from "~/models/service-media.server";
+import { getMediaForViewer } from "~/models/visit-media.server";
 import { getOptionalUser } from "~/features/accounts/auth.server";
 import { log } from "~/utils/logger.server";
 import { getStorage, parseRangeHeader } from "~/utils/storage.server";

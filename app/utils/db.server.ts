@@ -7,11 +7,14 @@ import { seedDevelopmentData } from "../../db/seed-data";
 import { getEnv } from "./env.server";
 import { errorFields, log } from "./logger.server";
 
-type State = { handle: DatabaseHandle; ready: Promise<Kysely<Database>> };
+/** A handle or a transaction: workflows pass their transaction so that rows commit together. */
+export type Db = Kysely<Database>;
+
+type State = { handle: DatabaseHandle; ready: Promise<Db> };
 
 // Kept on globalThis so that development rebuilds reuse one PGlite instance (a PGlite folder
 // must not be opened twice in one process).
-const globalState = globalThis as typeof globalThis & { __database?: State; __testDatabase?: Kysely<Database> };
+const globalState = globalThis as typeof globalThis & { __database?: State; __testDatabase?: Db };
 
 function start(): State {
   const env = getEnv();
@@ -37,14 +40,14 @@ function start(): State {
 }
 
 /** The migrated database. The first call connects and applies pending migrations. */
-export function getDb(): Promise<Kysely<Database>> {
+export function getDb(): Promise<Db> {
   if (globalState.__testDatabase) return Promise.resolve(globalState.__testDatabase);
   globalState.__database ??= start();
   return globalState.__database.ready;
 }
 
 /** Integration tests point the app's models at their own database. */
-export function setDatabaseForTests(db: Kysely<Database> | undefined) {
+export function setDatabaseForTests(db: Db | undefined) {
   globalState.__testDatabase = db;
 }
 

@@ -28,8 +28,8 @@ function iteratorOf(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): A
 }
 
 const customerId = randomUUID();
-const serviceId = randomUUID();
-const keyFor = (type: "before" | "after") => (ext: string) => `${customerId}/${serviceId}/${type}_${Date.now()}.${ext}`;
+const visitId = randomUUID();
+const keyFor = (type: "before" | "after") => (ext: string) => `${customerId}/${visitId}/${type}_${Date.now()}.${ext}`;
 
 type Backend = { name: string; storage: StorageBackend; listKeys(): Promise<string[]> };
 const s3Commands: string[] = [];
@@ -86,7 +86,7 @@ describe.each(["folder", "s3"])("%s backend", (name) => {
     const result = await storeUpload(backend().storage, iteratorOf([png]), { keyFor: keyFor("before") });
     expect(result).toMatchObject({ ok: true, contentType: "image/png", kind: "image", size: png.length });
     if (!result.ok) throw new Error("unreachable");
-    expect(result.key).toMatch(new RegExp(`^${customerId}/${serviceId}/before_\\d+\\.png$`));
+    expect(result.key).toMatch(new RegExp(`^${customerId}/${visitId}/before_\\d+\\.png$`));
     expect(await backend().listKeys()).toContain(result.key);
 
     const whole = await backend().storage.get(result.key);

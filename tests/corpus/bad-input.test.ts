@@ -18,7 +18,7 @@ import { requestGuards } from "../../server/request-guards.js";
 import { useAppDatabase } from "../helpers/app-database";
 import { BUILD_FILE, ensureBuild } from "../helpers/ensure-build";
 import { createUser, sessionCookieFor } from "../helpers/factories";
-import { createServiceRow } from "../helpers/portal-data";
+import { createVisitRow } from "../helpers/portal-data";
 import { goodQuote } from "../helpers/quote-form";
 
 /**
@@ -85,7 +85,7 @@ beforeAll(async () => {
   cookies.admin = await sessionCookieFor(admin.id);
   cookies.customer = await sessionCookieFor(customer.id);
   ids.customer = customer.id;
-  ids.service = (await createServiceRow(db, customer.id)).id;
+  ids.service = (await createVisitRow(db, customer.id)).id;
   ids.quote = (
     await db
       .insertInto("quote_requests")

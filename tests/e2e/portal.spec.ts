@@ -143,7 +143,7 @@ for (const js of [true, false]) {
       await expect(page.getByLabel("Notes (optional)")).toHaveValue("");
 
       // A refused create (no date) keeps what was entered, the customer and the current service.
-      const serviceId = new URL(page.url()).searchParams.get("service");
+      const visitId = new URL(page.url()).searchParams.get("service");
       await page.getByLabel("Service Type").selectOption("Desert Dash");
       await page.getByLabel("Notes (optional)").fill("Side gate this time");
       await page.getByRole("button", { name: "Create Service" }).click();
@@ -153,7 +153,7 @@ for (const js of [true, false]) {
       if (js) await expect(page.getByRole("combobox", { name: "Customer", exact: true })).toHaveValue(pickerOption);
       else
         await expect(page.getByLabel("Customer", { exact: true }).locator("option:checked")).toHaveText(pickerOption);
-      expect(new URL(page.url()).searchParams.get("service")).toBe(serviceId);
+      expect(new URL(page.url()).searchParams.get("service")).toBe(visitId);
       await expect(page.getByTestId("current-service")).toContainText(
         `Desert Dash for ${customerOption} on Jun 14, 2025, 9:30 AM`,
       );
@@ -212,10 +212,10 @@ for (const js of [true, false]) {
       await expect(page).toHaveURL(/\/customer-dashboard$/);
       await expect(page.getByRole("heading", { name: "Welcome back", level: 1 })).toBeVisible();
       await expect(page.getByRole("main").getByText(customer.email)).toBeVisible();
-      const services = page.getByRole("region", { name: "Recent Services" });
-      await expect(services.getByText("Your last 5 completed services")).toBeVisible();
-      await expect(services.getByText("Desert Dash")).toBeVisible();
-      await expect(services.getByText("scheduled", { exact: true })).toBeVisible();
+      const recentVisits = page.getByRole("region", { name: "Recent Services" });
+      await expect(recentVisits.getByText("Your last 5 completed services")).toBeVisible();
+      await expect(recentVisits.getByText("Desert Dash")).toBeVisible();
+      await expect(recentVisits.getByText("scheduled", { exact: true })).toBeVisible();
       await expect(
         page.getByRole("region", { name: "Upcoming Bookings" }).getByText("No upcoming bookings"),
       ).toBeVisible();
@@ -322,15 +322,15 @@ for (const js of [true, false]) {
 
     test("the seeded customer's dashboard: badges, bookings, empty media, and Logout to /", async ({ page }) => {
       await signIn(page, DEV_CUSTOMER.email, DEV_CUSTOMER.password);
-      const services = page.getByRole("region", { name: "Recent Services" });
-      await expect(services.getByRole("listitem")).toHaveCount(4);
+      const recentVisits = page.getByRole("region", { name: "Recent Services" });
+      await expect(recentVisits.getByRole("listitem")).toHaveCount(4);
       // SPEC 4's colours, as drawn (Tailwind's green-100, blue-100, yellow-100).
       const background = "background-color";
-      await expect(services.getByText("completed", { exact: true }).first()).toHaveCSS(
+      await expect(recentVisits.getByText("completed", { exact: true }).first()).toHaveCSS(
         background,
         "rgb(220, 252, 231)",
       );
-      await expect(services.getByText("scheduled", { exact: true })).toHaveCSS(background, "rgb(219, 234, 254)");
+      await expect(recentVisits.getByText("scheduled", { exact: true })).toHaveCSS(background, "rgb(219, 234, 254)");
       const bookings = page.getByRole("region", { name: "Upcoming Bookings" });
       await expect(bookings.getByText("confirmed", { exact: true })).toHaveCSS(background, "rgb(220, 252, 231)");
       await expect(bookings.getByText("pending", { exact: true })).toHaveCSS(background, "rgb(254, 249, 195)");
@@ -341,7 +341,7 @@ for (const js of [true, false]) {
 }
 
 /** As the signed-in admin, creates a service for the customer and opens its upload tab. */
-async function createServiceAsAdmin(page: Page, customer: { fullName: string; email: string }, js: boolean) {
+async function createVisitAsAdmin(page: Page, customer: { fullName: string; email: string }, js: boolean) {
   await page.goto("/admin-dashboard");
   await pickCustomer(page, js, customer.fullName, `${customer.fullName} (${customer.email}) (unverified)`);
   await page.getByLabel("Service Type").selectOption("Trash Bin Clean");
@@ -369,7 +369,7 @@ test.describe("files over 50 MB", () => {
   test("with JavaScript the page refuses the file before sending it", async ({ page }) => {
     const customer = await signUpCustomer(page, `Big ${unique("File")}`);
     await signInAsAdmin(page);
-    await createServiceAsAdmin(page, customer, true);
+    await createVisitAsAdmin(page, customer, true);
     await waitForHydration(page);
     let posted = false;
     page.on("request", (request) => {
@@ -388,7 +388,7 @@ test.describe("files over 50 MB", () => {
       await useClientAddress(page);
       const customer = await signUpCustomer(page, `Big ${unique("File")}`);
       await signInAsAdmin(page);
-      await createServiceAsAdmin(page, customer, false);
+      await createVisitAsAdmin(page, customer, false);
       const uploadTab = page.url();
       await page.getByLabel("After Image/Video").setInputFiles(bigFile);
       await page.getByRole("button", { name: "Upload After" }).click();

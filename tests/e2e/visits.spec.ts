@@ -138,7 +138,7 @@ for (const js of [true, false]) {
       await card.getByRole("link").first().click();
       await expect(page.getByRole("heading", { level: 2, name: /Weekly Service/ })).toBeVisible();
       const visitUrl = new URL(page.url());
-      const serviceId = visitUrl.pathname.split("/").pop()!;
+      const visitId = visitUrl.pathname.split("/").pop()!;
       if (js) await waitForHydration(page);
 
       // --- Before and after, health notes, completion -------------------------------------
@@ -175,7 +175,7 @@ for (const js of [true, false]) {
 
       // --- The completion e-mail, as the customer's mail server receives it ----------------
       const mail = await waitForMail(email, "Your Weekly Service visit is complete");
-      const portalPath = `/customer-dashboard/visits/${serviceId}`;
+      const portalPath = `/customer-dashboard/visits/${visitId}`;
       const links = mailLinks(mail, "/customer-dashboard/visits/");
       expect(links.text.length + links.html.length).toBeGreaterThan(0);
       // The HTML part's link when there is one, else the text's; both must agree.
@@ -245,7 +245,7 @@ for (const js of [true, false]) {
       if (js) await expectNoAxeViolations(page, "on Visit history");
       await expect(page.getByRole("link", { name: "Weekly Service" })).toHaveAttribute(
         "href",
-        `/customer-dashboard/visits/${serviceId}`,
+        `/customer-dashboard/visits/${visitId}`,
       );
       expect(pageErrors).toEqual([]);
     });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
 import { createUser, sessionCookieFor } from "../helpers/factories";
 import { generatedBytes, MiB, MP4_HEADER, multipartBody } from "../helpers/media-bytes";
-import { createServiceRow } from "../helpers/portal-data";
+import { createVisitRow } from "../helpers/portal-data";
 import { callRoute, toastOf } from "../helpers/route-calls";
 import { startLocalS3, type LocalS3 } from "../helpers/s3-server";
 import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy";
@@ -31,7 +31,7 @@ test("the storage connection breaks mid-upload: Upload Failed, no row, no object
   const db = database.current.db;
   const admin = await createUser(db, { admin: true });
   const customer = await createUser(db);
-  const service = await createServiceRow(db, customer.id);
+  const visit = await createVisitRow(db, customer.id);
   let cutAt = 0;
   proxy.onBytesUp((total) => {
     if (!cutAt && total > 6 * MiB) {
@@ -45,7 +45,7 @@ test("the storage connection breaks mid-upload: Upload Failed, no row, no object
     contentType: "video/mp4",
     bytes: generatedBytes(MP4_HEADER, 20 * MiB),
   });
-  const response = await callRoute(action, `/resources/media-upload?service=${service.id}&customer=${customer.id}`, {
+  const response = await callRoute(action, `/resources/media-upload?service=${visit.id}&customer=${customer.id}`, {
     cookie: await sessionCookieFor(admin.id),
     body,
     headers: { "Content-Type": contentType },
@@ -57,7 +57,7 @@ test("the storage connection breaks mid-upload: Upload Failed, no row, no object
     message: "Upload Failed",
     description: "Failed to upload file",
   });
-  expect(await db.selectFrom("service_images").select("id").where("service_id", "=", service.id).execute()).toEqual([]);
+  expect(await db.selectFrom("service_images").select("id").where("service_id", "=", visit.id).execute()).toEqual([]);
   // Asked directly, not through the cut proxy: the bucket holds no object.
   const listed = await s3.client.send(new ListObjectsV2Command({ Bucket: s3.options.bucket }));
   expect(listed.Contents ?? []).toEqual([]);

@@ -1,13 +1,13 @@
 import type { Kysely } from "kysely";
-import type { Database, ServiceType } from "../../db/schema";
+import type { Database, VisitType } from "../../db/schema";
 
 const day = 24 * 60 * 60 * 1000;
 
-export async function createServiceRow(
+export async function createVisitRow(
   db: Kysely<Database>,
   customerId: string,
   options: {
-    type?: ServiceType;
+    type?: VisitType;
     daysFromNow?: number;
     status?: "scheduled" | "completed" | "skipped";
     notes?: string;

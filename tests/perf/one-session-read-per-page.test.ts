@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startAppServer, type AppServer } from "../helpers/app-server";
 import { useAppDatabase } from "../helpers/app-database";
 import { createUser, sessionCookieFor } from "../helpers/factories";
-import { createBookingRow, createServiceRow } from "../helpers/portal-data";
+import { createBookingRow, createVisitRow } from "../helpers/portal-data";
 import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy";
 import { testServerUrl } from "../helpers/test-database";
 
@@ -31,7 +31,7 @@ describe.skipIf(!serverUrl)("one session read per request (PostgreSQL)", () => {
     const db = database.current.db;
     const customer = await createUser(db, { email: "one-read-customer@example.com" });
     const admin = await createUser(db, { email: "one-read-admin@example.com", admin: true });
-    const visit = await createServiceRow(db, customer.id);
+    const visit = await createVisitRow(db, customer.id);
     await createBookingRow(db, customer.id);
     const quote = await db
       .insertInto("quote_requests")

@@ -6,7 +6,7 @@ import { beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
 import { createUser, sessionCookieFor, type TestUser } from "../helpers/factories";
 import { generatedBytes, makePng, MiB, MP4_HEADER, multipartBody } from "../helpers/media-bytes";
-import { createServiceRow } from "../helpers/portal-data";
+import { createVisitRow } from "../helpers/portal-data";
 import { callRoute, locationOf, toastOf } from "../helpers/route-calls";
 import { action, loader } from "~/routes/admin-dashboard._index";
 import { createFolderStorage, setStorageForTests, type StorageBackend } from "~/utils/storage.server";
@@ -78,7 +78,7 @@ describe("Create Service", () => {
   });
 
   test.each([
-    ["an unknown service type", { serviceType: "Moon Landing" }],
+    ["an unknown visit type", { serviceType: "Moon Landing" }],
     ["an impossible date", { serviceDate: "2025-02-30T10:00" }],
     ["an admin as the customer", { customerId: "admin" }],
     ["an unknown customer", { customerId: "00000000-0000-4000-8000-000000000000" }],
@@ -102,7 +102,7 @@ describe("Create Service", () => {
     expect(await db().selectFrom("services").select("id").execute()).toHaveLength(before.length);
   });
 
-  test("success: a scheduled service, made current in the URL, customer kept", async () => {
+  test("success: a scheduled visit, made current in the URL, customer kept", async () => {
     const response = await createForm({
       customerId: customer.id,
       serviceType: "Sanitize & Deodorize",
@@ -118,8 +118,8 @@ describe("Create Service", () => {
     const location = new URL(locationOf(response)!, "http://localhost");
     expect(location.pathname).toBe("/admin-dashboard");
     expect(location.searchParams.get("customer")).toBe(customer.id);
-    const serviceId = location.searchParams.get("service")!;
-    const row = await db().selectFrom("services").selectAll().where("id", "=", serviceId).executeTakeFirstOrThrow();
+    const visitId = location.searchParams.get("service")!;
+    const row = await db().selectFrom("services").selectAll().where("id", "=", visitId).executeTakeFirstOrThrow();
     expect(row).toMatchObject({
       customer_id: customer.id,
       service_type: "Sanitize & Deodorize",
@@ -130,11 +130,11 @@ describe("Create Service", () => {
     // 9:30 in Las Vegas in July is 16:30 UTC.
     expect(new Date(row.service_date).toISOString()).toBe("2025-07-04T16:30:00.000Z");
 
-    // Reloading that URL shows the service as current, with the customer still selected.
+    // Reloading that URL shows the visit as current, with the customer still selected.
     const page = await callRoute(loader, location.pathname + location.search, { cookie: adminCookie });
     const data = await page.json();
-    expect(data.currentService).toMatchObject({ id: serviceId, serviceType: "Sanitize & Deodorize" });
-    expect(data.currentService.dateLabel).toBe("Jul 4, 2025, 9:30 AM");
+    expect(data.currentVisit).toMatchObject({ id: visitId, serviceType: "Sanitize & Deodorize" });
+    expect(data.currentVisit.dateLabel).toBe("Jul 4, 2025, 9:30 AM");
     expect(data.selectedCustomerId).toBe(customer.id);
   });
 
@@ -166,7 +166,7 @@ describe("Create Service", () => {
 });
 
 async function upload(options: {
-  serviceId?: string;
+  visitId?: string;
   field?: string;
   filename?: string;
   bytes: AsyncIterable<Uint8Array> | Uint8Array;
@@ -184,7 +184,7 @@ async function upload(options: {
     contentType: "application/octet-stream",
     bytes,
   });
-  const query = options.serviceId ? `&service=${options.serviceId}&customer=${customer.id}` : "";
+  const query = options.visitId ? `&service=${options.visitId}&customer=${customer.id}` : "";
   return callRoute(action, `/admin-dashboard?index&tab=upload${query}`, {
     cookie: adminCookie,
     body,
@@ -192,13 +192,13 @@ async function upload(options: {
   });
 }
 
-const imagesOf = (serviceId: string) =>
-  db().selectFrom("service_images").selectAll().where("service_id", "=", serviceId).execute();
+const imagesOf = (visitId: string) =>
+  db().selectFrom("service_images").selectAll().where("service_id", "=", visitId).execute();
 
 describe("Upload Images", () => {
-  test("without a current service: No Service Selected, nothing stored", async () => {
-    for (const serviceId of [undefined, "00000000-0000-4000-8000-000000000000", "garbage"]) {
-      const response = await upload({ serviceId, bytes: makePng(4, 4) });
+  test("without a current visit: No Service Selected, nothing stored", async () => {
+    for (const visitId of [undefined, "00000000-0000-4000-8000-000000000000", "garbage"]) {
+      const response = await upload({ visitId, bytes: makePng(4, 4) });
       expect(response.status).toBe(302);
       expect(await toastOf(response)).toMatchObject({
         message: "No Service Selected",
@@ -209,52 +209,52 @@ describe("Upload Images", () => {
   });
 
   test("a before photo: stored under the customer's key, recorded, toast names it", async () => {
-    const service = await createServiceRow(db(), customer.id);
+    const visit = await createVisitRow(db(), customer.id);
     const png = makePng(32, 32);
-    const response = await upload({ serviceId: service.id, field: "before", bytes: png });
+    const response = await upload({ visitId: visit.id, field: "before", bytes: png });
     expect(await toastOf(response)).toMatchObject({
       type: "success",
       message: "Success",
       description: "before image uploaded successfully",
     });
-    expect(locationOf(response)).toBe(`/admin-dashboard?tab=upload&service=${service.id}&customer=${customer.id}`);
-    const [row] = await imagesOf(service.id);
+    expect(locationOf(response)).toBe(`/admin-dashboard?tab=upload&service=${visit.id}&customer=${customer.id}`);
+    const [row] = await imagesOf(visit.id);
     expect(row).toMatchObject({ image_type: "before", content_type: "image/png", uploaded_by: admin.id });
     expect(Number(row.size_bytes)).toBe(png.length);
-    expect(row.image_url).toMatch(new RegExp(`^${customer.id}/${service.id}/before_\\d{19}\\.png$`));
+    expect(row.image_url).toMatch(new RegExp(`^${customer.id}/${visit.id}/before_\\d{19}\\.png$`));
     expect(storedFiles()).toEqual([row.image_url]);
   });
 
   test("an after video: 'after video uploaded successfully'", async () => {
-    const service = await createServiceRow(db(), customer.id);
+    const visit = await createVisitRow(db(), customer.id);
     const response = await upload({
-      serviceId: service.id,
+      visitId: visit.id,
       field: "after",
       filename: "clip.mov",
       bytes: generatedBytes(MP4_HEADER, 2 * MiB),
     });
     expect(await toastOf(response)).toMatchObject({ description: "after video uploaded successfully" });
-    const [row] = await imagesOf(service.id);
+    const [row] = await imagesOf(visit.id);
     expect(row.image_url).toMatch(/\/after_\d+\.mp4$/);
     expect(row.content_type).toBe("video/mp4");
   });
 
   test("a text file named .jpg is refused and nothing is stored", async () => {
-    const service = await createServiceRow(db(), customer.id);
+    const visit = await createVisitRow(db(), customer.id);
     const response = await upload({
-      serviceId: service.id,
+      visitId: visit.id,
       filename: "yard.jpg",
       bytes: Buffer.from("just some text\n".repeat(100)),
     });
     expect(await toastOf(response)).toMatchObject({ type: "error", message: "Upload Failed" });
-    expect(await imagesOf(service.id)).toEqual([]);
+    expect(await imagesOf(visit.id)).toEqual([]);
     expect(storedFiles()).toEqual([]);
   });
 
   test("50 MB + 1 byte: File Too Large, nothing stored, no row", async () => {
-    const service = await createServiceRow(db(), customer.id);
+    const visit = await createVisitRow(db(), customer.id);
     const response = await upload({
-      serviceId: service.id,
+      visitId: visit.id,
       field: "after",
       bytes: generatedBytes(MP4_HEADER, MAX_UPLOAD_BYTES + 1, MiB),
     });
@@ -263,19 +263,19 @@ describe("Upload Images", () => {
       message: "File Too Large",
       description: "Maximum file size is 50MB",
     });
-    expect(await imagesOf(service.id)).toEqual([]);
+    expect(await imagesOf(visit.id)).toEqual([]);
     expect(storedFiles()).toEqual([]);
   });
 
   test("a form without a file: Upload Failed", async () => {
-    const service = await createServiceRow(db(), customer.id);
-    const response = await upload({ serviceId: service.id, filename: "", bytes: new Uint8Array(0) });
+    const visit = await createVisitRow(db(), customer.id);
+    const response = await upload({ visitId: visit.id, filename: "", bytes: new Uint8Array(0) });
     expect(await toastOf(response)).toMatchObject({ message: "Upload Failed", description: "Failed to upload file" });
   });
 
   test("a broken multipart body: Upload Failed, never a 500", async () => {
-    const service = await createServiceRow(db(), customer.id);
-    const response = await callRoute(action, `/admin-dashboard?index&service=${service.id}`, {
+    const visit = await createVisitRow(db(), customer.id);
+    const response = await callRoute(action, `/admin-dashboard?index&service=${visit.id}`, {
       cookie: adminCookie,
       body: "--x\r\nnonsense",
       headers: { "Content-Type": "multipart/form-data; boundary=x" },
@@ -285,36 +285,36 @@ describe("Upload Images", () => {
   });
 
   test("the page's upload script gets JSON with the target and the toast cookie", async () => {
-    const service = await createServiceRow(db(), customer.id);
-    const response = await upload({ serviceId: service.id, bytes: makePng(4, 4), xhr: true });
+    const visit = await createVisitRow(db(), customer.id);
+    const response = await upload({ visitId: visit.id, bytes: makePng(4, 4), xhr: true });
     expect(response.status).toBe(200);
     expect(await response.clone().json()).toEqual({
-      redirectTo: `/admin-dashboard?tab=upload&service=${service.id}&customer=${customer.id}`,
+      redirectTo: `/admin-dashboard?tab=upload&service=${visit.id}&customer=${customer.id}`,
     });
     expect(await toastOf(response)).toMatchObject({ description: "before image uploaded successfully" });
   });
 
   test("consistency: when the row cannot be written, the stored object is deleted again", async () => {
-    const service = await createServiceRow(db(), customer.id);
+    const visit = await createVisitRow(db(), customer.id);
     const folder = createFolderStorage(uploads);
-    // The service disappears while its file is being stored (another admin deleted it), so the
+    // The visit disappears while its file is being stored (another admin deleted it), so the
     // insert fails on the foreign key.
     const racing: StorageBackend = {
       ...folder,
       async put(key, body, options) {
         await folder.put(key, body, options);
-        await db().deleteFrom("services").where("id", "=", service.id).execute();
+        await db().deleteFrom("services").where("id", "=", visit.id).execute();
       },
     };
     setStorageForTests(racing);
-    const response = await upload({ serviceId: service.id, bytes: makePng(4, 4) });
+    const response = await upload({ visitId: visit.id, bytes: makePng(4, 4) });
     expect(await toastOf(response)).toMatchObject({ message: "Upload Failed", description: "Failed to upload file" });
     expect(storedFiles()).toEqual([]);
-    expect(await imagesOf(service.id)).toEqual([]);
+    expect(await imagesOf(visit.id)).toEqual([]);
   });
 
   test("consistency: when storage fails, no row is written", async () => {
-    const service = await createServiceRow(db(), customer.id);
+    const visit = await createVisitRow(db(), customer.id);
     const folder = createFolderStorage(uploads);
     setStorageForTests({
       ...folder,
@@ -322,8 +322,8 @@ describe("Upload Images", () => {
         throw new Error("bucket unreachable");
       },
     });
-    const response = await upload({ serviceId: service.id, bytes: makePng(4, 4) });
+    const response = await upload({ visitId: visit.id, bytes: makePng(4, 4) });
     expect(await toastOf(response)).toMatchObject({ message: "Upload Failed", description: "Failed to upload file" });
-    expect(await imagesOf(service.id)).toEqual([]);
+    expect(await imagesOf(visit.id)).toEqual([]);
   });
 });

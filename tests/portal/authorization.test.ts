@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
 import { createUser, sessionCookieFor, type TestUser } from "../helpers/factories";
 import { makePng, MP4_HEADER, multipartBody, generatedBytes } from "../helpers/media-bytes";
-import { createBookingRow, createServiceRow } from "../helpers/portal-data";
+import { createBookingRow, createVisitRow } from "../helpers/portal-data";
 import { callRoute, locationOf, toastOf } from "../helpers/route-calls";
-import { storeServiceMedia } from "~/features/media/service-media.server";
+import { storeVisitMedia } from "~/features/media/visit-media.server";
 import * as adminIndex from "~/routes/admin-dashboard._index";
 import * as adminLayout from "~/routes/admin-dashboard";
 import * as customerDashboard from "~/routes/customer-dashboard";
@@ -27,13 +27,13 @@ const WHO: Who[] = ["anonymous", "customerA", "customerB", "admin"];
 let uploads: string;
 let users: Record<Exclude<Who, "anonymous">, TestUser>;
 let cookies: Record<Who, string | undefined>;
-let a: { serviceIds: string[]; bookingIds: string[]; mediaIds: string[] };
-let b: { serviceIds: string[]; bookingIds: string[]; mediaIds: string[] };
+let a: { visitIds: string[]; bookingIds: string[]; mediaIds: string[] };
+let b: { visitIds: string[]; bookingIds: string[]; mediaIds: string[] };
 
 async function seedCustomer(user: TestUser, admin: TestUser) {
-  const services = [
-    await createServiceRow(db(), user.id, { daysFromNow: -2, notes: `notes of ${user.email}` }),
-    await createServiceRow(db(), user.id, { daysFromNow: 1, status: "scheduled" }),
+  const visits = [
+    await createVisitRow(db(), user.id, { daysFromNow: -2, notes: `notes of ${user.email}` }),
+    await createVisitRow(db(), user.id, { daysFromNow: 1, status: "scheduled" }),
   ];
   const bookings = [await createBookingRow(db(), user.id, { status: "confirmed" })];
   const mediaIds: string[] = [];
@@ -41,8 +41,8 @@ async function seedCustomer(user: TestUser, admin: TestUser) {
     ["before", makePng(8, 8)],
     ["after", makePng(8, 8, [200, 30, 30])],
   ] as const) {
-    const result = await storeServiceMedia({
-      service: services[0],
+    const result = await storeVisitMedia({
+      visit: visits[0],
       imageType,
       source: (async function* () {
         yield bytes;
@@ -52,7 +52,7 @@ async function seedCustomer(user: TestUser, admin: TestUser) {
     if (!result.ok) throw new Error(`seed upload failed: ${result.reason}`);
     mediaIds.push(result.image.id);
   }
-  return { serviceIds: services.map((s) => s.id), bookingIds: bookings.map((x) => x.id), mediaIds };
+  return { visitIds: visits.map((s) => s.id), bookingIds: bookings.map((x) => x.id), mediaIds };
 }
 
 beforeAll(async () => {
@@ -109,18 +109,18 @@ describe("/customer-dashboard loader", () => {
     const data = JSON.parse(text);
     expect(data.email).toBe(users[who].email);
     if (mine && theirs) {
-      expect(data.services.map((s: { id: string }) => s.id).sort()).toEqual([...mine.serviceIds].sort());
+      expect(data.recentVisits.map((s: { id: string }) => s.id).sort()).toEqual([...mine.visitIds].sort());
       expect(data.bookings.map((s: { id: string }) => s.id)).toEqual(mine.bookingIds);
-      const shownMedia = data.visits.flatMap((v: { items: { id: string }[] }) => v.items.map((i) => i.id));
+      const shownMedia = data.visitMedia.flatMap((v: { items: { id: string }[] }) => v.items.map((i) => i.id));
       expect(shownMedia.sort()).toEqual([...mine.mediaIds].sort());
       // Nothing of the other customer's, anywhere in the payload.
-      for (const id of [...theirs.serviceIds, ...theirs.bookingIds, ...theirs.mediaIds]) expect(text).not.toContain(id);
+      for (const id of [...theirs.visitIds, ...theirs.bookingIds, ...theirs.mediaIds]) expect(text).not.toContain(id);
       expect(text).not.toContain(who === "customerA" ? users.customerB.email : users.customerA.email);
     } else {
       // An admin's own customer dashboard holds only their own (no) rows.
-      expect(data.services).toEqual([]);
+      expect(data.recentVisits).toEqual([]);
       expect(data.bookings).toEqual([]);
-      expect(data.visits).toEqual([]);
+      expect(data.visitMedia).toEqual([]);
     }
   });
 });
@@ -159,7 +159,7 @@ describe("/admin-dashboard layout and index loaders", () => {
   const urls = [
     "/admin-dashboard",
     "/admin-dashboard?tab=upload",
-    () => `/admin-dashboard?tab=upload&service=${a.serviceIds[0]}`,
+    () => `/admin-dashboard?tab=upload&service=${a.visitIds[0]}`,
   ];
   for (const [i, url] of urls.entries()) {
     test.each(WHO)(`%s (url ${i})`, async (who) => {
@@ -173,16 +173,16 @@ describe("/admin-dashboard layout and index loaders", () => {
     });
   }
 
-  test("the admin finds customers (never an admin) by search, and sees the current service", async () => {
-    const response = await callRoute(adminIndex.loader, `/admin-dashboard?tab=upload&service=${a.serviceIds[0]}`, {
+  test("the admin finds customers (never an admin) by search, and sees the current visit", async () => {
+    const response = await callRoute(adminIndex.loader, `/admin-dashboard?tab=upload&service=${a.visitIds[0]}`, {
       cookie: cookies.admin,
     });
     const data = await response.json();
-    // No list of every customer: the current service's customer is the one chosen.
+    // No list of every customer: the current visit's customer is the one chosen.
     expect(data).not.toHaveProperty("customers");
     expect(data.customerMatches).toBeNull();
     expect(data.selectedCustomer).toMatchObject({ id: users.customerA.id });
-    expect(data.currentService).toMatchObject({ id: a.serviceIds[0], customerId: users.customerA.id });
+    expect(data.currentVisit).toMatchObject({ id: a.visitIds[0], customerId: users.customerA.id });
     expect(data.media.map((m: { id: string }) => m.id).sort()).toEqual([...a.mediaIds].sort());
     const found = await (
       await callRoute(adminIndex.loader, `/admin-dashboard?tab=create&customerSearch=${encodeURIComponent("@")}`, {
@@ -196,7 +196,7 @@ describe("/admin-dashboard layout and index loaders", () => {
 });
 
 describe("/admin-dashboard actions", () => {
-  test.each(WHO)("%s creating a service", async (who) => {
+  test.each(WHO)("%s creating a visit", async (who) => {
     const before = await countRows();
     const response = await callRoute(adminIndex.action, "/admin-dashboard?index", {
       cookie: cookies[who],
@@ -218,7 +218,7 @@ describe("/admin-dashboard actions", () => {
       contentType: "video/mp4",
       bytes: generatedBytes(MP4_HEADER, 300_000),
     });
-    const response = await callRoute(adminIndex.action, `/admin-dashboard?index&service=${a.serviceIds[0]}`, {
+    const response = await callRoute(adminIndex.action, `/admin-dashboard?index&service=${a.visitIds[0]}`, {
       cookie: cookies[who],
       body,
       headers: { "Content-Type": contentType },
@@ -270,7 +270,7 @@ describe("/resources/media/:imageId", () => {
       "not-a-uuid",
       "1 or 1=1",
       "../../etc/passwd",
-      a.serviceIds[0],
+      a.visitIds[0],
     ]) {
       expect((await fetchMedia(who, id)).status).toBe(404);
     }

@@ -6,13 +6,13 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
 import { createUser, sessionCookieFor } from "../helpers/factories";
 import { generatedBytes, makePng, MP4_HEADER } from "../helpers/media-bytes";
-import { createBookingRow, createServiceRow } from "../helpers/portal-data";
+import { createBookingRow, createVisitRow } from "../helpers/portal-data";
 import { callRoute } from "../helpers/route-calls";
-import { storeServiceMedia } from "~/features/media/service-media.server";
+import { storeVisitMedia } from "~/features/media/visit-media.server";
 import { loader } from "~/routes/customer-dashboard";
 import { createFolderStorage, setStorageForTests } from "~/utils/storage.server";
 
-// SPEC 6 and 9: own rows only, newest first; 5 services, 5 bookings, 4 media items.
+// SPEC 6 and 9: own rows only, newest first; 5 visits, 5 bookings, 4 media items.
 const database = useAppDatabase();
 let uploads: string;
 
@@ -27,9 +27,9 @@ afterAll(() => {
 });
 
 type Data = {
-  services: { id: string; status: string }[];
+  recentVisits: { id: string; status: string }[];
   bookings: { id: string }[];
-  visits: { serviceId: string; items: { id: string; imageType: string; kind: string; url: string }[] }[];
+  visitMedia: { visitId: string; items: { id: string; imageType: string; kind: string; url: string }[] }[];
   calendarUrl: string | null;
 };
 
@@ -38,11 +38,11 @@ test("the caps, the order, and before/after shown as a pair", async () => {
   const customer = await createUser(db, { fullName: "Dana Dog" });
   const admin = await createUser(db, { admin: true });
 
-  // 7 services, created out of date order: the newest 5 by service_date are shown.
+  // 7 visits, created out of date order: the newest 5 by service_date are shown.
   const offsets = [-30, 2, -1, -60, -7, 9, -3];
-  const services: Awaited<ReturnType<typeof createServiceRow>>[] = [];
-  for (const daysFromNow of offsets) services.push(await createServiceRow(db, customer.id, { daysFromNow }));
-  const byDateDesc = [...services].sort((a, b) => +new Date(b.service_date) - +new Date(a.service_date));
+  const visits: Awaited<ReturnType<typeof createVisitRow>>[] = [];
+  for (const daysFromNow of offsets) visits.push(await createVisitRow(db, customer.id, { daysFromNow }));
+  const byDateDesc = [...visits].sort((a, b) => +new Date(b.service_date) - +new Date(a.service_date));
 
   const bookings: Awaited<ReturnType<typeof createBookingRow>>[] = [];
   for (const daysFromNow of [5, -2, 30, 1, 12, -9, 3])
@@ -51,10 +51,10 @@ test("the caps, the order, and before/after shown as a pair", async () => {
 
   // Media, oldest upload first: visit X before+after, visit Y before+after, visit Z before.
   const [x, y, z] = [byDateDesc[0], byDateDesc[1], byDateDesc[2]];
-  const stored: { id: string; service: string }[] = [];
-  const add = async (service: (typeof services)[number], imageType: "before" | "after", video = false) => {
-    const result = await storeServiceMedia({
-      service,
+  const stored: { id: string; visit: string }[] = [];
+  const add = async (visit: (typeof visits)[number], imageType: "before" | "after", video = false) => {
+    const result = await storeVisitMedia({
+      visit,
       imageType,
       source: (video ? generatedBytes(MP4_HEADER, 50_000) : generatedBytes(makePng(3, 3), 3_000))[
         Symbol.asyncIterator
@@ -66,7 +66,7 @@ test("the caps, the order, and before/after shown as a pair", async () => {
     // through the app's types, on purpose).
     const createdAt = new Date(Date.now() - (100 - stored.length) * 60_000);
     await sql`update service_images set created_at = ${createdAt} where id = ${result.image.id}`.execute(db);
-    stored.push({ id: result.image.id, service: service.id });
+    stored.push({ id: result.image.id, visit: visit.id });
   };
   await add(x, "before");
   await add(x, "after", true);
@@ -75,27 +75,27 @@ test("the caps, the order, and before/after shown as a pair", async () => {
   await add(z, "before");
   // Someone else's media never shows up, even at the top of the timeline.
   const other = await createUser(db);
-  const otherService = await createServiceRow(db, other.id, { daysFromNow: 0 });
+  const otherVisit = await createVisitRow(db, other.id, { daysFromNow: 0 });
   await createBookingRow(db, other.id, { daysFromNow: 100 });
-  await add(otherService, "before");
+  await add(otherVisit, "before");
 
   const response = await callRoute(loader, "/customer-dashboard", { cookie: await sessionCookieFor(customer.id) });
   const data: Data = await response.json();
 
-  expect(data.services.map((s) => s.id)).toEqual(byDateDesc.slice(0, 5).map((s) => s.id));
+  expect(data.recentVisits.map((s) => s.id)).toEqual(byDateDesc.slice(0, 5).map((s) => s.id));
   expect(data.bookings.map((b) => b.id)).toEqual(bookingsDesc.slice(0, 5).map((b) => b.id));
 
   // The newest 4 of this customer's items: Z before, Y after, Y before, X after; grouped by
   // visit in order of their newest item, before first within a visit.
   const newest4 = stored.slice(1, 5).reverse();
-  expect(data.visits.map((v) => v.serviceId)).toEqual([z.id, y.id, x.id]);
-  expect(data.visits.flatMap((v) => v.items.map((i) => i.id)).sort()).toEqual(newest4.map((m) => m.id).sort());
-  const visitY = data.visits[1];
+  expect(data.visitMedia.map((v) => v.visitId)).toEqual([z.id, y.id, x.id]);
+  expect(data.visitMedia.flatMap((v) => v.items.map((i) => i.id)).sort()).toEqual(newest4.map((m) => m.id).sort());
+  const visitY = data.visitMedia[1];
   expect(visitY.items.map((i) => [i.imageType, i.kind])).toEqual([
     ["before", "image"],
     ["after", "video"],
   ]);
-  for (const item of data.visits.flatMap((v) => v.items)) expect(item.url).toBe(`/resources/media/${item.id}`);
+  for (const item of data.visitMedia.flatMap((v) => v.items)) expect(item.url).toBe(`/resources/media/${item.id}`);
 
   // The calendar link from the site settings, prefilled for this customer.
   const calendar = new URL(data.calendarUrl!);
@@ -108,5 +108,5 @@ test("an empty dashboard", async () => {
   const customer = await createUser(db);
   const response = await callRoute(loader, "/customer-dashboard", { cookie: await sessionCookieFor(customer.id) });
   const data: Data = await response.json();
-  expect(data).toMatchObject({ services: [], bookings: [], visits: [] });
+  expect(data).toMatchObject({ recentVisits: [], bookings: [], visitMedia: [] });
 });

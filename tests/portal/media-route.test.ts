@@ -5,10 +5,10 @@ import path from "node:path";
 import { useAppDatabase } from "../helpers/app-database";
 import { createUser, sessionCookieFor } from "../helpers/factories";
 import { expectedSlice, MiB, MP4_HEADER, patternedBytes } from "../helpers/media-bytes";
-import { createServiceRow } from "../helpers/portal-data";
+import { createVisitRow } from "../helpers/portal-data";
 import { callRoute } from "../helpers/route-calls";
 import { startLocalS3, type LocalS3 } from "../helpers/s3-server";
-import { storeServiceMedia } from "~/features/media/service-media.server";
+import { storeVisitMedia } from "~/features/media/visit-media.server";
 import { loader } from "~/routes/resources.media.$imageId";
 import { createFolderStorage, createS3Storage, setStorageForTests, type StorageBackend } from "~/utils/storage.server";
 
@@ -45,9 +45,9 @@ describe.each(["folder", "s3"] as const)("streaming from the %s backend", (kind)
     setStorageForTests(storage);
     const db = database.current.db;
     const customerId = (await db.selectFrom("users").select("id").orderBy("created_at").executeTakeFirstOrThrow()).id;
-    const service = await createServiceRow(db, customerId);
-    const result = await storeServiceMedia({
-      service,
+    const visit = await createVisitRow(db, customerId);
+    const result = await storeVisitMedia({
+      visit,
       imageType: "after",
       source: patternedBytes(MP4_HEADER, SIZE)[Symbol.asyncIterator](),
       uploadedBy: customerId,

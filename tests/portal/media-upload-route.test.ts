@@ -5,7 +5,7 @@ import { beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
 import { createUser, sessionCookieFor, type TestUser } from "../helpers/factories";
 import { makePng, multipartBody } from "../helpers/media-bytes";
-import { createServiceRow } from "../helpers/portal-data";
+import { createVisitRow } from "../helpers/portal-data";
 import { callRoute, locationOf, toastOf } from "../helpers/route-calls";
 import { action, loader } from "~/routes/resources.media-upload";
 import { createFolderStorage, setStorageForTests } from "~/utils/storage.server";
@@ -38,10 +38,10 @@ beforeEach(() => {
 
 const storedFileCount = () =>
   readdirSync(uploads, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
-const imagesOf = (serviceId: string) =>
-  db().selectFrom("service_images").selectAll().where("service_id", "=", serviceId).execute();
+const imagesOf = (visitId: string) =>
+  db().selectFrom("service_images").selectAll().where("service_id", "=", visitId).execute();
 
-function post(serviceId: string, options: { cookie?: string; xhr?: boolean; bytes?: Uint8Array; field?: string } = {}) {
+function post(visitId: string, options: { cookie?: string; xhr?: boolean; bytes?: Uint8Array; field?: string } = {}) {
   const bytes = options.bytes ?? makePng(8, 8);
   const { body, contentType } = multipartBody({
     field: options.field ?? "after",
@@ -51,7 +51,7 @@ function post(serviceId: string, options: { cookie?: string; xhr?: boolean; byte
       yield bytes;
     })(),
   });
-  return callRoute(action, `/resources/media-upload?service=${serviceId}`, {
+  return callRoute(action, `/resources/media-upload?service=${visitId}`, {
     cookie: options.cookie,
     body,
     headers: { "Content-Type": contentType, ...(options.xhr ? { "X-Requested-With": "XMLHttpRequest" } : {}) },
@@ -60,12 +60,12 @@ function post(serviceId: string, options: { cookie?: string; xhr?: boolean; byte
 
 describe("POST /resources/media-upload", () => {
   test("from the script: JSON with the target, the success toast only, one row", async () => {
-    const service = await createServiceRow(db(), customer.id);
-    const response = await post(service.id, { cookie: adminCookie, xhr: true });
+    const visit = await createVisitRow(db(), customer.id);
+    const response = await post(visit.id, { cookie: adminCookie, xhr: true });
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
     expect(await response.clone().json()).toEqual({
-      redirectTo: `/admin-dashboard?tab=upload&service=${service.id}&customer=${customer.id}`,
+      redirectTo: `/admin-dashboard?tab=upload&service=${visit.id}&customer=${customer.id}`,
     });
     const toast = await toastOf(response);
     expect(toast).toMatchObject({
@@ -74,13 +74,13 @@ describe("POST /resources/media-upload", () => {
       description: "after image uploaded successfully",
     });
     expect(toast?.message).not.toMatch(/Failed/);
-    expect(await imagesOf(service.id)).toHaveLength(1);
+    expect(await imagesOf(visit.id)).toHaveLength(1);
     expect(storedFileCount()).toBe(1);
   });
 
   test("from the script, refused: JSON with the target and the failure toast only, nothing stored", async () => {
-    const service = await createServiceRow(db(), customer.id);
-    const response = await post(service.id, {
+    const visit = await createVisitRow(db(), customer.id);
+    const response = await post(visit.id, {
       cookie: adminCookie,
       xhr: true,
       bytes: new TextEncoder().encode("just text"),
@@ -89,34 +89,34 @@ describe("POST /resources/media-upload", () => {
     expect(await response.clone().json()).toHaveProperty("redirectTo");
     const toast = await toastOf(response);
     expect(toast).toMatchObject({ type: "error", message: "Upload Failed" });
-    expect(await imagesOf(service.id)).toHaveLength(0);
+    expect(await imagesOf(visit.id)).toHaveLength(0);
     expect(storedFileCount()).toBe(0);
   });
 
   test("without JavaScript: a redirect back to the upload tab with the toast", async () => {
-    const service = await createServiceRow(db(), customer.id);
-    const response = await post(service.id, { cookie: adminCookie, field: "before" });
+    const visit = await createVisitRow(db(), customer.id);
+    const response = await post(visit.id, { cookie: adminCookie, field: "before" });
     expect(response.status).toBe(302);
-    expect(locationOf(response)).toBe(`/admin-dashboard?tab=upload&service=${service.id}&customer=${customer.id}`);
+    expect(locationOf(response)).toBe(`/admin-dashboard?tab=upload&service=${visit.id}&customer=${customer.id}`);
     expect(await toastOf(response)).toMatchObject({
       type: "success",
       description: "before image uploaded successfully",
     });
-    expect(await imagesOf(service.id)).toHaveLength(1);
+    expect(await imagesOf(visit.id)).toHaveLength(1);
   });
 
   test("refuses customers and the anonymous, storing nothing", async () => {
-    const service = await createServiceRow(db(), customer.id);
-    const customerResponse = await post(service.id, { cookie: await sessionCookieFor(customer.id), xhr: true });
+    const visit = await createVisitRow(db(), customer.id);
+    const customerResponse = await post(visit.id, { cookie: await sessionCookieFor(customer.id), xhr: true });
     expect(customerResponse.status).toBe(302);
     expect(locationOf(customerResponse)).toBe("/customer-dashboard");
     expect(await toastOf(customerResponse)).toMatchObject({ message: "Access Denied" });
 
-    const anonymous = await post(service.id);
+    const anonymous = await post(visit.id);
     expect(anonymous.status).toBe(302);
     expect(locationOf(anonymous)).toMatch(/^\/auth(\?redirectTo=%2F[^&]*)?$/);
 
-    expect(await imagesOf(service.id)).toHaveLength(0);
+    expect(await imagesOf(visit.id)).toHaveLength(0);
     expect(storedFileCount()).toBe(0);
   });
 

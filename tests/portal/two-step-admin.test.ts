@@ -23,11 +23,11 @@ const ADMIN_LOADERS = [
   ["a quote", adminQuote.loader, `/admin-dashboard/quotes/${QUOTE_ID}`],
 ] as const;
 
-async function serviceCount() {
+async function visitCount() {
   return (await db().selectFrom("services").select("id").execute()).length;
 }
 
-async function createServiceAs(cookie: string, customer: TestUser) {
+async function createVisitAs(cookie: string, customer: TestUser) {
   return callRoute(adminIndex.action, "/admin-dashboard?index&tab=create", {
     cookie,
     form: { customerId: customer.id, serviceType: "Desert Dash", serviceDate: "2025-05-01T09:00", notes: "" },
@@ -44,8 +44,8 @@ describe("an admin without two-step", () => {
       expect(response.status, url).toBe(302);
       expect(locationOf(response), url).toBe("/account/security");
     }
-    const before = await serviceCount();
-    const refused = await createServiceAs(cookie, customer);
+    const before = await visitCount();
+    const refused = await createVisitAs(cookie, customer);
     expect(locationOf(refused)).toBe("/account/security");
     expect(await toastOf(refused)).toMatchObject({ message: "Two-step verification required" });
     const quote = await callRoute(adminQuote.action, `/admin-dashboard/quotes/${QUOTE_ID}`, {
@@ -54,7 +54,7 @@ describe("an admin without two-step", () => {
       form: { status: "won" },
     });
     expect(locationOf(quote)).toBe("/account/security");
-    expect(await serviceCount()).toBe(before);
+    expect(await visitCount()).toBe(before);
   });
 
   it("signs in to /account/security, turns two-step on there, and then opens the admin pages", async () => {
@@ -84,7 +84,7 @@ describe("an admin without two-step", () => {
       form: { intent: "enable", code: "000000" },
     });
     expect(wrong.status).toBe(400);
-    expect(locationOf(await createServiceAs(cookie, customer))).toBe("/account/security");
+    expect(locationOf(await createVisitAs(cookie, customer))).toBe("/account/security");
 
     const on = await callRoute(security.action, "/account/security", {
       cookie,
@@ -93,10 +93,10 @@ describe("an admin without two-step", () => {
     expect(on.status).toBe(200);
     expect((await on.json()).recoveryCodes).toHaveLength(10);
 
-    const before = await serviceCount();
-    const created = await createServiceAs(cookie, customer);
+    const before = await visitCount();
+    const created = await createVisitAs(cookie, customer);
     expect(locationOf(created)).not.toBe("/account/security");
-    expect(await serviceCount()).toBe(before + 1);
+    expect(await visitCount()).toBe(before + 1);
     for (const [, loader, url] of ADMIN_LOADERS.slice(0, 3)) {
       expect((await callRoute(loader, url, { cookie })).status, url).toBe(200);
     }

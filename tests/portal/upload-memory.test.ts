@@ -6,7 +6,7 @@ import { useAppDatabase } from "../helpers/app-database";
 import { createUser, sessionCookieFor } from "../helpers/factories";
 import { generatedBytes, MiB, MP4_HEADER, multipartBody } from "../helpers/media-bytes";
 import { measureUpload, withCheckpoints } from "../helpers/memory-sampler";
-import { createServiceRow } from "../helpers/portal-data";
+import { createVisitRow } from "../helpers/portal-data";
 import { callRoute, toastOf } from "../helpers/route-calls";
 import { action } from "~/routes/admin-dashboard._index";
 import { createFolderStorage, setStorageForTests } from "~/utils/storage.server";
@@ -31,7 +31,7 @@ test("a 40 MB video streams through the admin action without being held in memor
   const db = database.current.db;
   const admin = await createUser(db, { admin: true });
   const customer = await createUser(db);
-  const service = await createServiceRow(db, customer.id);
+  const visit = await createVisitRow(db, customer.id);
   const cookie = await sessionCookieFor(admin.id);
 
   const { result: response, report } = await measureUpload((checkpoint) => {
@@ -45,7 +45,7 @@ test("a 40 MB video streams through the admin action without being held in memor
         checkpoint,
       ),
     });
-    return callRoute(action, `/admin-dashboard?index&service=${service.id}`, {
+    return callRoute(action, `/admin-dashboard?index&service=${visit.id}`, {
       cookie,
       body,
       headers: { "Content-Type": contentType },
@@ -56,7 +56,7 @@ test("a 40 MB video streams through the admin action without being held in memor
   const row = await db
     .selectFrom("service_images")
     .selectAll()
-    .where("service_id", "=", service.id)
+    .where("service_id", "=", visit.id)
     .executeTakeFirstOrThrow();
   expect(statSync(path.join(uploads, row.image_url)).size).toBe(VIDEO_BYTES);
   expect(Object.keys(report.liveGrowthMiB)).toHaveLength(4);

@@ -3,11 +3,11 @@ import { beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
 import { createUser, sessionCookieFor, type TestUser } from "../helpers/factories";
 import { callRoute, locationOf, toastOf } from "../helpers/route-calls";
-import type { ServiceStatus } from "../../db/schema";
-import { SERVICE_STATUSES } from "~/features/visits/visit-constants";
+import type { VisitStatus } from "../../db/schema";
+import { VISIT_STATUSES } from "~/features/visits/visit-constants";
 import { addDays, businessToday, startOfBusinessDay } from "~/features/visits/visit-dates";
 import { isAllowed, VISIT_ACTION_NAMES, VISIT_ACTIONS, type VisitAction } from "~/features/visits/visit-transitions";
-import { action as visitAction, loader as visitLoader } from "~/routes/admin-dashboard.visits.$serviceId";
+import { action as visitAction, loader as visitLoader } from "~/routes/admin-dashboard.visits.$visitId";
 import { loader as listLoader } from "~/routes/admin-dashboard.visits._index";
 import { handle as todayHandle, loader as todayLoader, TODAY_PAGE_SIZE } from "~/routes/admin-dashboard.visits.today";
 import { isStaticPageHandle } from "~/utils/static-page";
@@ -32,7 +32,7 @@ beforeEach(async () => {
   await db().deleteFrom("services").execute();
 });
 
-async function visitRow(status: ServiceStatus = "scheduled", at = new Date(Date.now() + 3600_000)) {
+async function visitRow(status: VisitStatus = "scheduled", at = new Date(Date.now() + 3600_000)) {
   return db()
     .insertInto("services")
     .values({ customer_id: customer.id, service_type: "Weekly Service", service_date: at, status })
@@ -50,12 +50,12 @@ const FIELDS: Record<VisitAction, Record<string, string>> = {
   reopen: {},
 };
 
-const post = (serviceId: string, form: Record<string, string>, cookie = adminCookie) =>
-  callRoute(visitAction, `/admin-dashboard/visits/${serviceId}`, { cookie, params: { serviceId }, form });
+const post = (visitId: string, form: Record<string, string>, cookie = adminCookie) =>
+  callRoute(visitAction, `/admin-dashboard/visits/${visitId}`, { cookie, params: { visitId }, form });
 
 describe("every status transition pair", () => {
   for (const action of VISIT_ACTION_NAMES) {
-    for (const status of SERVICE_STATUSES) {
+    for (const status of VISIT_STATUSES) {
       const allowed = isAllowed(action, status);
       test(`${action} on a ${status} visit: ${allowed ? "allowed" : "409"}`, async () => {
         const visit = await visitRow(status);
@@ -151,7 +151,7 @@ describe("the visit page's actions", () => {
     ]);
     const response = await callRoute(visitAction, `/admin-dashboard/visits/${visit.id}`, {
       cookie: adminCookie,
-      params: { serviceId: visit.id },
+      params: { visitId: visit.id },
       body: body.toString(),
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
     });
@@ -164,7 +164,7 @@ describe("the visit page's actions", () => {
     const page = await (
       await callRoute(visitLoader, `/admin-dashboard/visits/${visit.id}`, {
         cookie: adminCookie,
-        params: { serviceId: visit.id },
+        params: { visitId: visit.id },
       })
     ).json();
     expect(page.history[0]).toMatchObject({ who: "Ada Admin" });
@@ -175,7 +175,7 @@ describe("the visit page's actions", () => {
     const visit = await visitRow();
     const page = await callRoute(visitLoader, `/admin-dashboard/visits/${visit.id}`, {
       cookie: customerCookie,
-      params: { serviceId: visit.id },
+      params: { visitId: visit.id },
     });
     expect(page.status).toBe(302);
     expect(locationOf(page)).toBe("/customer-dashboard");
@@ -183,7 +183,7 @@ describe("the visit page's actions", () => {
     expect(change.status).toBe(302);
     expect(locationOf(change)).toBe("/customer-dashboard");
     const anonymous = await callRoute(visitAction, `/admin-dashboard/visits/${visit.id}`, {
-      params: { serviceId: visit.id },
+      params: { visitId: visit.id },
       form: { intent: "complete" },
     });
     expect(locationOf(anonymous)).toMatch(/^\/auth(\?redirectTo=%2F[^&]*)?$/);

@@ -10,7 +10,7 @@ import { makePng } from "../helpers/media-bytes";
 import { callRoute } from "../helpers/route-calls";
 import { useTestSmtp } from "../helpers/smtp-server";
 import { deliverDueEmails, enqueueEmail } from "~/features/outbox/outbox.server";
-import { action as visitAction } from "~/routes/admin-dashboard.visits.$serviceId";
+import { action as visitAction } from "~/routes/admin-dashboard.visits.$visitId";
 import { resetEnvCache } from "~/utils/env.server";
 import { createFolderStorage, setStorageForTests } from "~/utils/storage.server";
 
@@ -54,13 +54,13 @@ async function scheduledVisit() {
     .executeTakeFirstOrThrow();
 }
 
-async function addMedia(serviceId: string, type: "before" | "after", contentType: string, bytes: Buffer) {
-  const key = `${customer.id}/${serviceId}/${type}_${Date.now() + Math.floor(Math.random() * 1e6)}.${contentType.split("/")[1]}`;
+async function addMedia(visitId: string, type: "before" | "after", contentType: string, bytes: Buffer) {
+  const key = `${customer.id}/${visitId}/${type}_${Date.now() + Math.floor(Math.random() * 1e6)}.${contentType.split("/")[1]}`;
   await createFolderStorage(uploads).put(key, Readable.from([bytes]), { contentType });
   await db()
     .insertInto("service_images")
     .values({
-      service_id: serviceId,
+      service_id: visitId,
       image_url: key,
       image_type: type,
       content_type: contentType,
@@ -69,8 +69,8 @@ async function addMedia(serviceId: string, type: "before" | "after", contentType
     .execute();
 }
 
-const post = (serviceId: string, form: Record<string, string>) =>
-  callRoute(visitAction, `/admin-dashboard/visits/${serviceId}`, { cookie: adminCookie, params: { serviceId }, form });
+const post = (visitId: string, form: Record<string, string>) =>
+  callRoute(visitAction, `/admin-dashboard/visits/${visitId}`, { cookie: adminCookie, params: { visitId }, form });
 
 describe("completion and missed e-mails through the outbox", () => {
   test("a completed visit: nothing sent in the request, then exactly one e-mail with the photo, notes and link", async () => {

@@ -7,11 +7,11 @@ import {
   loader as customerPageLoader,
 } from "~/routes/admin-dashboard.customers.$customerId";
 import { loader as customersLoader } from "~/routes/admin-dashboard.customers._index";
-import { loader as adminVisitLoader, action as adminVisitAction } from "~/routes/admin-dashboard.visits.$serviceId";
+import { loader as adminVisitLoader, action as adminVisitAction } from "~/routes/admin-dashboard.visits.$visitId";
 import { loader as visitsLoader } from "~/routes/admin-dashboard.visits._index";
 import { loader as todayLoader } from "~/routes/admin-dashboard.visits.today";
 import { loader as historyLoader } from "~/routes/customer-dashboard_.visits._index";
-import { loader as customerVisitLoader } from "~/routes/customer-dashboard_.visits.$serviceId";
+import { loader as customerVisitLoader } from "~/routes/customer-dashboard_.visits.$visitId";
 import { action as yardAction, loader as yardLoader } from "~/routes/customer-dashboard_.yard";
 import { resetEnvCache } from "~/utils/env.server";
 
@@ -164,7 +164,7 @@ describe("the gate code is secret", () => {
     const visit = await visitOf(alice.id);
     await callRoute(adminVisitAction, `/admin-dashboard/visits/${visit.id}`, {
       cookie: adminCookie,
-      params: { serviceId: visit.id },
+      params: { visitId: visit.id },
       form: { intent: "complete" },
     });
     expect(lines.some((line) => line.includes("yard.saved"))).toBe(true);
@@ -199,24 +199,24 @@ describe("authorization: customer B never sees A's visit, yard, gate code, healt
     const visit = await visitOf(alice.id);
     const own = await callRoute(customerVisitLoader, `/customer-dashboard/visits/${visit.id}`, {
       cookie: aliceCookie,
-      params: { serviceId: visit.id },
+      params: { visitId: visit.id },
     });
     expect(own.status).toBe(200);
     const data = await own.json();
     expect(data.visit.healthFlags).toEqual(["worms_or_foreign_objects"]);
     const other = await callRoute(customerVisitLoader, `/customer-dashboard/visits/${visit.id}`, {
       cookie: bobCookie,
-      params: { serviceId: visit.id },
+      params: { visitId: visit.id },
     });
     expect(other.status).toBe(404);
     expect(await other.text()).not.toContain("Private note");
     const missing = await callRoute(customerVisitLoader, "/customer-dashboard/visits/nope", {
       cookie: bobCookie,
-      params: { serviceId: "nope" },
+      params: { visitId: "nope" },
     });
     expect(missing.status).toBe(404);
     const anonymous = await callRoute(customerVisitLoader, `/customer-dashboard/visits/${visit.id}`, {
-      params: { serviceId: visit.id },
+      params: { visitId: visit.id },
     });
     expect(locationOf(anonymous)).toMatch(/^\/auth(\?redirectTo=%2F[^&]*)?$/);
   });
@@ -247,12 +247,12 @@ describe("authorization: customer B never sees A's visit, yard, gate code, healt
       () =>
         callRoute(adminVisitLoader, `/admin-dashboard/visits/${visit.id}`, {
           cookie: bobCookie,
-          params: { serviceId: visit.id },
+          params: { visitId: visit.id },
         }),
       () =>
         callRoute(adminVisitAction, `/admin-dashboard/visits/${visit.id}`, {
           cookie: bobCookie,
-          params: { serviceId: visit.id },
+          params: { visitId: visit.id },
           form: { intent: "health", healthNote: "hijacked" },
         }),
       () =>
@@ -279,7 +279,7 @@ describe("authorization: customer B never sees A's visit, yard, gate code, healt
 
   test("the signed-out are sent to sign in by every new page and action, and nothing is stored", async () => {
     const visit = await visitOf(alice.id);
-    const params = { serviceId: visit.id, customerId: alice.id };
+    const params = { visitId: visit.id, customerId: alice.id };
     const calls = [
       () => callRoute(visitsLoader, "/admin-dashboard/visits"),
       () => callRoute(todayLoader, "/admin-dashboard/visits/today"),

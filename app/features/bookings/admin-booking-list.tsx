@@ -1,7 +1,7 @@
 import { useId } from "react";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { BookingStatusBadge } from "~/components/status-badge";
-import { SERVICE_TYPES } from "~/features/visits/visit-constants";
+import { VISIT_TYPES } from "~/features/visits/visit-constants";
 import type { BookingAction, BookingStatus } from "./booking-constants";
 
 /** One booking as the admin page's loader sends it (see admin-bookings.server.ts). */
@@ -67,7 +67,7 @@ function BookingActions({
     </button>
   );
   const offers = (intent: BookingAction) => b.actions.includes(intent);
-  const suggested = (SERVICE_TYPES as readonly string[]).includes(b.serviceType) ? b.serviceType : "";
+  const suggested = (VISIT_TYPES as readonly string[]).includes(b.serviceType) ? b.serviceType : "";
   if (b.actions.length === 0) {
     return b.visitCreated ? (
       <p className="mt-3 font-semibold text-green-900 dark:text-green-200">Visit created</p>
@@ -106,7 +106,7 @@ function BookingActions({
               <option value="" disabled>
                 Select a service type
               </option>
-              {SERVICE_TYPES.map((type) => (
+              {VISIT_TYPES.map((type) => (
                 <option key={type} value={type}>
                   {type}
                 </option>

@@ -4,7 +4,7 @@ import type { AdminBookingItem } from "./admin-booking-list";
 import { BOOKING_STATUSES, type BookingAction, type BookingStatus } from "./booking-constants";
 import type { BookingFilter } from "./admin-bookings-url";
 import type { ActionToastMessage } from "~/components/action-toast";
-import { SERVICE_TYPES } from "~/features/visits/visit-constants";
+import { VISIT_TYPES } from "~/features/visits/visit-constants";
 import {
   assignBookingCustomer,
   changeBookingStatus,
@@ -13,7 +13,7 @@ import {
   listBookingsForAdmin,
   type AdminBooking,
 } from "~/models/booking.server";
-import { createService, findServiceByBookingId } from "~/models/service.server";
+import { createVisit, findVisitByBookingId } from "~/models/visit.server";
 import { formatBusinessDateTime } from "~/utils/business-time";
 import { errorFields, log } from "~/utils/logger.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
@@ -143,13 +143,13 @@ export async function handleAdminBookingAction(request: Request, adminId: string
       return redirectWithSuccess(returnTo, { message: "Success", description: "Booking cancelled" });
     }
     case "create-visit": {
-      const serviceType = SERVICE_TYPES.find((type) => type === input.serviceType);
+      const serviceType = VISIT_TYPES.find((type) => type === input.serviceType);
       if (!serviceType) return refuse(400, "Select one of the listed service types");
       if (!booking.customer_id) return refuse(409, "Assign a customer before creating the visit");
       if (!VISITABLE.includes(booking.status)) return refuse(409, "This booking is no longer active");
-      if (await findServiceByBookingId(booking.id)) return refuse(409, "A visit was already created from this booking");
+      if (await findVisitByBookingId(booking.id)) return refuse(409, "A visit was already created from this booking");
       try {
-        const service = await createService({
+        const visit = await createVisit({
           customerId: booking.customer_id,
           serviceType,
           serviceDate: booking.booking_date,
@@ -157,11 +157,11 @@ export async function handleAdminBookingAction(request: Request, adminId: string
           createdBy: adminId,
           bookingId: booking.id,
         });
-        log.info("booking.visit_created", { bookingId: booking.id, serviceId: service.id, adminId });
+        log.info("booking.visit_created", { bookingId: booking.id, visitId: visit.id, adminId });
         return redirectWithSuccess(returnTo, { message: "Success", description: "Visit created from booking" });
       } catch (error) {
         // Two presses at once: the unique services.booking_id lets exactly one insert through.
-        if (await findServiceByBookingId(booking.id)) {
+        if (await findVisitByBookingId(booking.id)) {
           return refuse(409, "A visit was already created from this booking");
         }
         log.error("booking.visit_create_failed", { bookingId: booking.id, ...errorFields(error) });

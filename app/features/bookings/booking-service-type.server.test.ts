@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { VISIT_TYPES } from "../../../studio/schemas/lib/visit-types";
-import { SERVICE_TYPES } from "../visits/visit-constants";
+import { VISIT_TYPES as STUDIO_VISIT_TYPES } from "../../../studio/schemas/lib/visit-types";
+import { VISIT_TYPES } from "../visits/visit-constants";
 import { eventTypeKey, serviceTypeFor } from "./booking-service-type.server";
 
 const mapping = [
@@ -21,6 +21,6 @@ describe("the event type mapping", () => {
   });
 
   it("offers the Studio the portal's visit types", () => {
-    expect([...VISIT_TYPES]).toEqual([...SERVICE_TYPES]);
+    expect([...STUDIO_VISIT_TYPES]).toEqual([...VISIT_TYPES]);
   });
 });

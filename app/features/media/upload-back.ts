@@ -16,9 +16,9 @@ export function safeAdminBack(value: string | null | undefined): string | null {
   return `${url.pathname}${url.search}`;
 }
 
-/** The upload route's URL for a service, with the page to come back to. */
-export function mediaUploadAction(serviceId: string, back?: string) {
-  const params = new URLSearchParams({ service: serviceId });
+/** The upload route's URL for a visit, with the page to come back to. */
+export function mediaUploadAction(visitId: string, back?: string) {
+  const params = new URLSearchParams({ service: visitId });
   if (back) params.set("back", back);
   return `/resources/media-upload?${params}`;
 }

@@ -1,6 +1,6 @@
 import { json, unstable_parseMultipartFormData } from "@remix-run/node";
 import { IMAGE_TYPES, type ImageType } from "./media-constants";
-import { storeServiceMedia, type StoreMediaResult } from "./service-media.server";
+import { storeVisitMedia, type StoreMediaResult } from "./visit-media.server";
 import { safeAdminBack } from "./upload-back";
 import { adminDashboardUrl } from "~/features/visits/admin-dashboard-url";
 import { getVisit } from "~/models/visit.server";
@@ -9,7 +9,7 @@ import { drain } from "~/utils/storage.server";
 import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 
 type UploadOutcome =
-  | { kind: "no-service"; back: string }
+  | { kind: "no-visit"; back: string }
   | { kind: "no-file" | "malformed"; back: string }
   | { kind: "stored"; back: string; result: StoreMediaResult; imageType: ImageType };
 
@@ -26,7 +26,7 @@ export async function discardRequestBody(request: Request) {
 export const wantsUploadJson = (request: Request) => request.headers.get("X-Requested-With") === "XMLHttpRequest";
 
 /**
- * One before/after upload for the service named in the URL (`?service=`): streamed to storage,
+ * One before/after upload for the visit named in the URL (`?service=`): streamed to storage,
  * recorded, and answered with the SPEC's toast on the way back to the upload tab. The upload
  * form's script gets JSON (`{ redirectTo }`) instead of the redirect, which it cannot follow
  * without losing the toast.
@@ -42,15 +42,14 @@ export async function handleMediaUpload(request: Request, adminId: string) {
 }
 
 async function uploadMedia(request: Request, adminId: string, url: URL): Promise<UploadOutcome> {
-  // The current service comes from the form's URL, so it is known before the file arrives.
-  const service = await getVisit(url.searchParams.get("service") ?? "");
-  if (!service) {
+  // The current visit comes from the form's URL, so it is known before the file arrives.
+  const visit = await getVisit(url.searchParams.get("service") ?? "");
+  if (!visit) {
     await discardRequestBody(request);
-    return { kind: "no-service", back: adminDashboardUrl("upload", null, url.searchParams.get("customer")) };
+    return { kind: "no-visit", back: adminDashboardUrl("upload", null, url.searchParams.get("customer")) };
   }
   // The visit page's forms ask to come back to it; the upload tab is the default.
-  const back =
-    safeAdminBack(url.searchParams.get("back")) ?? adminDashboardUrl("upload", service.id, service.customer_id);
+  const back = safeAdminBack(url.searchParams.get("back")) ?? adminDashboardUrl("upload", visit.id, visit.customer_id);
   let stored: { result: StoreMediaResult; imageType: ImageType } | null = null;
   try {
     await unstable_parseMultipartFormData(request, async (part) => {
@@ -62,7 +61,7 @@ async function uploadMedia(request: Request, adminId: string, url: URL): Promise
         return undefined;
       }
       const imageType = part.name;
-      const result = await storeServiceMedia({ service, imageType, source: data, uploadedBy: adminId });
+      const result = await storeVisitMedia({ visit, imageType, source: data, uploadedBy: adminId });
       stored = { result, imageType };
       if (!result.ok) await drain(data);
       return undefined;
@@ -77,7 +76,7 @@ async function uploadMedia(request: Request, adminId: string, url: URL): Promise
 
 function uploadResponse(outcome: UploadOutcome) {
   const uploadFailed = { message: "Upload Failed", description: "Failed to upload file" };
-  if (outcome.kind === "no-service") {
+  if (outcome.kind === "no-visit") {
     return redirectWithError(outcome.back, {
       message: "No Service Selected",
       description: "Please create a service first",

@@ -2,22 +2,22 @@ import { MediaUploadForm } from "./media-upload-form";
 import { MediaView, type MediaViewItem } from "./media-view";
 
 /**
- * The "Upload Images" tab: the before and after forms for the current service, which post to
+ * The "Upload Images" tab: the before and after forms for the current visit, which post to
  * the upload resource route, and what was uploaded for it so far.
  */
-export function UploadTab({ serviceId, media }: { serviceId: string | null; media: MediaViewItem[] }) {
-  const action = serviceId ? `/resources/media-upload?${new URLSearchParams({ service: serviceId })}` : "";
+export function UploadTab({ visitId, media }: { visitId: string | null; media: MediaViewItem[] }) {
+  const action = visitId ? `/resources/media-upload?${new URLSearchParams({ service: visitId })}` : "";
   return (
     <section aria-labelledby="upload-heading" className="mt-6">
       <h2 id="upload-heading" className="text-2xl font-bold text-slate-900 dark:text-white">
         Upload Images
       </h2>
-      {serviceId ? null : (
+      {visitId ? null : (
         <p className="mt-2 text-lg text-slate-800 dark:text-slate-100">Create a service first to upload images</p>
       )}
       <div className="mt-4 grid gap-6 md:grid-cols-2">
-        <MediaUploadForm imageType="before" label="Before Image/Video" action={action} disabled={!serviceId} />
-        <MediaUploadForm imageType="after" label="After Image/Video" action={action} disabled={!serviceId} />
+        <MediaUploadForm imageType="before" label="Before Image/Video" action={action} disabled={!visitId} />
+        <MediaUploadForm imageType="after" label="After Image/Video" action={action} disabled={!visitId} />
       </div>
       {media.length > 0 ? (
         <div className="mt-8">

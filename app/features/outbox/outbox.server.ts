@@ -8,7 +8,7 @@ import {
   markOutboxSent,
   type OutboxMessage,
 } from "~/models/outbox.server";
-import type { Db } from "~/models/visit.server";
+import type { Db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { errorFields, log } from "~/utils/logger.server";
 import { isMailConfigured, sendMail, type OutgoingMail } from "~/utils/mailer.server";

@@ -3,7 +3,7 @@ import { getQuoteServiceOptions, getSiteSettings } from "~/content/content.serve
 import { enqueueEmail } from "~/features/outbox/outbox.server";
 import { OUTBOX_STATUS_LABELS, type OutboxStatus } from "~/features/outbox/outbox-constants";
 import { listOutboxFor, lockAndFindRecentOutboxTo, outboxStatusesFor } from "~/models/outbox.server";
-import type { Db } from "~/models/visit.server";
+import type { Db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { log } from "~/utils/logger.server";
 import { ownerQuoteEmail, visitorQuoteEmail, type QuoteEmailContext } from "./quote-emails.server";

@@ -1,9 +1,9 @@
-export type AdminServicesTab = "create" | "upload";
+export type AdminVisitsTab = "create" | "upload";
 
-/** The admin's place on "Services & Uploads": tab, current service and chosen customer live in the URL. */
-export function adminDashboardUrl(tab: AdminServicesTab, serviceId?: string | null, customerId?: string | null) {
+/** The admin's place on "Services & Uploads": tab, current visit and chosen customer live in the URL. */
+export function adminDashboardUrl(tab: AdminVisitsTab, visitId?: string | null, customerId?: string | null) {
   const params = new URLSearchParams({ tab });
-  if (serviceId) params.set("service", serviceId);
+  if (visitId) params.set("service", visitId);
   if (customerId) params.set("customer", customerId);
   return `/admin-dashboard?${params}`;
 }

@@ -21,7 +21,7 @@ function useHydrated() {
 
 type PickerProps = {
   field: FieldMetadata<string>;
-  /** The customer chosen in the URL (or the one of the current service), shown first. */
+  /** The customer chosen in the URL (or the one of the current visit), shown first. */
   selected: CustomerOption | null;
   /** The matches of the search without JavaScript; null when nothing was searched. */
   matches: CustomerOption[] | null;
@@ -40,11 +40,11 @@ export function CustomerPicker(props: PickerProps) {
 }
 
 /** The search form of the no-JavaScript picker: rendered outside the Create Service form (forms cannot nest). */
-export function CustomerSearchForm({ serviceId }: { serviceId?: string | null }) {
+export function CustomerSearchForm({ visitId }: { visitId?: string | null }) {
   return (
     <Form id={CUSTOMER_SEARCH_FORM_ID} method="get" action="/admin-dashboard" hidden>
       <input type="hidden" name="tab" value="create" />
-      {serviceId ? <input type="hidden" name="service" value={serviceId} /> : null}
+      {visitId ? <input type="hidden" name="service" value={visitId} /> : null}
     </Form>
   );
 }
@@ -119,7 +119,7 @@ function CustomerCombobox({ field, selected, describedBy }: PickerProps) {
   const timer = useRef<ReturnType<typeof setTimeout>>();
   const { load } = fetcher;
 
-  // A new current service (or customer in the URL) replaces what was chosen here.
+  // A new current visit (or customer in the URL) replaces what was chosen here.
   const selectedId = selected?.id;
   const selectedLabel = selected?.label;
   useEffect(() => {

@@ -4,7 +4,7 @@
  * CHECK constraints of each migration carry their own frozen copy; `db/migrations.test.ts`
  * proves that the database and these lists agree, so changing a list needs a new migration.
  */
-export const SERVICE_TYPES = [
+export const VISIT_TYPES = [
   "Weekly Service",
   "Twice Weekly Service",
   "Desert Dash",
@@ -13,12 +13,12 @@ export const SERVICE_TYPES = [
   "Sanitize & Deodorize",
   "Trash Bin Clean",
 ] as const;
-export type ServiceType = (typeof SERVICE_TYPES)[number];
+export type VisitType = (typeof VISIT_TYPES)[number];
 
 // "in_progress" left in migration 0003 (docs/decisions/030): nothing set it, and a visit in the
 // field is still "scheduled" until it has an outcome.
-export const SERVICE_STATUSES = ["scheduled", "completed", "missed", "skipped", "cancelled"] as const;
-export type ServiceStatus = (typeof SERVICE_STATUSES)[number];
+export const VISIT_STATUSES = ["scheduled", "completed", "missed", "skipped", "cancelled"] as const;
+export type VisitStatus = (typeof VISIT_STATUSES)[number];
 
 /** Why a visit was missed: the reason's value and the label on the form and in the e-mail. */
 export const MISSED_REASONS = ["locked_gate", "dog_in_yard", "weather", "other"] as const;
@@ -49,7 +49,7 @@ export const HEALTH_FLAG_LABELS: Record<HealthFlag, string> = {
 export const VET_ADVICE = "Consider contacting your veterinarian.";
 
 /** What the visit history records. */
-export const SERVICE_EVENT_KINDS = [
+export const VISIT_EVENT_KINDS = [
   "status",
   "rescheduled",
   "return_visit",
@@ -58,4 +58,4 @@ export const SERVICE_EVENT_KINDS = [
   "media_deleted",
   "email_skipped",
 ] as const;
-export type ServiceEventKind = (typeof SERVICE_EVENT_KINDS)[number];
+export type VisitEventKind = (typeof VISIT_EVENT_KINDS)[number];

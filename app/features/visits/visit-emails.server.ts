@@ -1,7 +1,7 @@
-import type { OutboxAttachment, Service } from "../../../db/schema";
+import type { OutboxAttachment, Visit } from "../../../db/schema";
 import { HEALTH_FLAG_LABELS, MISSED_REASON_LABELS, VET_ADVICE } from "./visit-constants";
 import type { EmailToEnqueue } from "~/features/outbox/outbox.server";
-import type { ServiceImage } from "~/models/service-media.server";
+import type { VisitImage } from "~/models/visit-media.server";
 import { formatBusinessDate } from "~/utils/business-time";
 
 /**
@@ -13,28 +13,28 @@ export type VisitEmailContext = { businessName: string; phone: string; siteUrl: 
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
-export const visitPortalUrl = (serviceId: string, siteUrl: string) =>
-  new URL(`/customer-dashboard/visits/${serviceId}`, siteUrl).href;
+export const visitPortalUrl = (visitId: string, siteUrl: string) =>
+  new URL(`/customer-dashboard/visits/${visitId}`, siteUrl).href;
 
-function healthLines(service: Pick<Service, "health_flags" | "health_note">) {
-  const flags = service.health_flags.map((flag) => HEALTH_FLAG_LABELS[flag]);
-  if (flags.length === 0 && !service.health_note) return [];
+function healthLines(visit: Pick<Visit, "health_flags" | "health_note">) {
+  const flags = visit.health_flags.map((flag) => HEALTH_FLAG_LABELS[flag]);
+  if (flags.length === 0 && !visit.health_note) return [];
   return [
     "Health notes:",
     ...flags.map((label) => `- ${label}`),
-    ...(service.health_note ? [service.health_note] : []),
+    ...(visit.health_note ? [visit.health_note] : []),
     ...(flags.length > 0 ? [VET_ADVICE] : []),
   ];
 }
 
-/** "Your {service type} visit is complete", with the first after image inline when there is one. */
+/** "Your {visit type} visit is complete", with the first after image inline when there is one. */
 export function visitCompletedEmail(
-  service: Service,
+  visit: Visit,
   to: string,
-  media: ServiceImage[],
+  media: VisitImage[],
   context: VisitEmailContext,
 ): Omit<EmailToEnqueue, "kind" | "dedupeKey" | "relatedId"> {
-  const link = visitPortalUrl(service.id, context.siteUrl);
+  const link = visitPortalUrl(visit.id, context.siteUrl);
   const photo = media.find((m) => m.image_type === "after" && m.content_type?.startsWith("image/"));
   const hasVideo = media.some((m) => m.content_type?.startsWith("video/"));
   const attachments: OutboxAttachment[] = photo
@@ -47,10 +47,10 @@ export function visitCompletedEmail(
         },
       ]
     : [];
-  const health = healthLines(service);
-  const date = formatBusinessDate(service.service_date);
+  const health = healthLines(visit);
+  const date = formatBusinessDate(visit.service_date);
   const text = [
-    `Your ${service.service_type} visit on ${date} is complete.`,
+    `Your ${visit.service_type} visit on ${date} is complete.`,
     "",
     ...(photo ? ["The after photo is attached."] : hasVideo ? ["Watch the video of your yard in the portal."] : []),
     ...(health.length > 0 ? ["", ...health] : []),
@@ -61,30 +61,30 @@ export function visitCompletedEmail(
     context.businessName,
   ].join("\n");
   const html = [
-    `<p>Your ${escapeHtml(service.service_type)} visit on ${escapeHtml(date)} is complete.</p>`,
+    `<p>Your ${escapeHtml(visit.service_type)} visit on ${escapeHtml(date)} is complete.</p>`,
     photo ? `<p><img src="cid:after-photo" alt="Your yard after the visit" style="max-width:100%"></p>` : "",
     health.length > 0 ? `<p>${health.map(escapeHtml).join("<br>")}</p>` : "",
     `<p><a href="${escapeHtml(link)}">See your visit</a></p>`,
     `<p>Questions? Call us at ${escapeHtml(context.phone)} or reply to this e-mail.<br>${escapeHtml(context.businessName)}</p>`,
   ].join("\n");
-  return { to, subject: `Your ${service.service_type} visit is complete`, text, html, attachments };
+  return { to, subject: `Your ${visit.service_type} visit is complete`, text, html, attachments };
 }
 
 /** "We couldn't complete your visit on {date}", with the reason. */
 export function visitMissedEmail(
-  service: Service,
+  visit: Visit,
   to: string,
   context: VisitEmailContext,
 ): Omit<EmailToEnqueue, "kind" | "dedupeKey" | "relatedId"> {
-  const date = formatBusinessDate(service.service_date);
-  const reason = service.missed_reason ? MISSED_REASON_LABELS[service.missed_reason] : "Other";
+  const date = formatBusinessDate(visit.service_date);
+  const reason = visit.missed_reason ? MISSED_REASON_LABELS[visit.missed_reason] : "Other";
   const text = [
-    `We couldn't complete your ${service.service_type} visit on ${date}.`,
+    `We couldn't complete your ${visit.service_type} visit on ${date}.`,
     "",
-    `Reason: ${reason}${service.missed_note ? ` (${service.missed_note})` : ""}`,
+    `Reason: ${reason}${visit.missed_note ? ` (${visit.missed_note})` : ""}`,
     "",
     "We will come back to finish the job. See your visit:",
-    visitPortalUrl(service.id, context.siteUrl),
+    visitPortalUrl(visit.id, context.siteUrl),
     "",
     `Questions? Call us at ${context.phone} or reply to this e-mail.`,
     context.businessName,

@@ -1,4 +1,4 @@
-import { SERVICE_STATUSES, type ServiceStatus } from "./visit-constants";
+import { VISIT_STATUSES, type VisitStatus } from "./visit-constants";
 import { addDays, businessToday, decodeCursor, encodeCursor, startOfBusinessDay } from "./visit-dates";
 import { listVisits } from "~/models/visit.server";
 import { formatBusinessDateTime } from "~/utils/business-time";
@@ -30,7 +30,7 @@ export async function loadVisitList(url: URL) {
     to = addDays(from, 6);
   }
   const requested = url.searchParams.get("status") || null;
-  const status = SERVICE_STATUSES.find((value) => value === requested) as ServiceStatus | undefined;
+  const status = VISIT_STATUSES.find((value) => value === requested) as VisitStatus | undefined;
   if (requested && !status) problems.push(`There is no status "${requested}".`);
   const customerParam = url.searchParams.get("customer") || null;
   const customerId = customerParam && isUuid(customerParam) ? customerParam : undefined;

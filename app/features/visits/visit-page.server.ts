@@ -7,10 +7,10 @@ import { dateSchema, healthSchema, missSchema, notesSchema } from "./visit-schem
 import { isAllowed, isVisitAction, VISIT_ACTION_NAMES, VISIT_TOASTS } from "./visit-transitions";
 import { applyVisitAction, saveHealthNotes, saveVisitNotes, type VisitActionInput } from "./visit-workflow.server";
 import { OUTBOX_STATUS_LABELS } from "~/features/outbox/outbox-constants";
-import { mediaKindOf } from "~/features/media/service-media.server";
+import { mediaKindOf } from "~/features/media/visit-media.server";
 import { yardView } from "~/features/yards/yard-view.server";
 import { listOutboxFor } from "~/models/outbox.server";
-import { deleteServiceImage, listMediaForService } from "~/models/service-media.server";
+import { deleteVisitImage, listMediaForVisit } from "~/models/visit-media.server";
 import { findCustomerPhone, findReturnVisit, getVisit, listVisitEvents, recordVisitEvent } from "~/models/visit.server";
 import { getYardProfile } from "~/models/yard-profile.server";
 import { formatBusinessDate, formatBusinessDateTime } from "~/utils/business-time";
@@ -22,12 +22,12 @@ import { redirectWithSuccess } from "~/utils/toast.server";
 const notFound = () => new Response("Visit not found", { status: 404 });
 
 /** Everything the admin's visit page shows. Throws 404 for an unknown id. */
-export async function loadAdminVisit(serviceId: string) {
-  const visit = await getVisit(serviceId);
+export async function loadAdminVisit(visitId: string) {
+  const visit = await getVisit(visitId);
   if (!visit) throw notFound();
   const [yard, media, events, emails, returnVisit, phone] = await Promise.all([
     getYardProfile(visit.customer_id),
-    listMediaForService(visit.id),
+    listMediaForVisit(visit.id),
     listVisitEvents(visit.id),
     listOutboxFor(visit.id),
     findReturnVisit(visit.id),
@@ -123,16 +123,16 @@ const refuse = (status: number, description: string, extra: Partial<VisitActionD
 const MAX_FORM_BYTES = 64 * 1024;
 
 /** The visit page's forms, told apart by `intent`. */
-export async function handleAdminVisitAction(request: Request, serviceId: string, adminId: string) {
+export async function handleAdminVisitAction(request: Request, visitId: string, adminId: string) {
   if (Number(request.headers.get("Content-Length") ?? 0) > MAX_FORM_BYTES) {
     return refuse(413, "That form is too large");
   }
   const formData = await request.formData().catch(() => null);
   if (!formData) return refuse(400, "That form could not be read");
   const intent = String(formData.get("intent") ?? "");
-  const visit = await getVisit(serviceId);
+  const visit = await getVisit(visitId);
   if (!visit) throw notFound();
-  const back = visitPath(serviceId);
+  const back = visitPath(visitId);
 
   if (isVisitAction(intent)) {
     let input: VisitActionInput;
@@ -147,7 +147,7 @@ export async function handleAdminVisitAction(request: Request, serviceId: string
     } else {
       input = { action: intent };
     }
-    const result = await applyVisitAction(serviceId, input, adminId);
+    const result = await applyVisitAction(visitId, input, adminId);
     if (result.kind === "not-found") throw notFound();
     if (result.kind === "not-allowed") return refuse(409, VISIT_TOASTS.notAllowed.description, { intent });
     return redirectWithSuccess(back, VISIT_TOASTS[intent]);
@@ -156,30 +156,30 @@ export async function handleAdminVisitAction(request: Request, serviceId: string
   if (intent === "notes") {
     const submission = parseWithZod(formData, { schema: notesSchema });
     if (submission.status !== "success") return invalid(intent, submission.reply().error);
-    await saveVisitNotes(serviceId, submission.value.notes || null, adminId);
+    await saveVisitNotes(visitId, submission.value.notes || null, adminId);
     return redirectWithSuccess(back, { message: "Success", description: "Notes saved" });
   }
 
   if (intent === "health") {
     const submission = parseWithZod(formData, { schema: healthSchema });
     if (submission.status !== "success") return invalid(intent, submission.reply().error);
-    await saveHealthNotes(serviceId, submission.value.healthFlags, submission.value.healthNote || null, adminId);
+    await saveHealthNotes(visitId, submission.value.healthFlags, submission.value.healthNote || null, adminId);
     return redirectWithSuccess(back, { message: "Success", description: "Health notes saved" });
   }
 
   if (intent === "delete-media") {
-    const removed = await deleteServiceImage(serviceId, String(formData.get("mediaId") ?? ""));
+    const removed = await deleteVisitImage(visitId, String(formData.get("mediaId") ?? ""));
     if (!removed) return refuse(404, "That photo or video is already gone");
     await getStorage()
       .delete(removed.image_url)
       .catch((error) => log.error("media.orphan", { imageId: removed.id, ...errorFields(error) }));
     await recordVisitEvent(await getDb(), {
-      serviceId,
+      visitId,
       actorId: adminId,
       kind: "media_deleted",
       detail: `Deleted a ${removed.image_type} ${removed.content_type?.startsWith("video/") ? "video" : "photo"}`,
     });
-    log.info("media.deleted", { imageId: removed.id, serviceId, adminId });
+    log.info("media.deleted", { imageId: removed.id, visitId, adminId });
     return redirectWithSuccess(back, { message: "Success", description: "Media deleted" });
   }
 

@@ -1,2 +1,2 @@
 /** The admin's page of one visit (client-safe: links and redirects use the same path). */
-export const visitPath = (serviceId: string) => `/admin-dashboard/visits/${serviceId}`;
+export const visitPath = (visitId: string) => `/admin-dashboard/visits/${visitId}`;

@@ -1,4 +1,4 @@
-import type { ServiceStatus } from "./visit-constants";
+import type { VisitStatus } from "./visit-constants";
 
 /**
  * What an admin can do to a visit, from which status, and the status it leads to
@@ -14,7 +14,7 @@ export const VISIT_ACTIONS = {
   /** Creates a new scheduled visit linked to the missed one; the missed one stays missed. */
   "return-visit": { from: ["missed"], to: "missed", label: "Schedule Return Visit" },
   reopen: { from: ["completed"], to: "scheduled", label: "Reopen" },
-} as const satisfies Record<string, { from: readonly ServiceStatus[]; to: ServiceStatus; label: string }>;
+} as const satisfies Record<string, { from: readonly VisitStatus[]; to: VisitStatus; label: string }>;
 
 export type VisitAction = keyof typeof VISIT_ACTIONS;
 export const VISIT_ACTION_NAMES = Object.keys(VISIT_ACTIONS) as VisitAction[];
@@ -22,8 +22,8 @@ export const VISIT_ACTION_NAMES = Object.keys(VISIT_ACTIONS) as VisitAction[];
 export const isVisitAction = (value: unknown): value is VisitAction =>
   typeof value === "string" && Object.hasOwn(VISIT_ACTIONS, value);
 
-export function isAllowed(action: VisitAction, status: ServiceStatus) {
-  return (VISIT_ACTIONS[action].from as readonly ServiceStatus[]).includes(status);
+export function isAllowed(action: VisitAction, status: VisitStatus) {
+  return (VISIT_ACTIONS[action].from as readonly VisitStatus[]).includes(status);
 }
 
 export const VISIT_TOASTS = {

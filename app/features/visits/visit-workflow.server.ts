@@ -1,20 +1,19 @@
-import type { Service } from "../../../db/schema";
 import { visitCompletedEmail, visitMissedEmail, type VisitEmailContext } from "./visit-emails.server";
 import { isAllowed, VISIT_ACTIONS } from "./visit-transitions";
 import { getSiteSettings } from "~/content/content.server";
 import { enqueueEmail, wakeOutboxWorker } from "~/features/outbox/outbox.server";
-import { listMediaForService } from "~/models/service-media.server";
+import { listMediaForVisit } from "~/models/visit-media.server";
 import {
   createReturnVisit,
   getVisit,
   recordVisitEvent,
   updateVisitNotes,
   updateVisitStatus,
-  type Db,
+  type Visit,
 } from "~/models/visit.server";
 import { wantsVisitEmails } from "~/models/yard-profile.server";
 import type { HealthFlag, MissedReason } from "~/features/visits/visit-constants";
-import { getDb } from "~/utils/db.server";
+import { getDb, type Db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { log } from "~/utils/logger.server";
 
@@ -24,7 +23,7 @@ export type VisitActionInput =
   | { action: "reschedule" | "return-visit"; serviceDate: Date };
 
 export type VisitActionResult =
-  { kind: "done"; service: Service; returnVisit?: Service } | { kind: "not-found" } | { kind: "not-allowed" };
+  { kind: "done"; visit: Visit; returnVisit?: Visit } | { kind: "not-found" } | { kind: "not-allowed" };
 
 async function emailContext(): Promise<VisitEmailContext> {
   const settings = await getSiteSettings();
@@ -38,12 +37,12 @@ async function emailContext(): Promise<VisitEmailContext> {
  * answers not-allowed, which the route turns into 409.
  */
 export async function applyVisitAction(
-  serviceId: string,
+  visitId: string,
   input: VisitActionInput,
   actorId: string,
 ): Promise<VisitActionResult> {
   const db = await getDb();
-  const current = await getVisit(serviceId);
+  const current = await getVisit(visitId);
   if (!current) return { kind: "not-found" };
   const rule = VISIT_ACTIONS[input.action];
   if (!isAllowed(input.action, current.status)) return { kind: "not-allowed" };
@@ -55,7 +54,7 @@ export async function applyVisitAction(
       const missed = await trx
         .selectFrom("services")
         .selectAll()
-        .where("id", "=", serviceId)
+        .where("id", "=", visitId)
         .where("status", "=", "missed")
         .forUpdate()
         .executeTakeFirst();
@@ -63,19 +62,19 @@ export async function applyVisitAction(
       const returnVisit = await createReturnVisit(trx, missed, input.serviceDate, actorId);
       if (!returnVisit) return { kind: "not-allowed" };
       await recordVisitEvent(trx, {
-        serviceId,
+        visitId,
         actorId,
         kind: "return_visit",
         detail: `Return visit ${returnVisit.id} scheduled`,
       });
       await recordVisitEvent(trx, {
-        serviceId: returnVisit.id,
+        visitId: returnVisit.id,
         actorId,
         kind: "return_visit",
         to: "scheduled",
-        detail: `Return visit for ${serviceId}`,
+        detail: `Return visit for ${visitId}`,
       });
-      return { kind: "done", service: missed, returnVisit };
+      return { kind: "done", visit: missed, returnVisit };
     }
 
     const patch =
@@ -88,10 +87,10 @@ export async function applyVisitAction(
             : input.action === "reopen"
               ? { completed_at: null }
               : {};
-    const updated = await updateVisitStatus(trx, serviceId, rule.from, rule.to, patch);
+    const updated = await updateVisitStatus(trx, visitId, rule.from, rule.to, patch);
     if (!updated) return { kind: "not-allowed" };
     await recordVisitEvent(trx, {
-      serviceId,
+      visitId,
       actorId,
       kind: input.action === "reschedule" ? "rescheduled" : "status",
       from: current.status,
@@ -106,29 +105,29 @@ export async function applyVisitAction(
     if (context && (input.action === "complete" || input.action === "miss")) {
       await queueVisitEmail(trx, updated, current.customer_email, input.action, context, actorId);
     }
-    return { kind: "done", service: updated };
+    return { kind: "done", visit: updated };
   });
 
   if (result.kind === "done") {
-    log.info("visit.changed", { serviceId, action: input.action, actorId, status: result.service.status });
+    log.info("visit.changed", { visitId, action: input.action, actorId, status: result.visit.status });
     wakeOutboxWorker();
   } else if (result.kind === "not-allowed") {
-    log.info("visit.change_refused", { serviceId, action: input.action, actorId });
+    log.info("visit.change_refused", { visitId, action: input.action, actorId });
   }
   return result;
 }
 
 async function queueVisitEmail(
   trx: Db,
-  service: Service,
+  visit: Visit,
   to: string,
   action: "complete" | "miss",
   context: VisitEmailContext,
   actorId: string,
 ) {
-  if (!(await wantsVisitEmails(trx, service.customer_id))) {
+  if (!(await wantsVisitEmails(trx, visit.customer_id))) {
     await recordVisitEvent(trx, {
-      serviceId: service.id,
+      visitId: visit.id,
       actorId,
       kind: "email_skipped",
       detail: "The customer turned off visit e-mails",
@@ -138,35 +137,35 @@ async function queueVisitEmail(
   const kind = action === "complete" ? "visit_completed" : "visit_missed";
   const email =
     action === "complete"
-      ? visitCompletedEmail(service, to, await listMediaForService(service.id, trx), context)
-      : visitMissedEmail(service, to, context);
+      ? visitCompletedEmail(visit, to, await listMediaForVisit(visit.id, trx), context)
+      : visitMissedEmail(visit, to, context);
   await enqueueEmail(trx, {
     kind,
     ...email,
-    relatedId: service.id,
+    relatedId: visit.id,
     // One e-mail per outcome: a reopened and again completed visit gets a new one.
-    dedupeKey: `${kind}:${service.id}:${service.updated_at.getTime()}`,
+    dedupeKey: `${kind}:${visit.id}:${visit.updated_at.getTime()}`,
   });
 }
 
 /** The admin's notes on a visit. */
-export async function saveVisitNotes(serviceId: string, notes: string | null, actorId: string) {
+export async function saveVisitNotes(visitId: string, notes: string | null, actorId: string) {
   const db = await getDb();
   return db.transaction().execute(async (trx) => {
-    const updated = await updateVisitNotes(trx, serviceId, { notes });
-    if (updated) await recordVisitEvent(trx, { serviceId, actorId, kind: "notes", detail: "Notes updated" });
+    const updated = await updateVisitNotes(trx, visitId, { notes });
+    if (updated) await recordVisitEvent(trx, { visitId, actorId, kind: "notes", detail: "Notes updated" });
     return updated;
   });
 }
 
 /** The health observations of a visit (the customer sees them; the completion e-mail has them). */
-export async function saveHealthNotes(serviceId: string, flags: HealthFlag[], note: string | null, actorId: string) {
+export async function saveHealthNotes(visitId: string, flags: HealthFlag[], note: string | null, actorId: string) {
   const db = await getDb();
   return db.transaction().execute(async (trx) => {
-    const updated = await updateVisitNotes(trx, serviceId, { health_flags: flags, health_note: note });
+    const updated = await updateVisitNotes(trx, visitId, { health_flags: flags, health_note: note });
     if (updated) {
       await recordVisitEvent(trx, {
-        serviceId,
+        visitId,
         actorId,
         kind: "health_notes",
         detail: flags.length > 0 ? `Ticked: ${flags.join(", ")}` : "No observations ticked",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SERVICE_TYPES } from "./visit-constants";
+import { VISIT_TYPES } from "./visit-constants";
 import { parseBusinessDateTime } from "~/utils/business-time";
 
 /**
@@ -26,10 +26,10 @@ export const REQUIRED_SERVICE_FIELDS = {
 
 const required = (message: string) => z.string({ required_error: message }).trim().min(1, message);
 
-export const createServiceSchema = z.object({
+export const createVisitSchema = z.object({
   customerId: required(CREATE_SERVICE_MESSAGES.customerRequired),
   serviceType: required(CREATE_SERVICE_MESSAGES.typeRequired).pipe(
-    z.enum(SERVICE_TYPES, { errorMap: () => ({ message: CREATE_SERVICE_MESSAGES.typeUnknown }) }),
+    z.enum(VISIT_TYPES, { errorMap: () => ({ message: CREATE_SERVICE_MESSAGES.typeUnknown }) }),
   ),
   serviceDate: required(CREATE_SERVICE_MESSAGES.dateRequired).transform((value, ctx) => {
     const instant = parseBusinessDateTime(value);
@@ -49,7 +49,7 @@ export const CREATE_SERVICE_TOASTS = {
 } as const;
 
 /** The required fields a submission's errors say are empty (the SPEC's "Missing Information"). */
-export function missingServiceFields(errors: Record<string, string[] | null> | null | undefined) {
+export function missingVisitFields(errors: Record<string, string[] | null> | null | undefined) {
   return (Object.keys(REQUIRED_SERVICE_FIELDS) as (keyof typeof REQUIRED_SERVICE_FIELDS)[]).filter((field) =>
     errors?.[field]?.includes(REQUIRED_SERVICE_FIELDS[field]),
   );

@@ -3,13 +3,8 @@ import type { SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, useNavigation } from "@remix-run/react";
 import { toast } from "~/components/toaster";
-import {
-  CREATE_SERVICE_TOASTS,
-  createServiceSchema,
-  missingServiceFields,
-  NOTES_MAX_LENGTH,
-} from "./create-service-schema";
-import { SERVICE_TYPES } from "./visit-constants";
+import { CREATE_SERVICE_TOASTS, createVisitSchema, missingVisitFields, NOTES_MAX_LENGTH } from "./create-visit-schema";
+import { VISIT_TYPES } from "./visit-constants";
 import { errorClass, fieldClass, labelClass, primaryButtonClass } from "~/components/form-classes";
 
 import { CustomerPicker, CustomerSearchForm } from "./customer-picker";
@@ -20,12 +15,12 @@ import type { CustomerOption } from "./customer-options";
  * toast and field messages. With it, Conform checks the same schema as you type and, on a
  * submit that would fail, shows the SPEC's toast at once.
  */
-export function CreateServiceForm({
+export function CreateVisitForm({
   action,
   selectedCustomer,
   customerMatches,
   customerQuery,
-  serviceId,
+  visitId,
   lastResult,
   formKey,
 }: {
@@ -35,9 +30,9 @@ export function CreateServiceForm({
   /** Matches of the picker's search without JavaScript; null when nothing was searched. */
   customerMatches: CustomerOption[] | null;
   customerQuery: string;
-  serviceId: string | null;
+  visitId: string | null;
   lastResult: SubmissionResult<string[]> | undefined;
-  /** Changes when a service is created, so that type, date and notes start empty again. */
+  /** Changes when a visit is created, so that type, date and notes start empty again. */
   formKey: string;
 }) {
   const navigation = useNavigation();
@@ -46,15 +41,15 @@ export function CreateServiceForm({
     id: `create-service-${formKey}`,
     lastResult,
     defaultValue: { customerId: selectedCustomer?.id ?? "" },
-    constraint: getZodConstraint(createServiceSchema),
+    constraint: getZodConstraint(createVisitSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate({ formData, submitter }) {
-      const submission = parseWithZod(formData, { schema: createServiceSchema });
+      const submission = parseWithZod(formData, { schema: createVisitSchema });
       // A submit that would fail gets the toast here: the browser never sends it.
       if (submitter && submission.status !== "success") {
         const { message, description } =
-          missingServiceFields(submission.error ?? {}).length > 0
+          missingVisitFields(submission.error ?? {}).length > 0
             ? CREATE_SERVICE_TOASTS.missing
             : CREATE_SERVICE_TOASTS.failed;
         toast.error(message, { description });
@@ -67,7 +62,7 @@ export function CreateServiceForm({
 
   return (
     <>
-      <CustomerSearchForm serviceId={serviceId} />
+      <CustomerSearchForm visitId={visitId} />
       <Form key={formKey} method="post" action={action} {...getFormProps(form)} className="mt-4 space-y-5">
         <div>
           <CustomerPicker
@@ -90,7 +85,7 @@ export function CreateServiceForm({
             className={fieldClass}
           >
             <option value="">Select a service type</option>
-            {SERVICE_TYPES.map((t) => (
+            {VISIT_TYPES.map((t) => (
               <option key={t} value={t}>
                 {t}
               </option>

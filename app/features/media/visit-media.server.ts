@@ -1,13 +1,13 @@
 import { randomInt } from "node:crypto";
 import type { ImageType } from "./media-constants";
-import { insertServiceImage, type ServiceImage } from "~/models/service-media.server";
+import { insertVisitImage, type VisitImage } from "~/models/visit-media.server";
 import { errorFields, log } from "~/utils/logger.server";
 import { getStorage, storeUpload, type MediaKind, type StorageBackend } from "~/utils/storage.server";
 
 /** SPEC 3: a URL ending in one of these is shown as a video, anything else as an image. */
 const VIDEO_EXTENSIONS = ["mp4", "mov", "avi", "webm"];
 
-export function mediaKindOf(image: Pick<ServiceImage, "image_url" | "content_type">): MediaKind {
+export function mediaKindOf(image: Pick<VisitImage, "image_url" | "content_type">): MediaKind {
   const extension = image.image_url.split(".").pop()?.toLowerCase() ?? "";
   if (VIDEO_EXTENSIONS.includes(extension)) return "video";
   // Other sniffed videos (mkv, 3gp, ...) would be a broken <img>; their stored type decides.
@@ -22,19 +22,19 @@ function uniqueTimestamp() {
 }
 
 /**
- * SPEC 7: {userId}/{serviceId}/{before|after}_{timestamp}.{extension}, the timestamp followed
- * by six random digits: two machines (each with its own counter) uploading to one service in
+ * SPEC 7: {userId}/{visitId}/{before|after}_{timestamp}.{extension}, the timestamp followed
+ * by six random digits: two machines (each with its own counter) uploading to one visit in
  * the same millisecond would otherwise share a key, and S3 would keep only the last file.
  */
-export function mediaKey(customerId: string, serviceId: string, imageType: ImageType, extension: string) {
-  // userId is the service's customer (not the uploading admin): a customer's media sit under
+export function mediaKey(customerId: string, visitId: string, imageType: ImageType, extension: string) {
+  // userId is the visit's customer (not the uploading admin): a customer's media sit under
   // their own prefix, whoever uploaded them.
   const random = String(randomInt(0, 1_000_000)).padStart(6, "0");
-  return `${customerId}/${serviceId}/${imageType}_${uniqueTimestamp()}${random}.${extension}`;
+  return `${customerId}/${visitId}/${imageType}_${uniqueTimestamp()}${random}.${extension}`;
 }
 
 export type StoreMediaResult =
-  | { ok: true; image: ServiceImage; kind: MediaKind }
+  | { ok: true; image: VisitImage; kind: MediaKind }
   | { ok: false; reason: "empty" | "too-large" | "not-media" | "failed" };
 
 /**
@@ -42,8 +42,8 @@ export type StoreMediaResult =
  * or not at all: a refused or failed upload inserts nothing, and a failed insert deletes the
  * object again.
  */
-export async function storeServiceMedia(input: {
-  service: { id: string; customer_id: string };
+export async function storeVisitMedia(input: {
+  visit: { id: string; customer_id: string };
   imageType: ImageType;
   source: AsyncIterator<Uint8Array>;
   uploadedBy: string;
@@ -51,13 +51,13 @@ export async function storeServiceMedia(input: {
 }): Promise<StoreMediaResult> {
   const storage = input.storage ?? getStorage();
   const stored = await storeUpload(storage, input.source, {
-    keyFor: (extension) => mediaKey(input.service.customer_id, input.service.id, input.imageType, extension),
+    keyFor: (extension) => mediaKey(input.visit.customer_id, input.visit.id, input.imageType, extension),
   });
   if (!stored.ok) return stored;
 
   try {
-    const image = await insertServiceImage({
-      service_id: input.service.id,
+    const image = await insertVisitImage({
+      service_id: input.visit.id,
       image_url: stored.key,
       image_type: input.imageType,
       content_type: stored.contentType,

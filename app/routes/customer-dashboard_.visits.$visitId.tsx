@@ -3,22 +3,22 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { CompareSlider } from "~/components/compare-slider";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { ServiceStatusBadge } from "~/components/status-badge";
+import { VisitStatusBadge } from "~/components/status-badge";
 import { requireUser } from "~/features/accounts/auth.server";
-import { mediaKindOf } from "~/features/media/service-media.server";
+import { mediaKindOf } from "~/features/media/visit-media.server";
 import { MediaView } from "~/features/media/media-view";
 import { HealthNotesView } from "~/features/visits/health-notes-view";
 import { MISSED_REASON_LABELS } from "~/features/visits/visit-constants";
-import { listMediaForService } from "~/models/service-media.server";
+import { listMediaForVisit } from "~/models/visit-media.server";
 import { getVisitForCustomer } from "~/models/visit.server";
 import { formatBusinessDate, formatBusinessDateTime } from "~/utils/business-time";
 
 // One of the signed-in customer's own visits; anyone else's id is a 404, like a missing one.
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
-  const visit = await getVisitForCustomer(params.serviceId ?? "", user.id);
+  const visit = await getVisitForCustomer(params.visitId ?? "", user.id);
   if (!visit) throw new Response("Visit not found", { status: 404 });
-  const media = await listMediaForService(visit.id);
+  const media = await listMediaForVisit(visit.id);
   const date = formatBusinessDate(visit.service_date);
   const items = media.map((m) => ({
     id: m.id,
@@ -73,7 +73,7 @@ export default function CustomerVisit() {
         <h1 id="visit-heading" className="text-3xl font-bold text-slate-900 dark:text-white">
           {visit.serviceType}, <time dateTime={visit.date}>{visit.dateLabel}</time>
         </h1>
-        <ServiceStatusBadge status={visit.status} />
+        <VisitStatusBadge status={visit.status} />
       </div>
       {visit.missedReason ? <p className="mt-2">We couldn&apos;t complete this visit: {visit.missedReason}.</p> : null}
       {visit.notes ? (

@@ -1,18 +1,18 @@
-import type { Kysely, Selectable } from "kysely";
-import type { Database, NewServiceImage, ServiceImagesTable } from "../../db/schema";
-import { getDb } from "~/utils/db.server";
+import type { NewVisitImage, VisitImage } from "../../db/schema";
+import { getDb, type Db } from "~/utils/db.server";
 import { isUuid } from "~/utils/uuid";
 
-export type ServiceImage = Selectable<ServiceImagesTable>;
+/** A row of `service_images`: a before or after photo or video of a visit. */
+export type { VisitImage };
 
-/** SPEC 6: the media of the listed services, newest first; at most `limit` rows, counted in SQL. */
-export async function listMediaForServices(serviceIds: string[], limit?: number): Promise<ServiceImage[]> {
-  if (serviceIds.length === 0) return [];
+/** SPEC 6: the media of the listed visits, newest first; at most `limit` rows, counted in SQL. */
+export async function listMediaForVisits(visitIds: string[], limit?: number): Promise<VisitImage[]> {
+  if (visitIds.length === 0) return [];
   const db = await getDb();
   let query = db
     .selectFrom("service_images")
     .selectAll()
-    .where("service_id", "in", serviceIds)
+    .where("service_id", "in", visitIds)
     .orderBy("created_at", "desc")
     .orderBy("id", "desc");
   if (limit !== undefined) query = query.limit(limit);
@@ -21,14 +21,14 @@ export async function listMediaForServices(serviceIds: string[], limit?: number)
 
 /**
  * The newest `limit` media rows of a customer's `visits` most recent visits (by visit date, as
- * listRecentServicesForCustomer orders them), in one query: the dashboard runs it beside the
+ * listRecentVisitsForCustomer orders them), in one query: the dashboard runs it beside the
  * visits query instead of after it.
  */
 export async function listRecentMediaForCustomer(
   customerId: string,
   visits: number,
   limit: number,
-): Promise<ServiceImage[]> {
+): Promise<VisitImage[]> {
   const db = await getDb();
   return db
     .selectFrom("service_images")
@@ -49,13 +49,13 @@ export async function listRecentMediaForCustomer(
 }
 
 /**
- * One media row if `viewer` may see it: an admin, or the customer whose service it belongs to.
+ * One media row if `viewer` may see it: an admin, or the customer whose visit it belongs to.
  * Anyone else gets null, exactly as for an id that does not exist.
  */
 export async function getMediaForViewer(
   imageId: string,
   viewer: { id: string; isAdmin: boolean },
-): Promise<ServiceImage | null> {
+): Promise<VisitImage | null> {
   if (!isUuid(imageId)) return null;
   const db = await getDb();
   let query = db
@@ -67,19 +67,19 @@ export async function getMediaForViewer(
   return (await query.executeTakeFirst()) ?? null;
 }
 
-/** Records a stored object as one of a service's media. */
-export async function insertServiceImage(values: NewServiceImage): Promise<ServiceImage> {
+/** Records a stored object as one of a visit's media. */
+export async function insertVisitImage(values: NewVisitImage): Promise<VisitImage> {
   const db = await getDb();
   return db.insertInto("service_images").values(values).returningAll().executeTakeFirstOrThrow();
 }
 
 /** One visit's media, oldest first (before and after in the order they were taken). */
-export async function listMediaForService(serviceId: string, db?: Kysely<Database>): Promise<ServiceImage[]> {
+export async function listMediaForVisit(visitId: string, db?: Db): Promise<VisitImage[]> {
   const handle = db ?? (await getDb());
   return handle
     .selectFrom("service_images")
     .selectAll()
-    .where("service_id", "=", serviceId)
+    .where("service_id", "=", visitId)
     .orderBy("created_at")
     .orderBy("id")
     .limit(200)
@@ -87,13 +87,13 @@ export async function listMediaForService(serviceId: string, db?: Kysely<Databas
 }
 
 /** Removes one media row of a visit and answers it (its storage key), or undefined. */
-export async function deleteServiceImage(serviceId: string, imageId: string): Promise<ServiceImage | undefined> {
+export async function deleteVisitImage(visitId: string, imageId: string): Promise<VisitImage | undefined> {
   if (!isUuid(imageId)) return undefined;
   const db = await getDb();
   return db
     .deleteFrom("service_images")
     .where("id", "=", imageId)
-    .where("service_id", "=", serviceId)
+    .where("service_id", "=", visitId)
     .returningAll()
     .executeTakeFirst();
 }

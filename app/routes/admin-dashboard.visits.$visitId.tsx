@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { ActionToast } from "~/components/action-toast";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { errorClass, fieldClass, labelClass, primaryButtonClass } from "~/components/form-classes";
-import { ServiceStatusBadge } from "~/components/status-badge";
+import { VisitStatusBadge } from "~/components/status-badge";
 import { requireAdmin } from "~/features/accounts/auth.server";
 import { MediaUploadForm } from "~/features/media/media-upload-form";
 import { MediaView } from "~/features/media/media-view";
@@ -23,12 +23,12 @@ import { YardDetails } from "~/features/yards/yard-details";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
-  return json(await loadAdminVisit(params.serviceId ?? ""), { headers: { "Cache-Control": "private, no-store" } });
+  return json(await loadAdminVisit(params.visitId ?? ""), { headers: { "Cache-Control": "private, no-store" } });
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request, context);
-  return handleAdminVisitAction(request, params.serviceId ?? "", admin.id);
+  return handleAdminVisitAction(request, params.visitId ?? "", admin.id);
 }
 
 export const headers = () => ({ "Cache-Control": "private, no-store" });
@@ -59,7 +59,7 @@ export default function AdminVisit() {
         <h2 id="visit-heading" className="text-2xl font-bold text-slate-900 dark:text-white">
           {visit.serviceType}, <time dateTime={visit.date}>{visit.dateLabel}</time>
         </h2>
-        <ServiceStatusBadge status={visit.status} />
+        <VisitStatusBadge status={visit.status} />
       </div>
       {visit.missedReason ? (
         <p className="mt-2">

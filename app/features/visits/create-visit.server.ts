@@ -4,16 +4,17 @@ import { adminDashboardUrl } from "./admin-dashboard-url";
 import {
   CREATE_SERVICE_MESSAGES,
   CREATE_SERVICE_TOASTS,
-  createServiceSchema,
-  missingServiceFields,
-} from "./create-service-schema";
-import { createService, isCustomer } from "~/models/service.server";
+  createVisitSchema,
+  missingVisitFields,
+} from "./create-visit-schema";
+import { isCustomer } from "~/models/user.server";
+import { createVisit } from "~/models/visit.server";
 import { errorFields, log } from "~/utils/logger.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
 const FIELDS = ["customerId", "serviceType", "serviceDate", "notes"] as const;
 type Field = (typeof FIELDS)[number];
-export type CreateServiceValues = Record<Field, string>;
+export type CreateVisitValues = Record<Field, string>;
 type Toast = (typeof CREATE_SERVICE_TOASTS)[keyof typeof CREATE_SERVICE_TOASTS];
 
 /** A form without JavaScript posts at most a few kilobytes; anything far larger is not ours. */
@@ -21,12 +22,12 @@ const MAX_FORM_BYTES = 64 * 1024;
 
 /**
  * The Create Service action: validates with the form's schema, refuses anyone who is not a
- * customer, stores a scheduled service and makes it the current one. A refusal answers 400
+ * customer, stores a scheduled visit and makes it the current one. A refusal answers 400
  * with the SPEC's toast, the field messages (Conform's `lastResult`) and what was typed.
  */
-export async function createServiceFromForm(request: Request, adminId: string) {
-  const empty: CreateServiceValues = { customerId: "", serviceType: "", serviceDate: "", notes: "" };
-  const refuse = (toast: Toast, values: CreateServiceValues, errors: Partial<Record<Field, string[]>> = {}) => {
+export async function createVisitFromForm(request: Request, adminId: string) {
+  const empty: CreateVisitValues = { customerId: "", serviceType: "", serviceDate: "", notes: "" };
+  const refuse = (toast: Toast, values: CreateVisitValues, errors: Partial<Record<Field, string[]>> = {}) => {
     const fieldErrors = Object.fromEntries(
       Object.entries(errors).flatMap(([field, messages]) => (messages?.[0] ? [[field, messages[0]]] : [])),
     ) as Partial<Record<Field, string>>;
@@ -43,13 +44,13 @@ export async function createServiceFromForm(request: Request, adminId: string) {
       const value = formData?.get(field);
       return [field, typeof value === "string" ? value : ""];
     }),
-  ) as CreateServiceValues;
+  ) as CreateVisitValues;
   if (!formData) return refuse(CREATE_SERVICE_TOASTS.failed, values);
 
-  const submission = parseWithZod(formData, { schema: createServiceSchema });
+  const submission = parseWithZod(formData, { schema: createVisitSchema });
   if (submission.status !== "success") {
     const errors = (submission.reply().error ?? {}) as Record<string, string[] | null>;
-    const missing = missingServiceFields(errors);
+    const missing = missingVisitFields(errors);
     // An empty required field is "Missing Information", whatever else is wrong; only then the rest.
     if (missing.length > 0) {
       return refuse(
@@ -67,21 +68,21 @@ export async function createServiceFromForm(request: Request, adminId: string) {
   }
 
   try {
-    const service = await createService({
+    const visit = await createVisit({
       customerId,
       serviceType,
       serviceDate,
       notes: notes || null,
       createdBy: adminId,
     });
-    log.info("service.created", { serviceId: service.id, adminId });
-    // The new service becomes the current one; the customer stays chosen.
-    return redirectWithSuccess(adminDashboardUrl("create", service.id, service.customer_id), {
+    log.info("visit.created", { visitId: visit.id, adminId });
+    // The new visit becomes the current one; the customer stays chosen.
+    return redirectWithSuccess(adminDashboardUrl("create", visit.id, visit.customer_id), {
       message: "Success",
       description: "Service created successfully",
     });
   } catch (error) {
-    log.error("service.create_failed", errorFields(error));
+    log.error("visit.create_failed", errorFields(error));
     return refuse(CREATE_SERVICE_TOASTS.failed, values);
   }
 }
