@@ -43,7 +43,7 @@ function refuseToStart(message) {
   process.exit(1);
 }
 
-// `npm start` on what `npm run dev` left in build/ would serve a development build (decision 081).
+// `npm start` on what `npm run dev` left in build/ would serve a development build (decision 014).
 if (MODE === "production") {
   const problem = productionBuildProblem(path.resolve("."));
   if (problem) refuseToStart(problem);
@@ -122,7 +122,7 @@ app.use(express.static("public", { maxAge: "1h" }));
 const getLoadContext = (req, res) => ({ cspNonce: res.locals.cspNonce, clientAddress: req.socket.remoteAddress });
 
 let build = await importBuild();
-// The build's hooks, all checked here (decision 081); importing the build starts nothing.
+// The build's hooks, all checked here (decision 014); importing the build starts nothing.
 let hooks;
 try {
   hooks = serverHooksOf(build);

@@ -9,7 +9,7 @@ import { purgeExpiredSessions } from "./utils/session.server";
 
 /**
  * What a server process runs besides answering requests, started by one explicit call from
- * server.js (`serverHooks.startBackgroundWork`, decision 081), never by importing the build.
+ * server.js (`serverHooks.startBackgroundWork`, decision 014), never by importing the build.
  */
 
 /** Every purge job, by name: each deletes rows its table no longer needs and says how many. */

@@ -55,7 +55,7 @@ export function resourceErrorResponse(response: Response, context: AppLoadContex
 
 /**
  * Everything server.js needs from the build, in one object that server.js checks at start: a
- * missing hook stops the server naming it (server/server-hooks.js, decision 081).
+ * missing hook stops the server naming it (server/server-hooks.js, decision 014).
  */
 export const serverHooks = {
   /** server.js subscribes its page cache: a publish seen by any machine clears it. */

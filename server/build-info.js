@@ -1,4 +1,4 @@
-// What a build is (docs/decisions/081-explicit-server-hooks-and-build-marker.md): `npm run build`
+// What a build is (docs/decisions/014-explicit-server-hooks.md): `npm run build`
 // (scripts/build.mjs) writes build/build-info.json with the mode, a hash of the sources it was
 // built from and a hash of the server bundle it wrote. `remix dev` writes build/index.js too (a
 // development build) and knows nothing of the marker, so a bundle whose hash is not the one

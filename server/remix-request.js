@@ -1,7 +1,7 @@
 // The web Request Remix handles, made from Express's request with public APIs only (Express's
 // own request fields and @remix-run/node's stream adapter), as @remix-run/express makes it, except
 // that a body already read (and bounded) by ./body-limits.js is handed over from memory instead
-// of the spent request stream. (decision 081: no import of a package's private dist/ files.)
+// of the spent request stream. (decision 014: no import of a package's private dist/ files.)
 import { createReadableStreamFromReadable } from "@remix-run/node";
 
 /** The URL as the client asked for it: protocol and host as Express reads them behind the proxy. */

@@ -1,4 +1,4 @@
-// The one contract between server.js and the Remix build (decision 081): app/entry.server.tsx
+// The one contract between server.js and the Remix build (decision 014): app/entry.server.tsx
 // exports `serverHooks`, and the server refuses to start when one of them is missing, naming it.
 // An optional call (`hook?.()`) would let a renamed hook switch off cache clearing, preview
 // isolation or the 503 pages without a word.

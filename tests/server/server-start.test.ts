@@ -9,7 +9,7 @@ import { SERVER_HOOKS, serverHooksOf } from "../../server/server-hooks.js";
 import { BUILD_FILE, ensureBuild, staleBuildReason } from "../helpers/ensure-build";
 
 /**
- * What server.js does before it listens (decision 081): it serves only a production build
+ * What server.js does before it listens (decision 014): it serves only a production build
  * (`npm run build`'s marker), it checks the build's one object of hooks, and importing the build
  * starts nothing: background work begins with serverHooks.startBackgroundWork().
  */
