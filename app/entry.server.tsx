@@ -48,7 +48,7 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { context
  * unreachable gets 503 "try again" (plain text: it is an image, a video or a webhook) instead of
  * Remix's 500. Pages and data requests have their 503 already (handleRequest, handleDataRequest).
  */
-export function resourceErrorResponse(response: Response, context: AppLoadContext): Response {
+function resourceErrorResponse(response: Response, context: AppLoadContext): Response {
   if (!context.databaseUnavailable || response.status !== 500) return response;
   return databaseUnavailableResponse({ "Content-Type": "text/plain; charset=utf-8" }, UNAVAILABLE_MESSAGE);
 }
