@@ -16,6 +16,8 @@ import { requestGuards } from "./server/request-guards.js";
 import { refuseCrossSiteWrites } from "./server/cross-site.js";
 import { createPageCache, pageCacheOptionsFromEnv } from "./server/page-cache.js";
 import { previewFrameAncestor } from "./server/preview-frame.js";
+import { productionBuildProblem } from "./server/build-info.js";
+import { serverHooksOf } from "./server/server-hooks.js";
 
 installGlobals({ nativeFetch: true });
 
@@ -34,6 +36,18 @@ const FORM_ACTION_ORIGINS = [
 ];
 // HSTS preload is hard to undo (browsers ship the list): the owner opts in with HSTS_PRELOAD=true.
 const HSTS = `max-age=63072000; includeSubDomains${process.env.HSTS_PRELOAD === "true" ? "; preload" : ""}`;
+
+/** Stops the server before it listens: a message for whoever started it, not a stack trace. */
+function refuseToStart(message) {
+  console.error(message);
+  process.exit(1);
+}
+
+// `npm start` on what `npm run dev` left in build/ would serve a development build (decision 014).
+if (MODE === "production") {
+  const problem = productionBuildProblem(path.resolve("."));
+  if (problem) refuseToStart(problem);
+}
 
 async function importBuild() {
   const stat = fs.statSync(BUILD_PATH);
@@ -108,15 +122,32 @@ app.use(express.static("public", { maxAge: "1h" }));
 const getLoadContext = (req, res) => ({ cspNonce: res.locals.cspNonce, clientAddress: req.socket.remoteAddress });
 
 let build = await importBuild();
+// The build's hooks, all checked here (decision 014); importing the build starts nothing.
+let hooks;
+try {
+  hooks = serverHooksOf(build);
+} catch (error) {
+  refuseToStart(error.message);
+}
 // A publish seen by this machine (its webhook or another machine's NOTIFY) drops cached pages.
-build.entry.module.onContentChanged?.(() => pageCache.clear());
+hooks.onContentChanged(() => pageCache.clear());
+// Migrations, purge jobs, the content listener and the outbox worker: once per process.
+hooks.startBackgroundWork();
 if (MODE === "development") {
   // The plain browser scripts of static pages (decision 068) are built beside Remix's build.
   const { watchBrowserScripts } = await import("./scripts/build-browser-scripts.mjs");
   await watchBrowserScripts();
   const { default: chokidar } = await import("chokidar");
   chokidar.watch(path.resolve("build/version.txt"), { ignoreInitial: true }).on("all", async () => {
-    build = await importBuild();
+    const next = await importBuild();
+    try {
+      hooks = serverHooksOf(next);
+    } catch (error) {
+      // Development keeps serving the last good build; the message says what to put back.
+      console.error(error.message);
+      return;
+    }
+    build = next;
     broadcastDevReady(build);
   });
 }
@@ -126,11 +157,10 @@ const renderRemix = async (req, res) => {
   const request = createRemixRequest(req, res);
   const context = getLoadContext(req, res);
   // Content reads drafts only inside a preview request (app/content/preview.server.ts).
-  const runWithRequestContext = build.entry.module.runWithRequestContext ?? ((_request, fn) => fn());
-  const response = await runWithRequestContext(request, () => handleRemix(request, context));
+  const response = await hooks.runWithRequestContext(request, () => handleRemix(request, context));
   // Remix answers a resource route's error (media, webhooks) with its own 500 and no entry hook
   // in between: the entry maps "database unreachable" to the same 503 pages get (decision 052).
-  return build.entry.module.resourceErrorResponse?.(response, context) ?? response;
+  return hooks.resourceErrorResponse(response, context);
 };
 
 /**

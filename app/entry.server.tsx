@@ -8,40 +8,20 @@ import type {
 } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
-import { listenForContentChanges } from "./content/content-events.server";
-import { getDb } from "./utils/db.server";
+import { startBackgroundWork } from "./background-work.server";
+import { onContentChanged } from "./content/content-events.server";
+import { runWithRequestContext } from "./content/preview.server";
 import { databaseUnavailablePage, databaseUnavailableResponse } from "./utils/database-unavailable.server";
 import { isDatabaseUnavailable, UNAVAILABLE_MESSAGE } from "./utils/database-errors.server";
 import { getEnv } from "./utils/env.server";
 import { errorFields, log } from "./utils/logger.server";
 import { NonceProvider } from "./utils/nonce";
-import { startOutboxWorker } from "./features/outbox/outbox.server";
-import { purgeExpiredSessions } from "./utils/session.server";
 
-// A bad environment stops the server at start, naming the variable.
+// A bad environment stops the server at start, naming the variable. (Checking starts nothing:
+// background work waits for server.js to call serverHooks.startBackgroundWork.)
 getEnv();
-// Migrations run at start, not on the first visitor's request.
-void getDb().catch(() => {
-  // Logged by getDb; the health check reports it.
-});
-
-// Expired sessions are already refused on read; this only keeps the table small.
-const purge = () => purgeExpiredSessions().catch((error) => log.warn("sessions.purge_failed", errorFields(error)));
-setTimeout(purge, 60_000).unref();
-setInterval(purge, 60 * 60 * 1000).unref();
-
-// Publishes announced by any machine clear this one's caches (server.js subscribes its page cache).
-listenForContentChanges();
-export { onContentChanged } from "./content/content-events.server";
-
-// The e-mail outbox (docs/decisions/031, 034: quote e-mails too): every machine runs one worker;
-// SKIP LOCKED shares the rows.
-startOutboxWorker();
 
 const ABORT_DELAY = 5_000;
-
-// server.js runs every request inside this, so that content knows whether it previews drafts.
-export { runWithRequestContext } from "./content/preview.server";
 
 export function handleError(error: unknown, { request, context }: LoaderFunctionArgs | ActionFunctionArgs) {
   if (request.signal.aborted) return;
@@ -68,10 +48,24 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { context
  * unreachable gets 503 "try again" (plain text: it is an image, a video or a webhook) instead of
  * Remix's 500. Pages and data requests have their 503 already (handleRequest, handleDataRequest).
  */
-export function resourceErrorResponse(response: Response, context: AppLoadContext): Response {
+function resourceErrorResponse(response: Response, context: AppLoadContext): Response {
   if (!context.databaseUnavailable || response.status !== 500) return response;
   return databaseUnavailableResponse({ "Content-Type": "text/plain; charset=utf-8" }, UNAVAILABLE_MESSAGE);
 }
+
+/**
+ * Everything server.js needs from the build, in one object that server.js checks at start: a
+ * missing hook stops the server naming it (server/server-hooks.js, decision 014).
+ */
+export const serverHooks = {
+  /** server.js subscribes its page cache: a publish seen by any machine clears it. */
+  onContentChanged,
+  /** server.js runs every request inside this, so that content knows whether it previews drafts. */
+  runWithRequestContext,
+  resourceErrorResponse,
+  /** Migrations, purge jobs, the content listener and the outbox worker: called once by server.js. */
+  startBackgroundWork,
+};
 
 export default function handleRequest(
   request: Request,

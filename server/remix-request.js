@@ -1,14 +1,41 @@
-// @remix-run/express's createRemixRequest, except that a body already read (and bounded) by
-// ./body-limits.js is handed to Remix from memory instead of the spent request stream.
-import remixExpress from "@remix-run/express/dist/server.js";
+// The web Request Remix handles, made from Express's request with public APIs only (Express's
+// own request fields and @remix-run/node's stream adapter), as @remix-run/express makes it, except
+// that a body already read (and bounded) by ./body-limits.js is handed over from memory instead
+// of the spent request stream. (decision 014: no import of a package's private dist/ files.)
+import { createReadableStreamFromReadable } from "@remix-run/node";
 
+/** The URL as the client asked for it: protocol and host as Express reads them behind the proxy. */
+function requestUrl(req) {
+  // req.hostname drops the port: take it from X-Forwarded-Host or Host, as Remix's adapter does.
+  const portOf = (header) => Number.parseInt(req.get(header)?.split(":")[1] ?? "", 10);
+  const port = [portOf("X-Forwarded-Host"), portOf("host")].find(Number.isSafeInteger);
+  // req.hostname and req.protocol respect the "trust proxy" setting; originalUrl is the full path.
+  return new URL(`${req.protocol}://${req.hostname}${port ? `:${port}` : ""}${req.originalUrl}`);
+}
+
+function requestHeaders(req) {
+  const headers = new Headers();
+  for (const [name, values] of Object.entries(req.headers)) {
+    if (!values) continue;
+    if (Array.isArray(values)) for (const value of values) headers.append(name, value);
+    else headers.set(name, values);
+  }
+  return headers;
+}
+
+/**
+ * The Request for `req`. Its signal aborts when the client goes away before the response is
+ * finished (`close` without `finish`), so loaders and actions stop working for nobody.
+ */
 export function createRemixRequest(req, res) {
-  if (!Buffer.isBuffer(req.boundedBody)) return remixExpress.createRemixRequest(req, res);
-  const streamed = remixExpress.createRemixRequest(Object.assign(Object.create(req), { method: "GET" }), res);
-  return new Request(streamed.url, {
-    method: req.method,
-    headers: streamed.headers,
-    signal: streamed.signal,
-    body: req.boundedBody,
-  });
+  let controller = new AbortController();
+  const signal = controller.signal;
+  res.on("finish", () => (controller = null));
+  res.on("close", () => controller?.abort());
+  const init = { method: req.method, headers: requestHeaders(req), signal };
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    init.body = Buffer.isBuffer(req.boundedBody) ? req.boundedBody : createReadableStreamFromReadable(req);
+    init.duplex = "half";
+  }
+  return new Request(requestUrl(req).href, init);
 }

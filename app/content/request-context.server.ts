@@ -3,7 +3,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 /**
  * Per-request facts that content reads deep below the loaders, without threading the request
  * through every call: today only whether this request previews drafts. server.js wraps each
- * request in `runWithRequestContext` (exported through entry.server.tsx).
+ * request in `runWithRequestContext` (entry.server.tsx's serverHooks).
  */
 export type RequestContext = { preview: boolean };
 

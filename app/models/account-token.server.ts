@@ -60,3 +60,13 @@ export async function consumeAccountToken(purpose: TokenPurpose, tokenHash: stri
     .executeTakeFirst();
   return row?.user_id ?? null;
 }
+
+/** Purge job (app/background-work.server.ts): account links a day past their expiry. */
+export async function purgeExpiredAccountTokens(): Promise<number> {
+  const db = await getDb();
+  const result = await db
+    .deleteFrom("account_tokens")
+    .where("expires_at", "<", new Date(Date.now() - 24 * 60 * 60 * 1000))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

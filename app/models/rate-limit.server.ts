@@ -65,3 +65,13 @@ export async function peekRateLimit(key: string, windowMs: number): Promise<numb
     .executeTakeFirst();
   return row?.hits ?? 0;
 }
+
+/** Purge job (app/background-work.server.ts): windows that closed over a day ago count nothing. */
+export async function purgeStaleRateLimits(): Promise<number> {
+  const db = await getDb();
+  const result = await db
+    .deleteFrom("rate_limits")
+    .where("window_started_at", "<", new Date(Date.now() - 24 * 60 * 60 * 1000))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

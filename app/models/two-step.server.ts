@@ -127,3 +127,10 @@ export async function deleteSignInChallenge(idHash: string): Promise<boolean> {
   const result = await db.deleteFrom("sign_in_challenges").where("id_hash", "=", idHash).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/** Purge job (app/background-work.server.ts): second steps nobody finished before they expired. */
+export async function purgeExpiredSignInChallenges(): Promise<number> {
+  const db = await getDb();
+  const result = await db.deleteFrom("sign_in_challenges").where("expires_at", "<=", new Date()).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -121,9 +121,9 @@ export async function logout(request: Request, redirectTo = "/") {
 }
 
 /**
- * Deletes expired sessions, anonymous ones older than their 10 minutes (also those made
- * before that limit existed), stale rate-limit windows, abandoned second steps and account
- * links a day past their expiry.
+ * Purge job (app/background-work.server.ts): deletes expired sessions and anonymous ones older
+ * than their 10 minutes (also those made before that limit existed). Expired sessions are
+ * already refused on read; this only keeps the table small.
  */
 export async function purgeExpiredSessions(): Promise<number> {
   const db = await getDb();
@@ -137,14 +137,5 @@ export async function purgeExpiredSessions(): Promise<number> {
       ]),
     )
     .executeTakeFirst();
-  await db
-    .deleteFrom("rate_limits")
-    .where("window_started_at", "<", new Date(Date.now() - 24 * 60 * 60 * 1000))
-    .execute();
-  await db.deleteFrom("sign_in_challenges").where("expires_at", "<=", new Date()).execute();
-  await db
-    .deleteFrom("account_tokens")
-    .where("expires_at", "<", new Date(Date.now() - 24 * 60 * 60 * 1000))
-    .execute();
   return Number(result.numDeletedRows);
 }

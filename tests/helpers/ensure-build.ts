@@ -1,50 +1,35 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
+import { bundleHash, inputsHash, readBuildInfo } from "../../server/build-info.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 export const BUILD_FILE = path.join(ROOT, "build/index.js");
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-function isFresh() {
-  let built = 0;
-  try {
-    built = statSync(BUILD_FILE).mtimeMs;
-  } catch {
-    return false;
-  }
-  // The build bundles app/ and the db/ modules it imports.
-  const sources = [
-    newestMtime(path.join(ROOT, "app")),
-    newestMtime(path.join(ROOT, "db")),
-    statSync(path.join(ROOT, "remix.config.js")).mtimeMs,
-    statSync(path.join(ROOT, "scripts/build-browser-scripts.mjs")).mtimeMs,
-  ];
-  try {
-    built = Math.min(built, statSync(path.join(ROOT, "public/build/browser/manifest.json")).mtimeMs);
-  } catch {
-    return false;
-  }
-  return built > Math.max(...sources);
+/**
+ * Why build/ is not the production build of the current sources, or null when it is. Judged by
+ * the marker `npm run build` writes (server/build-info.js), never by file times: `npm run dev`
+ * leaves a newer build/index.js that is a development build.
+ */
+export function staleBuildReason(root = ROOT): string | null {
+  const info = readBuildInfo(root);
+  if (!info) return "no build/build-info.json (never built, or built by `npm run dev`)";
+  if (info.mode !== "production") return `a ${String(info.mode)} build`;
+  if (!info.bundle || info.bundle !== bundleHash(root)) return "build/ was rewritten since (`npm run dev`?)";
+  if (info.inputs !== inputsHash(root)) return "the sources changed since";
+  return null;
 }
 
 const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 /**
- * Tests that run the server build (in-process or as `node server.js`) build it first when it
- * is missing or older than the app's sources: a stale build would test yesterday's code.
- * Test files run in parallel workers: one builds, the others wait for it.
+ * Tests that run the server build (in-process or as `node server.js`) build it first unless it
+ * is the production build of today's sources: a stale build would test yesterday's code, a
+ * development build would test something else. Test files run in parallel workers: one builds,
+ * the others wait for it.
  */
 export function ensureBuild() {
-  if (isFresh()) return;
+  if (!staleBuildReason()) return;
   const lock = path.join(ROOT, "node_modules/.cache/test-build.lock");
   mkdirSync(path.dirname(lock), { recursive: true });
   for (let waited = 0; ; waited += 200) {
@@ -58,11 +43,13 @@ export function ensureBuild() {
     }
   }
   try {
-    if (!isFresh()) {
-      const options = { cwd: ROOT, stdio: "pipe", env: { ...process.env, NODE_ENV: "production" } } as const;
-      execFileSync(process.execPath, [path.join(ROOT, "node_modules/@remix-run/dev/dist/cli.js"), "build"], options);
-      // `npm run build`'s second step: the plain browser scripts (decision 068).
-      execFileSync(process.execPath, [path.join(ROOT, "scripts/build-browser-scripts.mjs")], options);
+    if (staleBuildReason()) {
+      // `npm run build` itself, so the tests build exactly what the image builds.
+      execFileSync(process.execPath, [path.join(ROOT, "scripts/build.mjs")], {
+        cwd: ROOT,
+        stdio: "pipe",
+        env: { ...process.env, NODE_ENV: "production" },
+      });
     }
   } finally {
     rmSync(lock, { recursive: true, force: true });

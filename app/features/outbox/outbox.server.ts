@@ -168,8 +168,8 @@ function tick() {
 }
 
 /**
- * Starts the in-process worker once (entry.server). unref'd: it never keeps a process alive.
- * Every machine runs one; SKIP LOCKED keeps them from sending a row twice.
+ * Starts the in-process worker once (app/background-work.server.ts). unref'd: it never keeps a
+ * process alive. Every machine runs one; SKIP LOCKED keeps them from sending a row twice.
  */
 export function startOutboxWorker(intervalMs = INTERVAL_MS) {
   if (timer || getEnv().NODE_ENV === "test" || !isMailConfigured()) return;

@@ -1,0 +1,104 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { useAppDatabase } from "../tests/helpers/app-database";
+import { createUser } from "../tests/helpers/factories";
+import { PURGE_JOBS, runPurgeJobs } from "./background-work.server";
+import { log } from "./utils/logger.server";
+
+const database = useAppDatabase();
+const HOUR = 60 * 60 * 1000;
+const ago = (ms: number) => new Date(Date.now() - ms);
+
+afterEach(() => vi.restoreAllMocks());
+
+/** One row each side of every job's line: the old one goes, the live one stays. */
+async function seedBothSides() {
+  const db = database.current.db;
+  const user = await createUser(db);
+  await db
+    .insertInto("sessions")
+    .values([
+      { id: "purge-expired", user_id: user.id, data: "{}", expires_at: ago(1000) },
+      { id: "purge-live", user_id: user.id, data: "{}", expires_at: new Date(Date.now() + HOUR) },
+    ])
+    .execute();
+  await db
+    .insertInto("rate_limits")
+    .values([
+      { key: "purge:old", hits: 3, window_started_at: ago(25 * HOUR) },
+      { key: "purge:new", hits: 3, window_started_at: new Date() },
+    ])
+    .execute();
+  await db
+    .insertInto("sign_in_challenges")
+    .values([
+      { id_hash: "purge-old", user_id: user.id, expires_at: ago(1000) },
+      { id_hash: "purge-new", user_id: user.id, expires_at: new Date(Date.now() + HOUR) },
+    ])
+    .execute();
+  await db
+    .insertInto("account_tokens")
+    .values([
+      { token_hash: "purge-old", user_id: user.id, purpose: "verify-email", expires_at: ago(25 * HOUR) },
+      { token_hash: "purge-recent", user_id: user.id, purpose: "reset-password", expires_at: ago(HOUR) },
+    ])
+    .execute();
+}
+
+async function leftOver() {
+  const db = database.current.db;
+  return {
+    sessions: (await db.selectFrom("sessions").select("id").where("id", "like", "purge-%").execute()).map((r) => r.id),
+    rate_limits: (await db.selectFrom("rate_limits").select("key").where("key", "like", "purge:%").execute()).map(
+      (r) => r.key,
+    ),
+    sign_in_challenges: (
+      await db.selectFrom("sign_in_challenges").select("id_hash").where("id_hash", "like", "purge-%").execute()
+    ).map((r) => r.id_hash),
+    account_tokens: (
+      await db.selectFrom("account_tokens").select("token_hash").where("token_hash", "like", "purge-%").execute()
+    ).map((r) => r.token_hash),
+  };
+}
+
+describe("purge jobs", () => {
+  it("are listed by table, one job each", () => {
+    expect(PURGE_JOBS.map((job) => job.name)).toEqual([
+      "sessions",
+      "rate_limits",
+      "sign_in_challenges",
+      "account_tokens",
+    ]);
+  });
+
+  it("each deletes only what its table no longer needs, and is logged by name with its count", async () => {
+    await seedBothSides();
+    const info = vi.spyOn(log, "info");
+    await runPurgeJobs();
+    expect(await leftOver()).toEqual({
+      sessions: ["purge-live"],
+      rate_limits: ["purge:new"],
+      sign_in_challenges: ["purge-new"],
+      account_tokens: ["purge-recent"],
+    });
+    const done = info.mock.calls.filter(([event]) => event === "purge.done").map(([, fields]) => fields);
+    expect(done.map((fields) => fields?.job)).toEqual(PURGE_JOBS.map((job) => job.name));
+    expect(done.every((fields) => Number(fields?.deleted) >= 1)).toBe(true);
+  });
+
+  it("a job that fails is logged by name and the others still run", async () => {
+    const warn = vi.spyOn(log, "warn");
+    const ran: string[] = [];
+    await runPurgeJobs([
+      { name: "first", run: async () => (ran.push("first"), 0) },
+      {
+        name: "broken",
+        run: async () => {
+          throw new Error("relation does not exist");
+        },
+      },
+      { name: "last", run: async () => (ran.push("last"), 0) },
+    ]);
+    expect(ran).toEqual(["first", "last"]);
+    expect(warn).toHaveBeenCalledWith("purge.failed", expect.objectContaining({ job: "broken" }));
+  });
+});

@@ -1,0 +1,69 @@
+import { listenForContentChanges, stopListening } from "./content/content-events.server";
+import { startOutboxWorker, stopOutboxWorker } from "./features/outbox/outbox.server";
+import { purgeExpiredAccountTokens } from "./models/account-token.server";
+import { purgeStaleRateLimits } from "./models/rate-limit.server";
+import { purgeExpiredSignInChallenges } from "./models/two-step.server";
+import { getDb } from "./utils/db.server";
+import { errorFields, log } from "./utils/logger.server";
+import { purgeExpiredSessions } from "./utils/session.server";
+
+/**
+ * What a server process runs besides answering requests, started by one explicit call from
+ * server.js (`serverHooks.startBackgroundWork`, decision 014), never by importing the build.
+ */
+
+/** Every purge job, by name: each deletes rows its table no longer needs and says how many. */
+export const PURGE_JOBS: ReadonlyArray<{ name: string; run: () => Promise<number> }> = [
+  { name: "sessions", run: purgeExpiredSessions },
+  { name: "rate_limits", run: purgeStaleRateLimits },
+  { name: "sign_in_challenges", run: purgeExpiredSignInChallenges },
+  { name: "account_tokens", run: purgeExpiredAccountTokens },
+];
+
+const FIRST_PURGE_MS = 60_000;
+const PURGE_EVERY_MS = 60 * 60 * 1000;
+
+/** One round of every purge job; one that fails is logged by name and the others still run. */
+export async function runPurgeJobs(jobs = PURGE_JOBS) {
+  for (const job of jobs) {
+    try {
+      const deleted = await job.run();
+      log.info("purge.done", { job: job.name, deleted });
+    } catch (error) {
+      log.warn("purge.failed", { job: job.name, ...errorFields(error) });
+    }
+  }
+}
+
+export type BackgroundWork = { stop(): Promise<void> };
+let started: BackgroundWork | undefined;
+
+/**
+ * Starts this process's background work once: migrations (so the first visitor does not wait
+ * for them), the purge jobs (a minute after start, then hourly), the LISTEN connection that hears
+ * publishes from every machine (PostgreSQL only), and the e-mail outbox worker (decisions 031,
+ * 034: every machine runs one; SKIP LOCKED shares the rows). Timers are unref'd: none keeps a
+ * process alive.
+ */
+export function startBackgroundWork(): BackgroundWork {
+  if (started) return started;
+  void getDb().catch(() => {
+    // Logged by getDb; the health check reports it.
+  });
+  const purge = () => void runPurgeJobs();
+  const first = setTimeout(purge, FIRST_PURGE_MS).unref();
+  const hourly = setInterval(purge, PURGE_EVERY_MS).unref();
+  listenForContentChanges();
+  startOutboxWorker();
+  const work: BackgroundWork = {
+    async stop() {
+      clearTimeout(first);
+      clearInterval(hourly);
+      stopOutboxWorker();
+      await stopListening();
+      started = undefined;
+    },
+  };
+  started = work;
+  return work;
+}
