@@ -1,0 +1,57 @@
+import { createWriteStream } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { loadSharp } from "~/utils/sharp.server";
+
+/** An e-mailed photo: a JPEG of at most this many pixels on its long side... */
+export const EMAIL_PHOTO_MAX_SIDE = 1600;
+/** ...and at most this many bytes, so that it passes every mail server and mailbox quota. */
+export const EMAIL_PHOTO_MAX_BYTES = 1024 * 1024;
+const QUALITIES = [82, 70, 58, 46];
+
+/** Thrown when the stored bytes are not a picture sharp can read: the e-mail goes without it. */
+export class UnreadablePhotoError extends Error {}
+
+/**
+ * A copy of an uploaded photo fit for an e-mail (docs/decisions/081): upright (EXIF orientation
+ * applied, then every metadata field dropped, GPS included), at most 1,600 px, a JPEG of at most
+ * 1 MB. The original (up to 50 MB) is streamed to a temporary file and read by libvips from
+ * there, line by line: sharp's own stream input gathers the whole body into one Buffer before it
+ * starts, which is what this avoids. Storage errors reject as they are (the send is retried).
+ */
+export async function emailPhoto(body: Readable): Promise<Buffer> {
+  const folder = await mkdtemp(path.join(os.tmpdir(), "email-photo-"));
+  const file = path.join(folder, "original");
+  try {
+    await pipeline(body, createWriteStream(file));
+    const sharp = await loadSharp();
+    let pixels: { data: Buffer; info: { width: number; height: number; channels: number } };
+    try {
+      pixels = await sharp(file, { sequentialRead: true })
+        .rotate()
+        .resize({ width: EMAIL_PHOTO_MAX_SIDE, height: EMAIL_PHOTO_MAX_SIDE, fit: "inside", withoutEnlargement: true })
+        .flatten({ background: "#ffffff" })
+        .removeAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+    } catch (error) {
+      throw new UnreadablePhotoError(error instanceof Error ? error.message : String(error));
+    }
+    // Encoded from the small decoded copy: lower quality, then fewer pixels, until it fits.
+    for (let scale = 1; ; scale *= 0.75) {
+      const { width, height, channels } = pixels.info;
+      const raw = { width, height, channels: channels as 3 };
+      let image = sharp(pixels.data, { raw });
+      if (scale < 1) image = image.resize({ width: Math.max(1, Math.round(width * scale)) });
+      for (const quality of QUALITIES) {
+        const jpeg = await image.clone().jpeg({ quality, mozjpeg: true }).toBuffer();
+        if (jpeg.length <= EMAIL_PHOTO_MAX_BYTES || width * scale < 64) return jpeg;
+      }
+    }
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
