@@ -36,7 +36,11 @@ const db = () => database.current.db;
 const smtp = useTestSmtp("Yard Team <team@example.com>");
 
 const outboxRows = () =>
-  db().selectFrom("outbox").select(["id", "status", "attempts", "last_error", "claim_token"]).orderBy("created_at").execute();
+  db()
+    .selectFrom("outbox")
+    .select(["id", "status", "attempts", "last_error", "claim_token"])
+    .orderBy("created_at")
+    .execute();
 
 async function queue(n = 1) {
   for (let i = 0; i < n; i++) {
@@ -112,7 +116,10 @@ describe("outbox claims (item 8)", () => {
     // Worker A claims the row, then freezes (a paused machine) until its lease has run out.
     const claimA = await claimNextOutboxMessage({ leaseMs: 90_000 });
     expect(claimA).toBeDefined();
-    await db().updateTable("outbox").set({ locked_until: sql<Date>`now() - interval '1 second'` }).execute();
+    await db()
+      .updateTable("outbox")
+      .set({ locked_until: sql<Date>`now() - interval '1 second'` })
+      .execute();
 
     // Worker B takes it over and sends it.
     expect(await deliverDueEmails()).toEqual({ sent: 1, failed: 0 });
@@ -141,7 +148,10 @@ describe("outbox claims (item 8)", () => {
 
       // A's lease runs out while it hangs (as if frozen); worker B takes the row, and its mail
       // server has the message but has not answered yet.
-      await db().updateTable("outbox").set({ locked_until: sql<Date>`now() - interval '1 second'` }).execute();
+      await db()
+        .updateTable("outbox")
+        .set({ locked_until: sql<Date>`now() - interval '1 second'` })
+        .execute();
       useSmtpUrl(held.url);
       const workerB = deliverDueEmails();
       await until(() => held.received() > 0);
@@ -170,7 +180,11 @@ describe("outbox claims (item 8)", () => {
     await queue();
     const claim = await claimNextOutboxMessage({ leaseMs: 90_000 });
     expect(await markOutboxAttemptFailed(claim!.id, crypto.randomUUID(), "forged", null)).toBe(false);
-    expect((await outboxRows())[0]).toMatchObject({ status: "sending", last_error: null, claim_token: claim!.claim_token });
+    expect((await outboxRows())[0]).toMatchObject({
+      status: "sending",
+      last_error: null,
+      claim_token: claim!.claim_token,
+    });
     expect(await deliverClaimedEmail(claim!)).toBe("sent");
     expect((await outboxRows())[0]).toMatchObject({ status: "sent" });
   });
@@ -280,7 +294,15 @@ describe("completion e-mails carry a small copy of the after photo (item 9)", ()
     fixtures = mkdtempSync(path.join(os.tmpdir(), "outbox-attack-"));
     // A 20 MB after photo: 4,800 x 3,600 px of noise at JPEG quality 100 (a phone's raw-ish shot).
     bigPhoto = path.join(fixtures, "after.jpg");
-    await sharp({ create: { width: 4800, height: 3600, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 80 } } })
+    await sharp({
+      create: {
+        width: 4800,
+        height: 3600,
+        channels: 3,
+        background: "#808080",
+        noise: { type: "gaussian", mean: 128, sigma: 80 },
+      },
+    })
       .jpeg({ quality: 100 })
       .toFile(bigPhoto);
   }, 120_000);
@@ -299,7 +321,11 @@ describe("completion e-mails carry a small copy of the after photo (item 9)", ()
   async function completedVisitWith(media: { contentType: string; file: string } | null) {
     const visit = await db()
       .insertInto("services")
-      .values({ customer_id: customer.id, service_type: "Weekly Service", service_date: new Date("2030-04-02T17:00:00Z") })
+      .values({
+        customer_id: customer.id,
+        service_type: "Weekly Service",
+        service_date: new Date("2030-04-02T17:00:00Z"),
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     if (media) {
@@ -348,7 +374,10 @@ describe("completion e-mails carry a small copy of the after photo (item 9)", ()
   test("a video sends the link to the visit and no attachment", async () => {
     const video = path.join(fixtures, "after.mp4");
     await import("node:fs/promises").then((fs) =>
-      fs.writeFile(video, Buffer.concat([Buffer.from("00000018667479706d7034320000000069736f6d6d703432", "hex"), Buffer.alloc(MiB)])),
+      fs.writeFile(
+        video,
+        Buffer.concat([Buffer.from("00000018667479706d7034320000000069736f6d6d703432", "hex"), Buffer.alloc(MiB)]),
+      ),
     );
     const visit = await completedVisitWith({ contentType: "video/mp4", file: video });
     expect(await deliverDueEmails()).toEqual({ sent: 1, failed: 0 });

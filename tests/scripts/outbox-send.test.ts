@@ -83,8 +83,22 @@ describe("npm run outbox:send", { timeout: 120_000 }, () => {
             status: "failed",
             last_error: "not sent before e-mail moved to the outbox",
           },
-          { kind: "other", to_address: "a@example.com", subject: "Old", text_body: "x", status: "sent", sent_at: daysAgo(120) },
-          { kind: "other", to_address: "b@example.com", subject: "Recent", text_body: "x", status: "sent", sent_at: daysAgo(10) },
+          {
+            kind: "other",
+            to_address: "a@example.com",
+            subject: "Old",
+            text_body: "x",
+            status: "sent",
+            sent_at: daysAgo(120),
+          },
+          {
+            kind: "other",
+            to_address: "b@example.com",
+            subject: "Recent",
+            text_body: "x",
+            status: "sent",
+            sent_at: daysAgo(10),
+          },
         ])
         .execute();
     });

@@ -107,7 +107,12 @@ async function attachmentsOf(message: ClaimedOutboxMessage): Promise<NonNullable
     }
     const chunks: Buffer[] = [];
     for await (const chunk of object.body) chunks.push(Buffer.from(chunk));
-    out.push({ filename: attachment.filename, contentType: attachment.contentType, content: Buffer.concat(chunks), ...cid });
+    out.push({
+      filename: attachment.filename,
+      contentType: attachment.contentType,
+      content: Buffer.concat(chunks),
+      ...cid,
+    });
   }
   return out;
 }
