@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Outbox claims per row (docs/decisions/081):
+ * Outbox claims per row (docs/decisions/035):
  * - `claim_token`: who holds a row that is `sending`. A worker writes "sent" or "failed" only
  *   `where claim_token = <its own>`, so a worker whose lease ran out and whose row was taken by
  *   another can no longer re-queue or fail a message the other has sent.

@@ -16,7 +16,7 @@ const QUALITIES = [82, 70, 58, 46];
 export class UnreadablePhotoError extends Error {}
 
 /**
- * A copy of an uploaded photo fit for an e-mail (docs/decisions/081): upright (EXIF orientation
+ * A copy of an uploaded photo fit for an e-mail (docs/decisions/035): upright (EXIF orientation
  * applied, then every metadata field dropped, GPS included), at most 1,600 px, a JPEG of at most
  * 1 MB. The original (up to 50 MB) is streamed to a temporary file and read by libvips from
  * there, sequentially, with JPEG shrink-on-load: sharp's own stream input gathers the whole body

@@ -77,7 +77,7 @@ export function nextAttemptAt(attempts: number, now = Date.now(), random = Math.
 }
 
 /**
- * One claim covers one send (docs/decisions/081). A send is bounded by the mail transport's
+ * One claim covers one send (docs/decisions/035). A send is bounded by the mail transport's
  * timeouts (5 s connect, 5 s greeting, 15 s of silence) plus reading and resizing a photo; while
  * it runs the worker renews the lease every third of it, so only a worker that died or froze
  * loses its row, and then for at most this long.
