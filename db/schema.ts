@@ -137,6 +137,8 @@ export interface OutboxTable {
   last_error: string | null;
   next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
   locked_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Who holds a `sending` row: only that worker writes its outcome (docs/decisions/035). */
+  claim_token: ColumnType<string | null, string | null | undefined, string | null>;
   sent_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: CreatedAt;
 }

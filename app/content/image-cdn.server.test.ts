@@ -1,4 +1,5 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readdirSync, rmSync, utimesSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
@@ -7,7 +8,7 @@ import { callRoute } from "../../tests/helpers/route-calls";
 import { loader } from "~/routes/resources.image-cdn.$";
 import { resetEnvCache } from "~/utils/env.server";
 import { getHomePage } from "./content.server";
-import { MAX_DIMENSION } from "./image-cdn.server";
+import { createVariantCache, MAX_DIMENSION } from "./image-cdn.server";
 import { resolveImage } from "./images.server";
 
 /** The embedded image route, called as Remix calls it, over the bundled dataset's real images. */
@@ -150,3 +151,55 @@ describe("bad requests are refused with a reason, never a 500", () => {
 function heroPathFor(project: string) {
   return `images/${project}/production/e2590a23c7b4433ab645750b549814b12e37ce91-1600x1200.png`;
 }
+
+describe("the variant cache keeps the most recently used variants", () => {
+  const bytes = (label: string) => Buffer.from(`variant ${label}`);
+
+  test("full, a new variant replaces the least recently used one (not refused)", async () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), "variant-cache-"));
+    try {
+      const cache = createVariantCache(folder, 3);
+      for (const key of ["a", "b", "c"]) await cache.set(key, bytes(key));
+      // "a" is read again: "b" is now the least recently used.
+      expect(await cache.get("a")).toEqual(bytes("a"));
+      await cache.set("d", bytes("d"));
+      expect(await cache.get("d")).toEqual(bytes("d"));
+      expect(await cache.get("b")).toBeNull();
+      expect(await cache.get("a")).toEqual(bytes("a"));
+      expect(await cache.get("c")).toEqual(bytes("c"));
+      // On disk too: never more files than the cap (the evicted file is deleted).
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(readdirSync(folder)).toHaveLength(3);
+      // A crawler's sweep through new sizes keeps caching: the last ones asked for are there.
+      for (let i = 0; i < 10; i++) await cache.set(`sweep-${i}`, bytes(`sweep-${i}`));
+      expect(await cache.get("sweep-9")).toEqual(bytes("sweep-9"));
+      expect(cache.size).toBe(3);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(readdirSync(folder)).toHaveLength(3);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  test("a restarted process keeps the cap and evicts the file used longest ago", async () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), "variant-cache-"));
+    try {
+      const first = createVariantCache(folder, 2);
+      await first.set("old", bytes("old"));
+      await first.set("new", bytes("new"));
+      const fileOf = (key: string) => createHash("sha256").update(key).digest("hex");
+      // Make the use times unambiguous: "old" an hour ago.
+      const hourAgo = new Date(Date.now() - 3_600_000);
+      utimesSync(path.join(folder, fileOf("old")), hourAgo, hourAgo);
+      const again = createVariantCache(folder, 2);
+      await again.set("third", bytes("third"));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(readdirSync(folder)).toHaveLength(2);
+      expect(readdirSync(folder).sort()).toEqual([fileOf("new"), fileOf("third")].sort());
+      expect(await again.get("third")).toEqual(bytes("third"));
+      expect(await again.get("old")).toBeNull();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});

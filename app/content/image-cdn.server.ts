@@ -1,9 +1,11 @@
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { LRUCache } from "lru-cache";
 import pLimit from "p-limit";
-import type { Sharp, SharpConstructor } from "sharp";
+import type { Sharp } from "sharp";
 import { z } from "zod";
+import { loadSharp } from "~/utils/sharp.server";
 
 /**
  * The embedded stand-in for Sanity's image CDN: the parameters that `@sanity/image-url` writes
@@ -14,7 +16,7 @@ import { z } from "zod";
 
 /** Largest output side; Sanity's own CDN allows more, but no page here asks for over 2x 1200 px. */
 export const MAX_DIMENSION = 2400;
-/** Variants kept on disk at most; beyond that new variants are served but not stored. */
+/** Variants kept on disk at most; a new one beyond that replaces the least recently used. */
 export const MAX_CACHED_VARIANTS = 2000;
 
 /**
@@ -25,23 +27,6 @@ export const MAX_CACHED_VARIANTS = 2000;
  */
 export const MAX_CONCURRENT_RENDERS = 2;
 const renderSlots = pLimit(MAX_CONCURRENT_RENDERS);
-let sharpModule: Promise<SharpConstructor> | undefined;
-
-/**
- * sharp and libvips, loaded by the first render: they take ~22 MiB of resident memory, and with
- * Sanity's own CDN configured this stand-in never renders at all (decision 077). One libvips
- * thread per job (the slots above are the parallelism), and no libvips operation cache: the
- * variants are kept on disk, and its default 50 MB would be a fifth of the machine.
- */
-function loadSharp() {
-  sharpModule ??= import("sharp").then((module) => {
-    const sharp = module.default as SharpConstructor;
-    sharp.concurrency(1);
-    sharp.cache(false);
-    return sharp;
-  });
-  return sharpModule;
-}
 
 const FITS = ["clip", "crop", "fill", "fillmax", "max", "scale", "min"] as const;
 const FORMATS = ["jpg", "png", "webp"] as const;
@@ -147,30 +132,59 @@ export async function transformImage(source: Buffer, params: ImageParams, format
   return image.png({ compressionLevel: 9, palette: quality < 100 }).toBuffer();
 }
 
-/** A disk cache of rendered variants, bounded in count, written atomically. */
+/**
+ * A disk cache of rendered variants, bounded in count, written atomically. Full, it deletes the
+ * least recently used variant to keep a new one: the sizes pages ask for today stay cached, and
+ * a crawler's sweep through odd sizes only cycles through the cold end. Recency is kept in memory
+ * (an LRU of file names) and on disk as each file's mtime, touched on every hit, so that a
+ * restarted process starts from the same order.
+ */
 export function createVariantCache(folder: string, maxEntries = MAX_CACHED_VARIANTS) {
-  let count: number | undefined;
-  const fileFor = (key: string) => path.join(folder, createHash("sha256").update(key).digest("hex"));
+  const fileFor = (name: string) => path.join(folder, name);
+  const nameFor = (key: string) => createHash("sha256").update(key).digest("hex");
+  const entries = new LRUCache<string, true>({
+    max: maxEntries,
+    // Evicted (not replaced): the file goes too. A failed delete only leaves a stray file.
+    dispose: (_value, name, reason) => {
+      if (reason === "evict") void rm(fileFor(name), { force: true }).catch(() => {});
+    },
+  });
+  let loaded: Promise<void> | undefined;
+  // The files already there, oldest use first, so that the LRU's order matches the disk's.
+  const load = () =>
+    (loaded ??= (async () => {
+      await mkdir(folder, { recursive: true });
+      const names = (await readdir(folder)).filter((name) => /^[a-f0-9]{64}$/.test(name));
+      const dated = await Promise.all(
+        names.map(async (name) => ({ name, used: (await stat(fileFor(name)).catch(() => null))?.mtimeMs ?? 0 })),
+      );
+      dated.sort((a, b) => a.used - b.used);
+      for (const { name } of dated) entries.set(name, true);
+    })());
   return {
     async get(key: string): Promise<Buffer | null> {
+      await load();
+      const name = nameFor(key);
+      if (!entries.get(name)) return null;
       try {
-        return await readFile(fileFor(key));
+        const bytes = await readFile(fileFor(name));
+        const now = new Date();
+        void utimes(fileFor(name), now, now).catch(() => {});
+        return bytes;
       } catch {
+        entries.delete(name);
         return null;
       }
     },
     async set(key: string, bytes: Buffer): Promise<void> {
-      if (count === undefined) {
-        await mkdir(folder, { recursive: true });
-        count = (await readdir(folder)).length;
-      }
-      if (count >= maxEntries) return;
-      const file = fileFor(key);
+      await load();
+      const name = nameFor(key);
+      const file = fileFor(name);
       const temporary = `${file}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`;
       try {
         await writeFile(temporary, bytes);
         await rename(temporary, file);
-        count += 1;
+        entries.set(name, true);
       } catch (error) {
         // A full or read-only disk costs the cache, never the picture: it is served from memory.
         await rm(temporary, { force: true }).catch(() => {});
@@ -178,6 +192,10 @@ export function createVariantCache(folder: string, maxEntries = MAX_CACHED_VARIA
           JSON.stringify({ level: "error", event: "image-cdn.cache-write", error: String((error as Error)?.message) }),
         );
       }
+    },
+    /** How many variants are cached now. */
+    get size() {
+      return entries.size;
     },
   };
 }

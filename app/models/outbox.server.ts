@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { sql, type Selectable } from "kysely";
 import type { OutboxAttachment, OutboxKind, OutboxStatus, OutboxTable } from "../../db/schema";
 import { getDb, type Db } from "~/utils/db.server";
@@ -38,50 +39,97 @@ export async function insertOutboxMessage(db: Db, message: NewOutboxMessage): Pr
     .executeTakeFirst();
 }
 
+export type ClaimedOutboxMessage = OutboxMessage & { claim_token: string };
+
 /**
- * Takes up to `limit` due messages for this worker: `FOR UPDATE SKIP LOCKED` lets several
- * workers (machines, processes) claim side by side without ever taking the same row, and
- * `locked_until` hands a row back if its worker died mid-send.
+ * Takes the next due message for this worker, alone, under a claim of its own: a fresh
+ * `claim_token` and a lease (`locked_until`) long enough for one send. `FOR UPDATE SKIP LOCKED`
+ * lets several workers claim side by side without taking the same row; a lease that ran out
+ * (its worker died or stalled) lets another take the row, with a new token. `retryFailed` also
+ * takes messages given up on (`npm run outbox:send`), except the ones with nothing to send (the
+ * quote notifications from before the outbox, migration 0005, kept only as a record).
  */
-export async function claimOutboxMessages(options: { limit: number; lockMs: number; ignoreBackoff?: boolean }) {
+export async function claimNextOutboxMessage(options: {
+  leaseMs: number;
+  ignoreBackoff?: boolean;
+  retryFailed?: boolean;
+}): Promise<ClaimedOutboxMessage | undefined> {
   const db = await getDb();
-  const lockUntil = new Date(Date.now() + options.lockMs);
+  const token = randomUUID();
   const due = options.ignoreBackoff ? sql`true` : sql`next_attempt_at <= now()`;
-  const { rows } = await sql<OutboxMessage>`
-    update outbox set status = 'sending', locked_until = ${lockUntil}, attempts = attempts + 1
-    where id in (
+  const failed = options.retryFailed ? sql`(status = 'failed' and text_body <> '')` : sql`false`;
+  const { rows } = await sql<ClaimedOutboxMessage>`
+    update outbox
+    set status = 'sending', claim_token = ${token},
+        locked_until = now() + make_interval(secs => ${options.leaseMs / 1000}), attempts = attempts + 1
+    where id = (
       select id from outbox
-      where ((status = 'pending' and ${due}) or (status = 'sending' and locked_until < now()))
+      where (status = 'pending' and ${due}) or (status = 'sending' and locked_until < now()) or ${failed}
       order by next_attempt_at, id
-      limit ${options.limit}
+      limit 1
       for update skip locked
     )
     returning *`.execute(db);
-  return rows;
+  return rows[0];
 }
 
-export async function markOutboxSent(id: string) {
+/** Extends this worker's lease on one row; false when the claim is no longer its own. */
+export async function renewOutboxClaim(id: string, token: string, leaseMs: number) {
   const db = await getDb();
-  await db
+  const result = await db
     .updateTable("outbox")
-    .set({ status: "sent", sent_at: new Date(), locked_until: null, last_error: null })
+    .set({ locked_until: sql<Date>`now() + make_interval(secs => ${leaseMs / 1000})` })
     .where("id", "=", id)
-    .execute();
+    .where("claim_token", "=", token)
+    .where("status", "=", "sending")
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
-/** A failed attempt: back to pending at `retryAt`, or failed for good when there is none. */
-export async function markOutboxAttemptFailed(id: string, error: string, retryAt: Date | null) {
+/** Sent, written only by the holder of the claim; false when another worker holds it now. */
+export async function markOutboxSent(id: string, token: string) {
   const db = await getDb();
-  await db
+  const result = await db
+    .updateTable("outbox")
+    .set({ status: "sent", sent_at: new Date(), locked_until: null, claim_token: null, last_error: null })
+    .where("id", "=", id)
+    .where("claim_token", "=", token)
+    .where("status", "=", "sending")
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/**
+ * A failed attempt: back to pending at `retryAt`, or failed for good when there is none. Written
+ * only by the holder of the claim, so a late failure never re-queues a message sent meanwhile.
+ */
+export async function markOutboxAttemptFailed(id: string, token: string, error: string, retryAt: Date | null) {
+  const db = await getDb();
+  const result = await db
     .updateTable("outbox")
     .set({
       status: retryAt ? "pending" : "failed",
       last_error: error.slice(0, 1000),
       locked_until: null,
+      claim_token: null,
       ...(retryAt ? { next_attempt_at: retryAt } : {}),
     })
     .where("id", "=", id)
-    .execute();
+    .where("claim_token", "=", token)
+    .where("status", "=", "sending")
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Deletes the messages sent before `before`; answers how many. */
+export async function deleteOutboxSentBefore(before: Date) {
+  const db = await getDb();
+  const result = await db
+    .deleteFrom("outbox")
+    .where("status", "=", "sent")
+    .where("sent_at", "<", before)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 /** The e-mails about one thing (a visit), newest first, for its page. */

@@ -84,6 +84,8 @@ const schema = z
     // E-mail: quote notifications are sent when SMTP_URL is set.
     SMTP_URL: optional(z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")),
     MAIL_FROM: optional(z.string().min(3)),
+    // Sent e-mails are deleted from the outbox after this many days (docs/decisions/035).
+    OUTBOX_KEEP_SENT_DAYS: withDefault(z.coerce.number().int().min(1).max(3650), 90),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production" && env.SESSION_SECRET === DEV_SESSION_SECRET && !process.env.ALLOW_DEV_SECRET) {

@@ -5,6 +5,7 @@ import * as visits from "./0003-visits";
 import * as bookings from "./0004-bookings";
 import * as quoteEmailsInOutbox from "./0005-quote-emails-in-outbox";
 import * as adminListsAtScale from "./0006-admin-lists-at-scale";
+import * as outboxClaims from "./0007-outbox-claims";
 
 /**
  * Every migration, in order. A static map (not a folder scan) so that the same list works in
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   "0004-bookings": bookings,
   "0005-quote-emails-in-outbox": quoteEmailsInOutbox,
   "0006-admin-lists-at-scale": adminListsAtScale,
+  "0007-outbox-claims": outboxClaims,
 };

@@ -184,11 +184,15 @@ for (const js of [true, false]) {
       expect(new URL(portalLink).pathname).toBe(portalPath);
       expect(new URL(portalLink).origin).toBe(visitUrl.origin);
       expect(mail.text).toContain("Soft stool near the patio");
-      // The after photo travels with it, shown inline by its Content-ID.
+      // A JPEG copy of the after photo travels with it (never the original: docs/decisions/035),
+      // shown inline by its Content-ID.
       const photo = mail.attachments.find((a) => a.cid === "after-photo");
       expect(photo, JSON.stringify(mail.attachments)).toBeDefined();
-      expect(photo!.contentType).toMatch(/^image\//);
-      expect(photo!.sha256).toBe(createHash("sha256").update(AFTER_PNG.buffer).digest("hex"));
+      expect(photo!.contentType).toBe("image/jpeg");
+      expect(photo!.filename).toBe("after.jpg");
+      expect(photo!.size).toBeGreaterThan(0);
+      expect(photo!.size).toBeLessThanOrEqual(1024 * 1024);
+      expect(photo!.sha256).not.toBe(createHash("sha256").update(AFTER_PNG.buffer).digest("hex"));
       expect(mail.html).toContain('src="cid:after-photo"');
       // Never the gate code (docs/decisions/032), in any part.
       expect(JSON.stringify(mail)).not.toContain(GATE_CODE);

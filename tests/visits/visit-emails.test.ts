@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { sql } from "kysely";
+import sharp from "sharp";
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
 import { createUser, sessionCookieFor, type TestUser } from "../helpers/factories";
@@ -100,11 +101,13 @@ describe("completion and missed e-mails through the outbox", () => {
     expect(mail.text).toContain("Consider contacting your veterinarian.");
     expect(mail.text).toContain(`/customer-dashboard/visits/${visit.id}`);
     expect(mail.attachments).toHaveLength(1);
-    expect(mail.attachments[0].contentType).toBe("image/png");
-    expect(Buffer.compare(mail.attachments[0].content, PHOTO)).toBe(0);
+    // A photo goes as a JPEG copy (tests/attack/outbox.test.ts: a 20 MB one), never the original.
+    expect(mail.attachments[0].contentType).toBe("image/jpeg");
+    expect(mail.attachments[0].filename).toBe("after.jpg");
+    expect((await sharp(mail.attachments[0].content).metadata()).format).toBe("jpeg");
     // Inline: the HTML shows the attachment (mailparser turns the cid: reference into a data URI).
     expect(mail.attachments[0].cid).toBe("after-photo");
-    expect(mail.html).toContain(`src="data:image/png;base64,${PHOTO.toString("base64")}"`);
+    expect(mail.html).toContain(`src="data:image/jpeg;base64,${mail.attachments[0].content.toString("base64")}"`);
     const sent = await db().selectFrom("outbox").selectAll().executeTakeFirstOrThrow();
     expect(sent).toMatchObject({ status: "sent", attempts: 1 });
   });

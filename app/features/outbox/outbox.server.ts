@@ -1,12 +1,15 @@
 import type { OutboxAttachment } from "../../../db/schema";
 import type { OutboxKind } from "./outbox-constants";
 import { getSiteSettings } from "~/content/content.server";
+import { emailPhoto, UnreadablePhotoError } from "./email-photo.server";
 import {
-  claimOutboxMessages,
+  claimNextOutboxMessage,
+  deleteOutboxSentBefore,
   insertOutboxMessage,
   markOutboxAttemptFailed,
   markOutboxSent,
-  type OutboxMessage,
+  renewOutboxClaim,
+  type ClaimedOutboxMessage,
 } from "~/models/outbox.server";
 import type { Db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
@@ -57,8 +60,12 @@ export async function enqueueEmail(db: Db, email: EmailToEnqueue) {
   return row;
 }
 
-/** After this many attempts a message is 'failed' for good (about a day of backoff). */
-export const MAX_ATTEMPTS = 10;
+/**
+ * After this many attempts a message is 'failed' for good: 30 s doubling to the 4 h cap, so the
+ * 14 waits between 15 attempts add up to about a day (24.3 h, up to 20 % more with jitter).
+ * `npm run outbox:send` still tries a failed message once more each time it runs.
+ */
+export const MAX_ATTEMPTS = 15;
 const BACKOFF_BASE_MS = 30_000;
 const BACKOFF_MAX_MS = 4 * 60 * 60 * 1000;
 
@@ -69,20 +76,42 @@ export function nextAttemptAt(attempts: number, now = Date.now(), random = Math.
   return new Date(now + delay * (1 + 0.2 * random()));
 }
 
-async function attachmentsOf(message: OutboxMessage): Promise<NonNullable<OutgoingMail["attachments"]>> {
+/**
+ * One claim covers one send (docs/decisions/035). A send is bounded by the mail transport's
+ * timeouts (5 s connect, 5 s greeting, 15 s of silence) plus reading and resizing a photo; while
+ * it runs the worker renews the lease every third of it, so only a worker that died or froze
+ * loses its row, and then for at most this long.
+ */
+export const CLAIM_LEASE_MS = 90_000;
+
+async function attachmentsOf(message: ClaimedOutboxMessage): Promise<NonNullable<OutgoingMail["attachments"]>> {
   const storage = getStorage();
   const out: NonNullable<OutgoingMail["attachments"]> = [];
   for (const attachment of message.attachments) {
     const object = await storage.get(attachment.key);
     // The photo was deleted after the e-mail was queued: send the rest (the portal link still works).
     if (!object) continue;
+    const cid = attachment.cid ? { cid: attachment.cid } : {};
+    if (attachment.contentType.startsWith("image/")) {
+      // A photo goes as a small JPEG, whatever was uploaded (up to 50 MB): never the original.
+      try {
+        const content = await emailPhoto(object.body);
+        const filename = `${attachment.filename.replace(/\.[^.]*$/, "") || "photo"}.jpg`;
+        out.push({ filename, contentType: "image/jpeg", content, ...cid });
+      } catch (error) {
+        if (!(error instanceof UnreadablePhotoError)) throw error;
+        // Not a picture sharp can read: the e-mail still goes, with its link to the visit.
+        log.warn("outbox.photo_unreadable", { outboxId: message.id, key: attachment.key, ...errorFields(error) });
+      }
+      continue;
+    }
     const chunks: Buffer[] = [];
     for await (const chunk of object.body) chunks.push(Buffer.from(chunk));
     out.push({
       filename: attachment.filename,
       contentType: attachment.contentType,
       content: Buffer.concat(chunks),
-      ...(attachment.cid ? { cid: attachment.cid } : {}),
+      ...cid,
     });
   }
   return out;
@@ -98,52 +127,113 @@ async function sender() {
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error)) || "Unknown error";
 
 export type DeliveryResult = { sent: number; failed: number };
+export type DeliveryOutcome = "sent" | "failed" | "lost";
+export type DeliveryOptions = {
+  /** At most this many messages in this pass. */
+  limit?: number;
+  /** Also the messages still inside their backoff (an operator after an outage). */
+  ignoreBackoff?: boolean;
+  /** Also the messages given up on (`npm run outbox:send`). */
+  retryFailed?: boolean;
+  leaseMs?: number;
+};
 
-/** One pass of the worker: claims due messages and sends them one by one. */
-export async function deliverDueEmails(options: { limit?: number; ignoreBackoff?: boolean } = {}) {
+/**
+ * Sends one claimed message and records the outcome, under this worker's claim only: the claim
+ * is checked (and its lease renewed) before anything is sent, renewed while the send runs, and
+ * "sent" or "failed" is written only where the row still carries this worker's token. "lost":
+ * another worker took the row after this one's lease ran out; nothing is written here.
+ */
+export async function deliverClaimedEmail(
+  message: ClaimedOutboxMessage,
+  options: { leaseMs?: number; from?: OutgoingMail["from"] } = {},
+): Promise<DeliveryOutcome> {
+  const leaseMs = options.leaseMs ?? CLAIM_LEASE_MS;
+  const { id, claim_token: token } = message;
+  const fields = { outboxId: id, kind: message.kind, attempts: message.attempts };
+  if (!(await renewOutboxClaim(id, token, leaseMs))) {
+    log.warn("outbox.claim_lost", { ...fields, stage: "before send" });
+    return "lost";
+  }
+  const renewal = setInterval(() => {
+    renewOutboxClaim(id, token, leaseMs).then(
+      (held) => held || log.warn("outbox.claim_lost", { ...fields, stage: "during send" }),
+      (error: unknown) => log.warn("outbox.claim_renewal_failed", { ...fields, ...errorFields(error) }),
+    );
+  }, leaseMs / 3);
+  renewal.unref();
+  let failure: unknown;
+  try {
+    await sendMail({
+      from: options.from ?? (await sender()),
+      to: message.to_address,
+      replyTo: message.reply_to ?? undefined,
+      subject: message.subject,
+      text: message.text_body,
+      html: message.html_body ?? undefined,
+      attachments: await attachmentsOf(message),
+    });
+  } catch (error) {
+    failure = error ?? new Error("Unknown error");
+  } finally {
+    clearInterval(renewal);
+  }
+  if (failure === undefined) {
+    if (!(await markOutboxSent(id, token))) {
+      // Sent, but another worker took the row meanwhile: it may send it again (at least once).
+      log.warn("outbox.claim_lost", { ...fields, stage: "after send" });
+      return "lost";
+    }
+    log.info("outbox.sent", fields);
+    return "sent";
+  }
+  const retryAt = nextAttemptAt(message.attempts);
+  const recorded = await markOutboxAttemptFailed(id, token, describe(failure), retryAt);
+  log.warn(recorded ? "outbox.send_failed" : "outbox.claim_lost", {
+    ...fields,
+    gaveUp: !retryAt,
+    ...(recorded ? {} : { stage: "after a failed send" }),
+    ...errorFields(failure),
+  });
+  return recorded ? "failed" : "lost";
+}
+
+/** One pass of the worker: claims due messages one at a time, each under its own claim, and sends it. */
+export async function deliverDueEmails(options: DeliveryOptions = {}) {
   const result: DeliveryResult = { sent: 0, failed: 0 };
   if (!isMailConfigured()) return result;
-  const claimed = await claimOutboxMessages({
-    limit: options.limit ?? 20,
-    lockMs: 5 * 60_000,
-    ignoreBackoff: options.ignoreBackoff,
-  });
-  if (claimed.length === 0) return result;
-  const from = await sender();
-  for (const message of claimed) {
-    try {
-      await sendMail({
-        from,
-        to: message.to_address,
-        replyTo: message.reply_to ?? undefined,
-        subject: message.subject,
-        text: message.text_body,
-        html: message.html_body ?? undefined,
-        attachments: await attachmentsOf(message),
-      });
-      await markOutboxSent(message.id);
-      result.sent += 1;
-      log.info("outbox.sent", { outboxId: message.id, kind: message.kind, attempts: message.attempts });
-    } catch (error) {
-      const retryAt = nextAttemptAt(message.attempts);
-      await markOutboxAttemptFailed(message.id, describe(error), retryAt);
-      result.failed += 1;
-      log.warn("outbox.send_failed", {
-        outboxId: message.id,
-        kind: message.kind,
-        attempts: message.attempts,
-        gaveUp: !retryAt,
-        ...errorFields(error),
-      });
-    }
+  const limit = options.limit ?? 20;
+  const leaseMs = options.leaseMs ?? CLAIM_LEASE_MS;
+  let from: OutgoingMail["from"] | undefined;
+  for (let taken = 0; taken < limit; taken++) {
+    const message = await claimNextOutboxMessage({
+      leaseMs,
+      ignoreBackoff: options.ignoreBackoff,
+      retryFailed: options.retryFailed,
+    });
+    if (!message) break;
+    from ??= await sender();
+    const outcome = await deliverClaimedEmail(message, { leaseMs, from });
+    if (outcome === "sent") result.sent += 1;
+    if (outcome === "failed") result.failed += 1;
   }
   return result;
+}
+
+/** Sent messages are kept this long (OUTBOX_KEEP_SENT_DAYS, 90 by default), then deleted. */
+export async function pruneSentEmails(now = Date.now()) {
+  const days = getEnv().OUTBOX_KEEP_SENT_DAYS;
+  const deleted = await deleteOutboxSentBefore(new Date(now - days * 24 * 60 * 60 * 1000));
+  if (deleted > 0) log.info("outbox.pruned", { deleted, keepDays: days });
+  return deleted;
 }
 
 const INTERVAL_MS = 15_000;
 let timer: ReturnType<typeof setInterval> | undefined;
 let running: Promise<void> | undefined;
 let again = false;
+let prunedAt = 0;
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 function tick() {
   if (running) {
@@ -158,6 +248,10 @@ function tick() {
         // A full batch that went through: there may be more waiting.
         if (sent === 20 && failed === 0) again = true;
       } while (again);
+      if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
+        prunedAt = Date.now();
+        await pruneSentEmails();
+      }
     } catch (error) {
       log.error("outbox.worker_failed", errorFields(error));
     } finally {
