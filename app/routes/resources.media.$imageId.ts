@@ -22,7 +22,7 @@ const notFound = () =>
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request, context);
   if (!user) return notFound();
-  // The admin role counts only in a session that passed its second step (decision 081): an
+  // The admin role counts only in a session that passed its second step (decision 024): an
   // admin whose two-step is off, or who signed in before turning it on, sees only their own.
   const image = await getMediaForViewer(params.imageId ?? "", { id: user.id, isAdmin: hasAdminAccess(user) });
   if (!image) return notFound();

@@ -7,7 +7,7 @@ export const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 30;
 export const USER_ID_KEY = "userId";
 /**
  * When this session passed its second step (an ISO time), absent when it never did. The
- * features decide what it is worth (decision 081); the session only carries it.
+ * features decide what it is worth (decision 024); the session only carries it.
  */
 export const SECOND_STEP_AT_KEY = "secondStepAt";
 

@@ -59,7 +59,7 @@ export async function createUser(
 
 /**
  * The Cookie header of a fresh signed-in session for the user, as a complete sign-in leaves it:
- * with its second step passed now (decision 081). `secondStep: false`: a session signed in
+ * with its second step passed now (decision 024). `secondStep: false`: a session signed in
  * with the password alone (before two-step was on, say).
  */
 export async function sessionCookieFor(userId: string, { secondStep = true } = {}): Promise<string> {

@@ -7,7 +7,7 @@ import { withReturnPath } from "~/utils/return-path";
 
 /**
  * The signed-in user as this session knows them. `secondStepPassed`: this session passed the
- * second step after two-step was (last) turned on (decision 081); a session signed in before
+ * second step after two-step was (last) turned on (decision 024); a session signed in before
  * enrolment, or with the password alone, never has it.
  */
 export type SignedInUser = SessionUser & { secondStepPassed: boolean };

@@ -74,7 +74,7 @@ describe("enrolment", () => {
     // On once: a second enrolment (another key) changes nothing.
     const other = await newSetupKey();
     expect(await completeEnrolment(user.id, other, codeAt(other, 1), null)).toBeNull();
-    expect((await verifySecondStep(user.id, codeAt(setup.secret, 1)))).toBe(true);
+    expect(await verifySecondStep(user.id, codeAt(setup.secret, 1))).toBe(true);
   });
 });
 
@@ -191,11 +191,13 @@ describe("sign-in with two-step", () => {
 
   const wrongCodes = (count: number) => Array.from({ length: count }, (_, i) => String(100000 + i));
   const limitCount = async (userId: string) =>
-    (await database.current.db
-      .selectFrom("rate_limits")
-      .select("hits")
-      .where("key", "=", `two-step:user:${userId}`)
-      .executeTakeFirst())?.hits ?? 0;
+    (
+      await database.current.db
+        .selectFrom("rate_limits")
+        .select("hits")
+        .where("key", "=", `two-step:user:${userId}`)
+        .executeTakeFirst()
+    )?.hits ?? 0;
 
   it(`refuses the ${SECOND_STEP_LIMIT.limit + 1}th wrong code over fresh challenges, and then even the right one`, async () => {
     const { user, secret } = await enrolled();
@@ -221,9 +223,7 @@ describe("sign-in with two-step", () => {
     vi.setSystemTime((now += STEP_MS));
     const challenges = await Promise.all([1, 2, 3].map(() => firstStep(user.email, user.password)));
     const answers = await Promise.all(
-      wrongCodes(SECOND_STEP_LIMIT.limit + 1).map((code, i) =>
-        completeSecondStep(challenges[i % 3], secret, { code }),
-      ),
+      wrongCodes(SECOND_STEP_LIMIT.limit + 1).map((code, i) => completeSecondStep(challenges[i % 3], secret, { code })),
     );
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses.filter((s) => s === 400)).toHaveLength(SECOND_STEP_LIMIT.limit);

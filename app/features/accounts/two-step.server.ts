@@ -28,7 +28,7 @@ export const RECOVERY_CODE_COUNT = 10;
 export const MAX_WRONG_CODES = 5;
 /**
  * Wrong codes per account, across every challenge and the "Turn off" form: a stolen password
- * meets at most this many guesses per window (decision 081). A fixed window, so nobody is
+ * meets at most this many guesses per window (decision 024). A fixed window, so nobody is
  * kept out longer than it.
  */
 export const SECOND_STEP_LIMIT = { limit: 10, windowMs: 15 * 60_000 } as const;
@@ -155,7 +155,11 @@ export function tooManyCodesMessage(retryAfterSeconds: number) {
  * Turning two-step off needs a current code (or a recovery code), counted like a sign-in's.
  * Every other session of the account ends.
  */
-export async function disableTwoStep(userId: string, code: string, keepSessionId: string | null): Promise<CountedCheck> {
+export async function disableTwoStep(
+  userId: string,
+  code: string,
+  keepSessionId: string | null,
+): Promise<CountedCheck> {
   const check = await checkSecondStepCode(userId, code);
   if (check.status !== "right") return check;
   await deleteTotp(userId);
@@ -218,7 +222,9 @@ export async function answerSignInChallenge(request: Request, code: string): Pro
   if (!idHash || !claim) return { status: "start-over" };
   const check = await checkSecondStepCode(claim.userId, code);
   if (check.status === "right") {
-    return (await deleteSignInChallenge(idHash)) ? { status: "verified", userId: claim.userId } : { status: "start-over" };
+    return (await deleteSignInChallenge(idHash))
+      ? { status: "verified", userId: claim.userId }
+      : { status: "start-over" };
   }
   if (check.status === "limited") return check;
   if (claim.attempts >= MAX_WRONG_CODES) {
