@@ -34,7 +34,10 @@ export async function finishFirstStep(
  * 081), which is what admin pages ask of it.
  */
 export function finishSecondStep(request: Request, user: SessionUser, returnPath?: string | null) {
-  return startSession(request, user, "password+totp", returnPath, new Date());
+  // The code was checked against the enrolment of `twoStepEnabledAt` (the database's clock):
+  // never record an earlier time, whatever this machine's clock says.
+  const enabledAt = user.twoStepEnabledAt?.getTime() ?? 0;
+  return startSession(request, user, "password+totp", returnPath, new Date(Math.max(Date.now(), enabledAt)));
 }
 
 /** A brand-new session id at every sign-in (remix-auth v3 would reuse the visitor's). */

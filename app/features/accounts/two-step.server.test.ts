@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useAppDatabase } from "../../../tests/helpers/app-database";
 import { completeSecondStep, formPost, get, settle, setCookie } from "../../../tests/helpers/auth-requests";
@@ -14,7 +15,7 @@ import {
   SECOND_STEP_LIMIT,
   verifySecondStep,
 } from "./two-step.server";
-import { getOptionalUser } from "./auth.server";
+import { getOptionalUser, hasAdminAccess } from "./auth.server";
 import { action as signInAction } from "~/routes/auth";
 import { loader as verifyLoader } from "~/routes/auth_.verify";
 
@@ -248,6 +249,31 @@ describe("sign-in with two-step", () => {
     const done = await completeSecondStep(await firstStep(user.email, user.password), secret);
     expect(done.headers.get("Location")).toBe("/customer-dashboard");
     expect(await sessionCount(user.id)).toBe(1);
+  });
+
+  it("records the second step on the session, never before two-step was on (a clock behind the database's too)", async () => {
+    const { user, secret } = await enrolled();
+    // The database's clock (which wrote enabled_at) two minutes ahead of this machine's.
+    await database.current.db
+      .updateTable("user_totp")
+      .set({ enabled_at: sql<Date>`now() + interval '2 minutes'` })
+      .where("user_id", "=", user.id)
+      .execute();
+    vi.setSystemTime((now += STEP_MS));
+    await database.current.db.insertInto("user_roles").values({ user_id: user.id, role: "admin" }).execute();
+    const done = await completeSecondStep(await firstStep(user.email, user.password), secret);
+    const signedIn = await getOptionalUser(get("/", { cookie: setCookie(done, "__session") }), {});
+    expect(signedIn?.secondStepPassed).toBe(true);
+    expect(signedIn && hasAdminAccess(signedIn)).toBe(true);
+    // Turned off and on again later: that session's second step no longer counts.
+    await database.current.db
+      .updateTable("user_totp")
+      .set({ enabled_at: new Date(Date.now() + 60 * 60_000) })
+      .where("user_id", "=", user.id)
+      .execute();
+    const later = await getOptionalUser(get("/", { cookie: setCookie(done, "__session") }), {});
+    expect(later?.secondStepPassed).toBe(false);
+    expect(later && hasAdminAccess(later)).toBe(false);
   });
 
   it("refuses /auth/verify without a challenge", async () => {
