@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -18,11 +18,8 @@ import { startAppServer, type AppServer } from "../helpers/app-server";
 import { BUILD_FILE, ensureBuild } from "../helpers/ensure-build";
 import { createUser, sessionCookieFor, type TestUser } from "../helpers/factories";
 import { TINY_PNG } from "../helpers/media-bytes";
-import { createServiceRow } from "../helpers/portal-data";
 import { startTestSmtpServer, type TestSmtpServer } from "../helpers/smtp-server";
 import { totpCode } from "../helpers/totp";
-import { storeServiceMedia } from "~/features/media/service-media.server";
-import { createFolderStorage, setStorageForTests } from "~/utils/storage.server";
 
 /**
  * The attacker's probe of issue 24 (items 1, 2, 3, 5, 6 and 7), over HTTP against the
@@ -71,24 +68,40 @@ beforeAll(async () => {
   await new Promise((resolve) => server.once("listening", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  // One customer's photo, stored where the build's folder storage reads it.
+  // One customer's photo, stored where the build's folder storage reads it (rows and file
+  // written directly: the probe needs no app module but the build).
   const db = database.current.db;
   const customer = await createUser(db);
-  setStorageForTests(createFolderStorage(path.join(dataDir, "uploads")));
-  const stored = await storeServiceMedia({
-    service: await createServiceRow(db, customer.id),
-    imageType: "after",
-    source: (async function* () {
-      yield TINY_PNG;
-    })(),
-    uploadedBy: customer.id,
-  });
-  if (!stored.ok) throw new Error(stored.reason);
-  mediaId = stored.image.id;
+  const visit = await db
+    .insertInto("services")
+    .values({
+      customer_id: customer.id,
+      service_type: "Weekly Service",
+      service_date: new Date(Date.now() - 24 * 60 * 60 * 1000),
+      status: "completed",
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const key = `${customer.id}/${visit.id}/after_1.png`;
+  mkdirSync(path.dirname(path.join(dataDir, "uploads", key)), { recursive: true });
+  writeFileSync(path.join(dataDir, "uploads", key), TINY_PNG);
+  mediaId = (
+    await db
+      .insertInto("service_images")
+      .values({
+        service_id: visit.id,
+        image_url: key,
+        image_type: "after",
+        content_type: "image/png",
+        size_bytes: TINY_PNG.length,
+        uploaded_by: customer.id,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow()
+  ).id;
 }, 240_000);
 
 afterAll(async () => {
-  setStorageForTests(undefined);
   await new Promise((resolve) => server?.close(resolve));
   await smtp?.stop();
   rmSync(dataDir, { recursive: true, force: true });
