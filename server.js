@@ -171,7 +171,11 @@ const renderRemix = async (req, res) => {
 async function writeRemixResponse(res, response) {
   res.statusMessage = response.statusText;
   res.status(response.status);
-  for (const [key, value] of response.headers.entries()) res.append(key, value);
+  for (const [key, value] of response.headers.entries()) {
+    // A page may tighten the site-wide Referrer-Policy (token pages: no-referrer); one value, not two.
+    if (key === "referrer-policy") res.setHeader(key, value);
+    else res.append(key, value);
+  }
   if (!response.body) return void res.end();
   if (/text\/event-stream/i.test(response.headers.get("Content-Type") ?? "")) res.flushHeaders();
   await pipeline(Readable.fromWeb(response.body), res);

@@ -418,7 +418,10 @@ async function measure(size: { name: string; customers: number }): Promise<SizeR
       const headers = await createUserSessionHeaders(new Request("http://localhost/"), id);
       cookies.push((headers.get("Set-Cookie") ?? "").split(";")[0]);
     }
-    const adminHeaders = await createUserSessionHeaders(new Request("http://localhost/"), seeded.adminId);
+    // An admin signed in with password and code: its session passed the second step (decision 024).
+    const adminHeaders = await createUserSessionHeaders(new Request("http://localhost/"), seeded.adminId, {
+      secondStepAt: new Date(),
+    });
     const adminCookie = (adminHeaders.get("Set-Cookie") ?? "").split(";")[0];
 
     // 1. The customer dashboard's loader in this process: the database work alone.

@@ -19,9 +19,21 @@ export function isCrossSiteWrite(req, ownOrigins) {
   if (SAFE_METHODS.has(req.method.toUpperCase())) return false;
   if (EXEMPT.some((pattern) => pattern.test(req.path))) return false;
   const origin = req.headers.origin;
+  if (isOwnNoReferrerPost(req)) return false;
   if (typeof origin === "string") return !ownOrigins.includes(origin.toLowerCase());
   const fetchSite = req.headers["sec-fetch-site"];
   return fetchSite === "cross-site" || fetchSite === "same-site";
+}
+
+/**
+ * A post from one of our own pages that sends `Referrer-Policy: no-referrer` (the token pages):
+ * the browser then writes `Origin: null`, but its Sec-Fetch-Site, which no page can set, still
+ * says "same-origin". Another site's post (a sandboxed frame, a no-referrer page) says
+ * "cross-site" or "same-site" and stays refused; so does `Origin: null` without Sec-Fetch-Site.
+ * @param {{ headers: Record<string, string | string[] | undefined> }} req
+ */
+function isOwnNoReferrerPost(req) {
+  return req.headers.origin === "null" && req.headers["sec-fetch-site"] === "same-origin";
 }
 
 /**
@@ -40,7 +52,11 @@ export function refuseCrossSiteWrites({ siteUrl }) {
       .trim();
     const host = (forwarded || req.headers.host || "").toLowerCase();
     const own = host ? [`http://${host}`, `https://${host}`] : [siteOrigin];
-    if (!isCrossSiteWrite(req, own)) return next();
+    if (!isCrossSiteWrite(req, own)) {
+      // Remix compares any Origin but a missing one with the host and would throw on "null".
+      if (isOwnNoReferrerPost(req)) delete req.headers.origin;
+      return next();
+    }
     res
       .status(403)
       .type("text/html")

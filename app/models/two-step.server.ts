@@ -12,18 +12,6 @@ export async function findTotp(userId: string) {
   return row ? { secret: row.secret, enabledAt: row.enabled_at, lastUsedStep: row.last_used_step } : null;
 }
 
-/** Starts (or restarts) enrolment with a new secret; an account that has two-step on is left alone. */
-export async function upsertPendingTotp(userId: string, secret: string) {
-  const db = await getDb();
-  await db
-    .insertInto("user_totp")
-    .values({ user_id: userId, secret })
-    .onConflict((oc) =>
-      oc.column("user_id").doUpdateSet({ secret, last_used_step: null }).where("user_totp.enabled_at", "is", null),
-    )
-    .execute();
-}
-
 /**
  * Records that the code of `step` was used, only if no code of this or a later step was used
  * before: true when this use is the first. One statement, so two racing uses cannot both win.
@@ -40,20 +28,33 @@ export async function claimTotpStep(userId: string, step: number): Promise<boole
   return Boolean(row);
 }
 
-/** Turns two-step on with its hashed recovery codes (replacing any old ones). */
-export async function enableTotp(userId: string, recoveryCodeHashes: string[]) {
+/**
+ * Turns two-step on with `secret` (whose code of `usedStep` was just shown right, so it cannot
+ * serve again) and its hashed recovery codes, replacing any old ones. Returns when it was
+ * turned on (the database's clock), or null when it was on already.
+ */
+export async function enableTotp(input: {
+  userId: string;
+  secret: string;
+  usedStep: number;
+  recoveryCodeHashes: string[];
+}): Promise<Date | null> {
   const db = await getDb();
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable("user_totp")
-      .set({ enabled_at: sql<Date>`now()` })
-      .where("user_id", "=", userId)
-      .execute();
-    await trx.deleteFrom("recovery_codes").where("user_id", "=", userId).execute();
+  return db.transaction().execute(async (trx) => {
+    const values = { secret: input.secret, enabled_at: sql<Date>`now()`, last_used_step: input.usedStep };
+    const row = await trx
+      .insertInto("user_totp")
+      .values({ user_id: input.userId, ...values })
+      .onConflict((oc) => oc.column("user_id").doUpdateSet(values).where("user_totp.enabled_at", "is", null))
+      .returning("enabled_at")
+      .executeTakeFirst();
+    if (!row?.enabled_at) return null;
+    await trx.deleteFrom("recovery_codes").where("user_id", "=", input.userId).execute();
     await trx
       .insertInto("recovery_codes")
-      .values(recoveryCodeHashes.map((code_hash) => ({ user_id: userId, code_hash })))
+      .values(input.recoveryCodeHashes.map((code_hash) => ({ user_id: input.userId, code_hash })))
       .execute();
+    return new Date(row.enabled_at);
   });
 }
 
@@ -109,16 +110,28 @@ export async function findSignInChallenge(idHash: string) {
   return row ? { userId: row.user_id, failedAttempts: row.failed_attempts } : null;
 }
 
-/** Counts a wrong code and returns how many there have been. */
-export async function countChallengeFailure(idHash: string): Promise<number> {
+/**
+ * Claims one attempt of a live challenge before its code is checked, in one statement: null
+ * when the challenge is gone, expired or has used its `max` attempts (so parallel posts cannot
+ * all pass a count read before any of them wrote it).
+ */
+export async function claimChallengeAttempt(idHash: string, max: number) {
   const db = await getDb();
   const row = await db
     .updateTable("sign_in_challenges")
     .set({ failed_attempts: sql<number>`failed_attempts + 1` })
     .where("id_hash", "=", idHash)
-    .returning("failed_attempts")
+    .where("failed_attempts", "<", max)
+    .where("expires_at", ">", sql<Date>`now()`)
+    .returning(["user_id", "failed_attempts"])
     .executeTakeFirst();
-  return row?.failed_attempts ?? Number.POSITIVE_INFINITY;
+  return row ? { userId: row.user_id, attempts: row.failed_attempts } : null;
+}
+
+/** Ends every pending second step of the account (two-step turned on or off). */
+export async function deleteSignInChallengesOf(userId: string) {
+  const db = await getDb();
+  await db.deleteFrom("sign_in_challenges").where("user_id", "=", userId).execute();
 }
 
 /** Ends a challenge; true when it still existed (so exactly one request can finish it). */

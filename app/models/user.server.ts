@@ -11,6 +11,8 @@ export type SessionUser = {
   emailVerified: boolean;
   /** Two-step sign-in (TOTP) is on. Admins must have it to open admin pages. */
   twoStepEnabled: boolean;
+  /** When two-step was turned on (null while off): a second step passed before it is worth nothing. */
+  twoStepEnabledAt: Date | null;
 };
 
 /** The user with their profile name and whether they hold the admin role. */
@@ -26,14 +28,10 @@ export async function getSessionUserById(id: string): Promise<SessionUser | null
       hasAdminRole(eb).as("is_admin"),
       "users.email_verified_at",
       eb
-        .exists(
-          eb
-            .selectFrom("user_totp")
-            .select("user_totp.user_id")
-            .whereRef("user_totp.user_id", "=", "users.id")
-            .where("user_totp.enabled_at", "is not", null),
-        )
-        .as("two_step"),
+        .selectFrom("user_totp")
+        .select("user_totp.enabled_at")
+        .whereRef("user_totp.user_id", "=", "users.id")
+        .as("two_step_enabled_at"),
     ])
     .where("users.id", "=", id)
     .executeTakeFirst();
@@ -44,7 +42,8 @@ export async function getSessionUserById(id: string): Promise<SessionUser | null
     fullName: row.full_name,
     isAdmin: Boolean(row.is_admin),
     emailVerified: row.email_verified_at !== null,
-    twoStepEnabled: Boolean(row.two_step),
+    twoStepEnabled: row.two_step_enabled_at != null,
+    twoStepEnabledAt: row.two_step_enabled_at != null ? new Date(row.two_step_enabled_at) : null,
   };
 }
 

@@ -1,11 +1,15 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { log } from "~/utils/logger.server";
+import { log, refererForLog } from "~/utils/logger.server";
 
 // Every unknown URL lands here: one structured log line, then the 404 page.
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  log.warn("http.not_found", { method: request.method, path: url.pathname, referer: request.headers.get("referer") });
+  log.warn("http.not_found", {
+    method: request.method,
+    path: url.pathname,
+    referer: refererForLog(request.headers.get("referer")),
+  });
   throw new Response("Not Found", { status: 404 });
 }
 

@@ -1,44 +1,58 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { submitClass } from "~/features/accounts/auth-fields";
 import { AccountPage, linkClass, PlainField } from "~/features/accounts/account-form";
-import { homeFor, requireUser } from "~/features/accounts/auth.server";
-import { completeEnrolment, disableTwoStep, startEnrolment } from "~/features/accounts/two-step.server";
+import { homeFor, requireUserSession } from "~/features/accounts/auth.server";
+import {
+  completeEnrolment,
+  describeSetupKey,
+  disableTwoStep,
+  newSetupKey,
+  setSetupKey,
+  setupKeyOf,
+  tooManyCodesMessage,
+} from "~/features/accounts/two-step.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { deleteSessionsOfUser } from "~/models/account.server";
 import { countUnusedRecoveryCodes } from "~/models/two-step.server";
 import { readFormData } from "~/utils/form-data.server";
 import { log } from "~/utils/logger.server";
-import { getSession } from "~/utils/session.server";
+import { commitSession, setSecondStepAt } from "~/utils/session.server";
 import { jsonWithSuccess, redirectWithSuccess } from "~/utils/toast.server";
 
+// The setup key is a secret: never cached anywhere.
+const NO_STORE = { "Cache-Control": "no-store" };
+
+// A page view writes nothing (issue 24): the setup key shown is the one this session asked for
+// with "Set up two-step", if any.
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await requireUser(request, context);
-  const enrolment = user.twoStepEnabled ? null : await startEnrolment(user);
+  const { user, session } = await requireUserSession(request, context);
+  const setupKey = user.twoStepEnabled ? null : setupKeyOf(session);
+  const setup = setupKey ? await describeSetupKey(user, setupKey) : null;
   return json(
     {
       enabled: user.twoStepEnabled,
       requiredForAdmin: user.isAdmin && !user.twoStepEnabled,
       home: homeFor(user),
       recoveryCodesLeft: user.twoStepEnabled ? await countUnusedRecoveryCodes(user.id) : 0,
-      setup: enrolment ? { secret: enrolment.secret, qrCode: enrolment.qrCodeDataUrl } : null,
+      setup: setup ? { secret: setup.secret, qrCode: setup.qrCodeDataUrl } : null,
     },
-    // The setup key is a secret: never cached anywhere.
-    { headers: { "Cache-Control": "no-store" } },
+    { headers: NO_STORE },
   );
 }
 
 type ActionData = { intent: string; error?: string; recoveryCodes?: string[] };
 
+const WRONG_CODE = "That code is not right. Please try again.";
+
 export async function action({ request, context }: ActionFunctionArgs) {
-  const user = await requireUser(request, context);
+  const { user, session } = await requireUserSession(request, context);
   const form = await readFormData(request);
   const intent = String(form.get("intent") ?? "");
   const code = String(form.get("code") ?? "").slice(0, 40);
 
   if (intent === "sign-out-others") {
-    const session = await getSession(request);
     const ended = await deleteSessionsOfUser(user.id, session.id || null);
     log.info("auth.sessions.ended_others", { userId: user.id, ended });
     return jsonWithSuccess<ActionData>(
@@ -46,25 +60,46 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { message: "Signed out elsewhere", description: "Every other device has been signed out." },
     );
   }
+  if (intent === "setup") {
+    if (user.twoStepEnabled) return json<ActionData>({ intent, error: "Two-step verification is already on." }, 409);
+    // A new key at every press, kept in this session only.
+    setSetupKey(session, await newSetupKey());
+    return redirect("/account/security", { headers: { ...NO_STORE, "Set-Cookie": await commitSession(session) } });
+  }
   if (intent === "enable") {
     if (user.twoStepEnabled) return json<ActionData>({ intent, error: "Two-step verification is already on." }, 409);
-    const recoveryCodes = await completeEnrolment(user.id, code);
-    if (!recoveryCodes) {
-      return json<ActionData>({ intent, error: "That code is not right. Please try again." }, { status: 400 });
+    const setupKey = setupKeyOf(session);
+    if (!setupKey) {
+      return json<ActionData>({ intent, error: "Press \u201cSet up two-step\u201d first." }, { status: 400 });
     }
+    const enrolment = await completeEnrolment(user.id, setupKey, code, session.id || null);
+    if (!enrolment) return json<ActionData>({ intent, error: WRONG_CODE }, { status: 400 });
+    // This session proved the code just now: it is the one that stays, with its second step.
+    setSetupKey(session, null);
+    setSecondStepAt(session, enrolment.enabledAt);
     log.info("auth.two_step.enabled", { userId: user.id });
-    return json<ActionData>({ intent, recoveryCodes }, { headers: { "Cache-Control": "no-store" } });
+    return json<ActionData>(
+      { intent, recoveryCodes: enrolment.recoveryCodes },
+      { headers: { ...NO_STORE, "Set-Cookie": await commitSession(session) } },
+    );
   }
   if (intent === "disable") {
     if (!user.twoStepEnabled) return json<ActionData>({ intent, error: "Two-step verification is off." }, 409);
-    if (!(await disableTwoStep(user.id, code))) {
-      return json<ActionData>({ intent, error: "That code is not right. Please try again." }, { status: 400 });
+    const check = await disableTwoStep(user.id, code, session.id || null);
+    if (check.status === "limited") {
+      return json<ActionData>(
+        { intent, error: tooManyCodesMessage(check.retryAfterSeconds) },
+        { status: 429, headers: { "Retry-After": String(check.retryAfterSeconds) } },
+      );
     }
+    if (check.status === "wrong") return json<ActionData>({ intent, error: WRONG_CODE }, { status: 400 });
+    setSecondStepAt(session, null);
     log.info("auth.two_step.disabled", { userId: user.id });
-    return redirectWithSuccess("/account/security", {
-      message: "Two-step verification is off",
-      description: "Signing in now needs only your password.",
-    });
+    return redirectWithSuccess(
+      "/account/security",
+      { message: "Two-step verification is off", description: "Signing in now needs only your password." },
+      { headers: { "Set-Cookie": await commitSession(session) } },
+    );
   }
   return json<ActionData>({ intent, error: "Unknown action." }, { status: 400 });
 }
@@ -161,7 +196,30 @@ export default function SecurityPage() {
             </button>
           </Form>
         </>
-      ) : null}
+      ) : (
+        <>
+          {requiredForAdmin ? (
+            <p role="alert" className="mb-4 font-semibold text-slate-900 dark:text-white">
+              Admins must use two-step verification. Turn it on to open the admin pages.
+            </p>
+          ) : null}
+          <p className="text-slate-800 dark:text-slate-200">
+            Two-step verification is off. With it on, signing in needs your password and a code from an authenticator
+            app (Google Authenticator, 1Password, Authy…).
+          </p>
+          <Form method="post" className="mt-4 grid gap-4">
+            <input type="hidden" name="intent" value="setup" />
+            <button type="submit" className={submitClass} disabled={busy}>
+              Set up two-step
+            </button>
+          </Form>
+          {data?.intent === "enable" && data.error ? (
+            <p role="alert" className="mt-4 text-red-700 dark:text-red-300">
+              {data.error}
+            </p>
+          ) : null}
+        </>
+      )}
 
       <Form method="post" className="mt-8 border-t border-slate-200 pt-6 dark:border-slate-700">
         <input type="hidden" name="intent" value="sign-out-others" />

@@ -3,7 +3,7 @@ import { redirect } from "@remix-run/node";
 import { requireUser } from "~/features/accounts/auth.server";
 import { countResendAttempt, tooManyAttemptsMessage } from "~/features/accounts/auth-limits.server";
 import { sendVerificationEmail } from "~/features/accounts/email-verification.server";
-import { getClientIp } from "~/utils/client-ip.server";
+import { getClientKey } from "~/utils/client-ip.server";
 import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 
 const BACK = "/customer-dashboard";
@@ -14,7 +14,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (user.emailVerified) {
     return redirectWithSuccess(BACK, { message: "Already verified", description: "Your e-mail address is verified." });
   }
-  const limit = await countResendAttempt(user.id, getClientIp(request, context));
+  const limit = await countResendAttempt(user.id, getClientKey(request, context));
   if (!limit.allowed) {
     return redirectWithError(BACK, {
       message: "Not sent",

@@ -27,7 +27,7 @@ import { readFormData } from "~/utils/form-data.server";
 import { getSessionUserById } from "~/models/user.server";
 import { getOptionalUser, homeFor } from "~/features/accounts/auth.server";
 import { describeAuthFailure, getAuthenticator, isAuthorizationError } from "~/features/accounts/authenticator.server";
-import { getClientIp } from "~/utils/client-ip.server";
+import { getClientKey } from "~/utils/client-ip.server";
 import { log } from "~/utils/logger.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { privatePageMeta } from "~/utils/seo";
@@ -75,7 +75,7 @@ function refuseBusy(intent: Tab, result: SubmissionResult<string[]>, busy: Passw
 export async function action({ request, context }: ActionFunctionArgs) {
   // remix-auth reads the body itself, so the action reads a copy. Not a form: 400.
   const formData = await readFormData(request.clone());
-  const ip = getClientIp(request, context);
+  const ip = getClientKey(request, context);
   return formData.get("intent") === "signup" ? signUp(formData, ip) : signIn(request, formData, ip);
 }
 

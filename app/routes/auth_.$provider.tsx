@@ -5,7 +5,7 @@ import { isOAuthProvider, PROVIDER_NAMES } from "~/features/accounts/account-con
 import { getAuthenticator, isProviderConfigured } from "~/features/accounts/authenticator.server";
 import { oauthFailure } from "~/features/accounts/oauth-failure.server";
 import { countOAuthStart, tooManyAttemptsMessage } from "~/features/accounts/auth-limits.server";
-import { getClientIp } from "~/utils/client-ip.server";
+import { getClientKey } from "~/utils/client-ip.server";
 
 // Only the buttons' POST starts a provider round trip; a GET (a typed URL) goes back to /auth.
 export async function loader() {
@@ -25,7 +25,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await getOptionalUser(request, context);
   if (user) return redirect(homeFor(user));
   // Each start stores a session (the OAuth state): limited per client, refused before storing.
-  const limit = await countOAuthStart(getClientIp(request));
+  const limit = await countOAuthStart(getClientKey(request, context));
   if (!limit.allowed) return oauthFailure(provider, null, tooManyAttemptsMessage(limit.retryAfterSeconds));
   try {
     await getAuthenticator().authenticate(provider, request);

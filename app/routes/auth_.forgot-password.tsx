@@ -11,7 +11,7 @@ import { requestPasswordReset } from "~/features/accounts/password-reset.server"
 import { RESET_REQUESTED_MESSAGE } from "~/features/accounts/account-constants";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { browserScriptUrl } from "~/utils/browser-scripts.server";
-import { getClientIp } from "~/utils/client-ip.server";
+import { getClientKey } from "~/utils/client-ip.server";
 import { readFormData } from "~/utils/form-data.server";
 import { log } from "~/utils/logger.server";
 import { STATIC_PAGE } from "~/utils/static-page";
@@ -31,7 +31,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") {
     return json<ActionData>({ sent: false, error: submission.error?.email?.[0] ?? "Enter a valid email address" }, 400);
   }
-  const limit = await countResetRequest(getClientIp(request, context));
+  const limit = await countResetRequest(getClientKey(request, context));
   if (!limit.allowed) {
     return json<ActionData>(
       { sent: false, error: tooManyAttemptsMessage(limit.retryAfterSeconds) },

@@ -13,19 +13,22 @@ import { readFormData } from "~/utils/form-data.server";
 import { log } from "~/utils/logger.server";
 import { browserScriptUrl } from "~/utils/browser-scripts.server";
 import { STATIC_PAGE } from "~/utils/static-page";
+import { TOKEN_PAGE_HEADERS } from "~/utils/token-page";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
 // No React in the browser (decisions 066, 068): the form posts as a document and
 // auth-forms.browser.ts checks the new password as it is typed.
 export const handle = STATIC_PAGE;
+export const headers = () => TOKEN_PAGE_HEADERS;
 
-// The token stays in the URL only for the page; the form posts it in the body.
+// The token stays in the URL only for the page; the form posts it in the body. A GET or HEAD
+// (a mail scanner) only reads whether the link is live; the reset is the POST.
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const live = await isResetTokenLive(token);
   return json(
     { token: live ? token : null, script: live ? browserScriptUrl("auth-forms") : null },
-    { status: live ? 200 : 410, headers: { "Cache-Control": "no-store" } },
+    { status: live ? 200 : 410, headers: TOKEN_PAGE_HEADERS },
   );
 }
 

@@ -1,12 +1,34 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { submitClass } from "~/features/accounts/auth-fields";
+import { AccountPage, linkClass } from "~/features/accounts/account-form";
 import { getOptionalUser, homeFor } from "~/features/accounts/auth.server";
-import { verifyEmailWithToken } from "~/features/accounts/email-verification.server";
+import { isVerifyTokenLive, verifyEmailWithToken } from "~/features/accounts/email-verification.server";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { readFormData } from "~/utils/form-data.server";
 import { log } from "~/utils/logger.server";
+import { TOKEN_PAGE_HEADERS } from "~/utils/token-page";
+import { STATIC_PAGE } from "~/utils/static-page";
 import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 
-/** The link in the verification e-mail: proves the address and goes on to the portal (or Sign In). */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+// No React in the browser (decision 066): one button that posts as a document.
+export const handle = STATIC_PAGE;
+export const headers = () => TOKEN_PAGE_HEADERS;
+
+/**
+ * The link in the verification e-mail opens this page and changes nothing (a mail scanner or a
+ * link preview fetches it with GET or HEAD): the person presses "Verify my e-mail", a POST.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
+  const live = await isVerifyTokenLive(token);
+  return json({ token: live ? token : null }, { status: live ? 200 : 410, headers: TOKEN_PAGE_HEADERS });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await readFormData(request);
+  const token = String(form.get("token") ?? "");
   const user = await getOptionalUser(request, context);
   const next = user ? homeFor(user) : "/auth";
   const userId = await verifyEmailWithToken(token);
@@ -18,4 +40,39 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
   log.info("auth.email_verified", { userId });
   return redirectWithSuccess(next, { message: "Success", description: "Your e-mail address is verified." });
+}
+
+export default function VerifyEmailPage() {
+  const { token } = useLoaderData<typeof loader>();
+  if (!token) {
+    return (
+      <AccountPage title="Verify your e-mail">
+        <p role="alert" className="text-slate-800 dark:text-slate-200">
+          This verification link has expired or was already used. Request a new one from your dashboard.
+        </p>
+        <p className="mt-4">
+          <a href="/customer-dashboard" className={linkClass}>
+            Go to your dashboard
+          </a>
+        </p>
+      </AccountPage>
+    );
+  }
+  return (
+    <AccountPage title="Verify your e-mail">
+      <p className="text-slate-800 dark:text-slate-200">Press the button to confirm that this address is yours.</p>
+      <form method="post" className="mt-4 grid gap-4">
+        <input type="hidden" name="token" value={token} />
+        <button type="submit" className={submitClass}>
+          Verify my e-mail
+        </button>
+      </form>
+    </AccountPage>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Verify your e-mail" }, { name: "robots", content: "noindex" }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

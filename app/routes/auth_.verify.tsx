@@ -6,8 +6,13 @@ import { BrowserScript } from "~/components/browser-script";
 import { submitClass } from "~/features/accounts/auth-fields";
 import { AccountPage, PlainField } from "~/features/accounts/account-form";
 import { TwoStepCodeSchema } from "~/features/accounts/auth-schemas";
-import { startSession } from "~/features/accounts/sign-in.server";
-import { answerSignInChallenge, clearChallengeCookie, readSignInChallenge } from "~/features/accounts/two-step.server";
+import { finishSecondStep } from "~/features/accounts/sign-in.server";
+import {
+  answerSignInChallenge,
+  clearChallengeCookie,
+  readSignInChallenge,
+  tooManyCodesMessage,
+} from "~/features/accounts/two-step.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getSessionUserById } from "~/models/user.server";
 import { readFormData } from "~/utils/form-data.server";
@@ -44,13 +49,20 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const result = await answerSignInChallenge(request, submission.value.code.slice(0, 40));
   if (result.status === "start-over") return startOver();
+  if (result.status === "limited") {
+    log.warn("auth.second_step.limited", {});
+    return json(
+      { error: tooManyCodesMessage(result.retryAfterSeconds) },
+      { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } },
+    );
+  }
   if (result.status === "wrong") {
     log.info("auth.second_step.failed", { remaining: result.remaining });
     return json({ error: "That code is not right. Please try again." }, { status: 400 });
   }
   const user = await getSessionUserById(result.userId);
   if (!user) return startOver();
-  return startSession(request, user, "password+totp", safeReturnPath(form.get(RETURN_PARAM)));
+  return finishSecondStep(request, user, safeReturnPath(form.get(RETURN_PARAM)));
 }
 
 export default function VerifyPage() {

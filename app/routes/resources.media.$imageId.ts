@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { getMediaForViewer } from "~/models/visit-media.server";
-import { getOptionalUser } from "~/features/accounts/auth.server";
+import { getOptionalUser, hasAdminAccess } from "~/features/accounts/auth.server";
 import { log } from "~/utils/logger.server";
 import { getStorage, parseRangeHeader } from "~/utils/storage.server";
 
@@ -22,7 +22,9 @@ const notFound = () =>
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request, context);
   if (!user) return notFound();
-  const image = await getMediaForViewer(params.imageId ?? "", user);
+  // The admin role counts only in a session that passed its second step (decision 024): an
+  // admin whose two-step is off, or who signed in before turning it on, sees only their own.
+  const image = await getMediaForViewer(params.imageId ?? "", { id: user.id, isAdmin: hasAdminAccess(user) });
   if (!image) return notFound();
 
   const storage = getStorage();

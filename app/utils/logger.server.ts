@@ -6,10 +6,31 @@ const order: Record<Level | "silent", number> = { debug: 10, info: 20, warn: 30,
 // Keys whose values must never reach a log line.
 const SECRET_KEYS = /pass(word)?|hash|secret|token|session|cookie|authorization|gate_?code/i;
 
+// A Referer is the previous page's whole URL: its query may hold a token (a reset link's).
+const REFERER_KEYS = /^referr?er$/i;
+
+/**
+ * A Referer as a log line may keep it: origin and path, never the query or the fragment (issue
+ * 24: a reset token reached the log through a 404's Referer). Not a URL: only what comes
+ * before any "?" or "#".
+ */
+export function refererForLog(value: string | null | undefined): string | null {
+  if (!value) return null;
+  try {
+    const url = new URL(value);
+    return `${url.origin}${url.pathname}`.slice(0, 500);
+  } catch {
+    return value.split(/[?#]/, 1)[0].slice(0, 500);
+  }
+}
+
 function redact(fields: Record<string, unknown>) {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(fields)) {
-    out[key] = SECRET_KEYS.test(key) ? "[redacted]" : value;
+    if (SECRET_KEYS.test(key)) out[key] = "[redacted]";
+    // Every line, whoever wrote it: a referer field loses its query here too.
+    else if (REFERER_KEYS.test(key) && typeof value === "string") out[key] = refererForLog(value);
+    else out[key] = value;
   }
   return out;
 }

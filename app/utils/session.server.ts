@@ -5,6 +5,11 @@ import { getEnv } from "./env.server";
 
 export const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 30;
 export const USER_ID_KEY = "userId";
+/**
+ * When this session passed its second step (an ISO time), absent when it never did. The
+ * features decide what it is worth (decision 024); the session only carries it.
+ */
+export const SECOND_STEP_AT_KEY = "secondStepAt";
 
 /**
  * A session without a user is only ever an OAuth round trip in progress (remix-auth keeps the
@@ -91,22 +96,53 @@ export function getSession(request: Request) {
 }
 
 export async function getUserId(request: Request): Promise<string | null> {
+  return (await readSignedInSession(request)).userId;
+}
+
+function secondStepAtOf(session: Session): Date | null {
+  const value = session.get(SECOND_STEP_AT_KEY);
+  if (typeof value !== "string") return null;
+  const at = new Date(value);
+  return Number.isNaN(at.getTime()) ? null : at;
+}
+
+/** The session, its user id and when it passed its second step, read with one query. */
+export async function readSignedInSession(
+  request: Request,
+): Promise<{ session: Session; userId: string | null; secondStepAt: Date | null }> {
   const session = await getSession(request);
   const userId = session.get(USER_ID_KEY);
-  return typeof userId === "string" ? userId : null;
+  return { session, userId: typeof userId === "string" ? userId : null, secondStepAt: secondStepAtOf(session) };
+}
+
+/** Records on a session that it passed its second step at `at` (null: forgets it). */
+export function setSecondStepAt(session: Session, at: Date | null) {
+  if (at) session.set(SECOND_STEP_AT_KEY, at.toISOString());
+  else session.unset(SECOND_STEP_AT_KEY);
+}
+
+/** Saves a changed session (same id) and returns its Set-Cookie header. */
+export function commitSession(session: Session) {
+  return getSessionStorage().commitSession(session);
 }
 
 /**
  * Starts a signed-in session under a brand-new id (the old one, if any, is destroyed, so a
  * session id seen before sign-in is useless after it) and returns its Set-Cookie headers.
+ * `secondStepAt`: when the sign-in passed its second step (only a sign-in that asked for one).
  */
-export async function createUserSessionHeaders(request: Request, userId: string): Promise<Headers> {
+export async function createUserSessionHeaders(
+  request: Request,
+  userId: string,
+  { secondStepAt }: { secondStepAt?: Date } = {},
+): Promise<Headers> {
   const sessionStorage = getSessionStorage();
   const headers = new Headers();
   const previous = await getSession(request);
   if (previous.id) await sessionStorage.destroySession(previous);
   const session = await sessionStorage.getSession();
   session.set(USER_ID_KEY, userId);
+  if (secondStepAt) session.set(SECOND_STEP_AT_KEY, secondStepAt.toISOString());
   headers.append("Set-Cookie", await sessionStorage.commitSession(session, { expires: defaultExpiry() }));
   return headers;
 }

@@ -21,7 +21,7 @@ import {
   pruneSentEmails,
 } from "~/features/outbox/outbox.server";
 import { claimNextOutboxMessage, markOutboxAttemptFailed } from "~/models/outbox.server";
-import { action as visitAction } from "~/routes/admin-dashboard.visits.$serviceId";
+import { action as visitAction } from "~/routes/admin-dashboard.visits.$visitId";
 import { resetEnvCache } from "~/utils/env.server";
 import { createFolderStorage, setStorageForTests } from "~/utils/storage.server";
 
@@ -344,7 +344,7 @@ describe("completion e-mails carry a small copy of the after photo (item 9)", ()
     }
     const response = await callRoute(visitAction, `/admin-dashboard/visits/${visit.id}`, {
       cookie: adminCookie,
-      params: { serviceId: visit.id },
+      params: { visitId: visit.id },
       form: { intent: "complete" },
     });
     expect(response.status).toBe(302);

@@ -57,9 +57,15 @@ export async function createUser(
   return { id: user.id, email, password, fullName, totpSecret: twoStep ? TEST_TOTP_SECRET : null };
 }
 
-/** The Cookie header of a fresh signed-in session for the user. */
-export async function sessionCookieFor(userId: string): Promise<string> {
-  const headers = await createUserSessionHeaders(new Request("http://localhost/"), userId);
+/**
+ * The Cookie header of a fresh signed-in session for the user, as a complete sign-in leaves it:
+ * with its second step passed now (decision 024). `secondStep: false`: a session signed in
+ * with the password alone (before two-step was on, say).
+ */
+export async function sessionCookieFor(userId: string, { secondStep = true } = {}): Promise<string> {
+  const headers = await createUserSessionHeaders(new Request("http://localhost/"), userId, {
+    secondStepAt: secondStep ? new Date() : undefined,
+  });
   const setCookie = headers.get("Set-Cookie") ?? "";
   return setCookie.split(";")[0];
 }

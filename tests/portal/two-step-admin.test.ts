@@ -60,24 +60,32 @@ describe("an admin without two-step", () => {
   it("signs in to /account/security, turns two-step on there, and then opens the admin pages", async () => {
     const admin = await createUser(db(), { admin: true, twoStep: false });
     const customer = await createUser(db());
-    const signedIn = await settle(() =>
-      signInAction({
-        request: formPost(
-          "/auth",
-          { intent: "signin", email: admin.email, password: admin.password },
-          { ip: "192.0.2.201" },
-        ),
-        params: {},
-        context: {},
-      }),
-    );
-    expect(signedIn.headers.get("Location")).toBe("/account/security");
-    const cookie = setCookie(signedIn, "__session")!;
+    const signInFrom = async (ip: string) => {
+      const signedIn = await settle(() =>
+        signInAction({
+          request: formPost("/auth", { intent: "signin", email: admin.email, password: admin.password }, { ip }),
+          params: {},
+          context: {},
+        }),
+      );
+      expect(signedIn.headers.get("Location")).toBe("/account/security");
+      return setCookie(signedIn, "__session")!;
+    };
+    const cookie = await signInFrom("192.0.2.201");
+    // Someone else with the password, signed in before two-step is on.
+    const early = await signInFrom("192.0.2.211");
 
+    const unset = await callRoute(security.loader, "/account/security", { cookie });
+    expect((await unset.json()).setup).toBeNull();
+    expect((await callRoute(security.action, "/account/security", { cookie, form: { intent: "setup" } })).status).toBe(
+      302,
+    );
     const page = await callRoute(security.loader, "/account/security", { cookie });
     const { setup, requiredForAdmin, enabled } = await page.json();
     expect({ requiredForAdmin, enabled }).toEqual({ requiredForAdmin: true, enabled: false });
     expect(page.headers.get("Cache-Control")).toBe("no-store");
+    // The key belongs to the session that asked for it.
+    expect((await (await callRoute(security.loader, "/account/security", { cookie: early })).json()).setup).toBeNull();
 
     const wrong = await callRoute(security.action, "/account/security", {
       cookie,
@@ -100,6 +108,31 @@ describe("an admin without two-step", () => {
     for (const [, loader, url] of ADMIN_LOADERS.slice(0, 3)) {
       expect((await callRoute(loader, url, { cookie })).status, url).toBe(200);
     }
+    // The early session ended with the enrolment: every admin loader and action sends it to sign in.
+    for (const [, loader, url] of ADMIN_LOADERS) {
+      const refused = await callRoute(loader, url, { cookie: early, params: { quoteId: QUOTE_ID } });
+      expect(refused.status, url).toBe(302);
+      expect(locationOf(refused), url).toMatch(/^\/auth/);
+    }
+    const count = await serviceCount();
+    expect(locationOf(await createServiceAs(early, customer))).toBe("/auth");
+    expect(await serviceCount()).toBe(count);
+  });
+
+  it("a session kept from before enrolment (never passed a second step) is refused, and nothing is written", async () => {
+    const admin = await createUser(db(), { admin: true });
+    const customer = await createUser(db());
+    const cookie = await sessionCookieFor(admin.id, { secondStep: false });
+    for (const [, loader, url] of ADMIN_LOADERS) {
+      const refused = await callRoute(loader, url, { cookie, params: { quoteId: QUOTE_ID } });
+      expect(refused.status, url).toBe(302);
+      expect(locationOf(refused), url).toMatch(/^\/auth/);
+    }
+    const count = await serviceCount();
+    expect(locationOf(await createServiceAs(await sessionCookieFor(admin.id, { secondStep: false }), customer))).toBe(
+      "/auth",
+    );
+    expect(await serviceCount()).toBe(count);
   });
 });
 
@@ -143,6 +176,7 @@ describe("an admin with two-step", () => {
   it("a customer may turn two-step on and off; off needs a current code", async () => {
     const customer = await createUser(db());
     const cookie = await sessionCookieFor(customer.id);
+    await callRoute(security.action, "/account/security", { cookie, form: { intent: "setup" } });
     const { setup } = await (await callRoute(security.loader, "/account/security", { cookie })).json();
     const code = totpCode(setup.secret);
     expect(

@@ -5,6 +5,8 @@ import { isCrossSiteWrite, refuseCrossSiteWrites } from "../../server/cross-site
 
 // The middleware in front of a stand-in for Remix that records every request reaching it.
 const reached: string[] = [];
+/** The Origin header of the last request that reached the stand-in. */
+let reachedOrigin: string | undefined;
 let base = "";
 let close: () => Promise<void>;
 
@@ -13,6 +15,7 @@ beforeAll(async () => {
   app.use(refuseCrossSiteWrites({ siteUrl: "https://www.example.com" }));
   app.all("*", (req, res) => {
     reached.push(`${req.method} ${req.originalUrl}`);
+    reachedOrigin = req.headers.origin;
     res.status(204).end();
   });
   const server = app.listen(0, "127.0.0.1");
@@ -47,6 +50,21 @@ describe("cross-site writes", () => {
   it("refuses Origin: null and a sibling subdomain", async () => {
     expect(await send("/auth", { Origin: "null" })).toMatchObject({ status: 403, reachedRemix: false });
     expect(await send("/auth", { Origin: "https://blog.example.com" })).toMatchObject({ status: 403 });
+  });
+
+  it("lets a no-referrer page of its own post (Origin: null, Sec-Fetch-Site: same-origin), no other", async () => {
+    expect(await send("/auth/verify-email", { Origin: "null", "Sec-Fetch-Site": "same-origin" })).toMatchObject({
+      status: 204,
+      reachedRemix: true,
+    });
+    // Remix would throw on "null": it gets no Origin at all.
+    expect(reachedOrigin).toBeUndefined();
+    for (const site of ["cross-site", "same-site", "none"]) {
+      expect(await send("/auth/verify-email", { Origin: "null", "Sec-Fetch-Site": site })).toMatchObject({
+        status: 403,
+        reachedRemix: false,
+      });
+    }
   });
 
   it("refuses every writing method, and uses Sec-Fetch-Site when there is no Origin", async () => {

@@ -6,8 +6,31 @@ export type AccountEmail =
   | { kind: "verify-email"; to: string; payload: { name: string; link: string } }
   | { kind: "reset-password"; to: string; payload: { name: string; link: string } };
 
+const MAX_GREETING_NAME = 60;
+// Text a mail client would turn into a link: a scheme ("https://", "mailto:"), "www.", an
+// address, or a domain name (letters, a dot, letters; also the full-width dots).
+const URL_LIKE =
+  /[a-z][a-z0-9+.-]*:\S+|www[.\u3002\uff0e\uff61]\S*|\S*@\S*|\S*[\p{L}\p{N}_-][.\u3002\uff0e\uff61][\p{L}\p{N}]{2,}\S*/giu;
+
+/**
+ * The greeting of an account e-mail. The name is whatever the signer-up typed, and the mail
+ * leaves from the business's address (issue 24): only its first line, without control or
+ * invisible format characters and without anything link-like, and only when that leaves a name
+ * of at most 60 characters; otherwise "Hello,".
+ */
+export function greetingFor(name: string | null | undefined): string {
+  const firstLine = (name ?? "").split(/[\n\r\v\f\u0085\u2028\u2029]/u, 1)[0];
+  const cleaned = firstLine
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, " ")
+    .replace(URL_LIKE, " ")
+    .replace(/\s+/gu, " ")
+    .trim();
+  if (!/\p{L}/u.test(cleaned) || [...cleaned].length > MAX_GREETING_NAME) return "Hello,";
+  return `Hello ${cleaned},`;
+}
+
 function compose(email: AccountEmail): OutgoingMail {
-  const hello = email.payload.name ? `Hello ${email.payload.name},` : "Hello,";
+  const hello = greetingFor(email.payload.name);
   switch (email.kind) {
     case "verify-email":
       return {

@@ -1,16 +1,28 @@
-import { redirect } from "@remix-run/node";
+import { redirect, type Session } from "@remix-run/node";
 import { redirectWithError } from "~/utils/toast.server";
 import { getSessionUserById, type SessionUser } from "~/models/user.server";
-import { getUserId, logout } from "~/utils/session.server";
+import { logout, readSignedInSession } from "~/utils/session.server";
 import { isUuid } from "~/utils/uuid";
 import { withReturnPath } from "~/utils/return-path";
 
-type Lookup = { userId: string | null; user: SessionUser | null };
+/**
+ * The signed-in user as this session knows them. `secondStepPassed`: this session passed the
+ * second step after two-step was (last) turned on (decision 024); a session signed in before
+ * enrolment, or with the password alone, never has it.
+ */
+export type SignedInUser = SessionUser & { secondStepPassed: boolean };
+
+type Lookup = { userId: string | null; user: SignedInUser | null; session: Session };
+
+export function passedSecondStep(user: Pick<SessionUser, "twoStepEnabledAt">, secondStepAt: Date | null) {
+  return Boolean(user.twoStepEnabledAt && secondStepAt && secondStepAt.getTime() >= user.twoStepEnabledAt.getTime());
+}
 
 async function lookUp(request: Request): Promise<Lookup> {
-  const userId = await getUserId(request);
-  const user = userId && isUuid(userId) ? await getSessionUserById(userId) : null;
-  return { userId, user };
+  const { session, userId, secondStepAt } = await readSignedInSession(request);
+  const found = userId && isUuid(userId) ? await getSessionUserById(userId) : null;
+  const user = found ? { ...found, secondStepPassed: passedSecondStep(found, secondStepAt) } : null;
+  return { userId, user, session };
 }
 
 // Remix runs the root's loader and the page's loader for one document request, each with its
@@ -40,8 +52,17 @@ function lookUpOnce(request: Request, context: RequestContext): Promise<Lookup> 
  * The signed-in user, or null. A session whose user was deleted counts as signed out.
  * Loaders pass their `context`, so that one request reads the session once.
  */
-export async function getOptionalUser(request: Request, context: RequestContext): Promise<SessionUser | null> {
+export async function getOptionalUser(request: Request, context: RequestContext): Promise<SignedInUser | null> {
   return (await lookUpOnce(request, context)).user;
+}
+
+/** requireUser, with the session it was read from (to read or change what else it holds). */
+export async function requireUserSession(
+  request: Request,
+  context: RequestContext,
+): Promise<{ user: SignedInUser; session: Session }> {
+  const { userId, user, session } = await lookUpOnce(request, context);
+  return { user: await signedInOrAway(request, userId, user), session };
 }
 
 /**
@@ -56,8 +77,12 @@ function signInPathFor(request: Request) {
 }
 
 /** Loaders and actions of the portal: the anonymous go to /auth (and come back after). */
-export async function requireUser(request: Request, context: RequestContext): Promise<SessionUser> {
+export async function requireUser(request: Request, context: RequestContext): Promise<SignedInUser> {
   const { userId, user } = await lookUpOnce(request, context);
+  return signedInOrAway(request, userId, user);
+}
+
+async function signedInOrAway(request: Request, userId: string | null, user: SignedInUser | null) {
   if (!userId) throw redirect(signInPathFor(request));
   if (!user) throw await logout(request, signInPathFor(request));
   return user;
@@ -69,10 +94,20 @@ export const TWO_STEP_REQUIRED = {
 };
 
 /**
- * Admin-only loaders and actions: a customer is sent to their dashboard with the spec's toast;
- * an admin without two-step sign-in to /account/security, until it is on.
+ * Whether this session may act as an admin: the role, two-step on, and this very session
+ * passed its second step since it was turned on. Every admin power checks this (pages, actions,
+ * the media route); the role alone is not enough.
  */
-export async function requireAdmin(request: Request, context: RequestContext): Promise<SessionUser> {
+export function hasAdminAccess(user: SignedInUser): boolean {
+  return user.isAdmin && user.twoStepEnabled && user.secondStepPassed;
+}
+
+/**
+ * Admin-only loaders and actions: a customer is sent to their dashboard with the spec's toast;
+ * an admin without two-step sign-in to /account/security, until it is on; an admin session
+ * that never passed the second step (signed in before enrolment) is ended and signs in again.
+ */
+export async function requireAdmin(request: Request, context: RequestContext): Promise<SignedInUser> {
   const user = await requireUser(request, context);
   if (!user.isAdmin) {
     throw await redirectWithError("/customer-dashboard", {
@@ -81,6 +116,7 @@ export async function requireAdmin(request: Request, context: RequestContext): P
     });
   }
   if (!user.twoStepEnabled) throw await redirectWithError(SECURITY_PATH, TWO_STEP_REQUIRED);
+  if (!hasAdminAccess(user)) throw await logout(request, signInPathFor(request));
   return user;
 }
 

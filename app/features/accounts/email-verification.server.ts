@@ -1,6 +1,6 @@
 import { sendAccountEmail } from "./account-emails.server";
 import { createToken, hashToken } from "./account-tokens.server";
-import { consumeAccountToken, insertAccountToken } from "~/models/account-token.server";
+import { consumeAccountToken, findLiveAccountToken, insertAccountToken } from "~/models/account-token.server";
 import { findAccountById, markEmailVerified } from "~/models/account.server";
 import { getEnv } from "~/utils/env.server";
 
@@ -22,7 +22,13 @@ export async function sendVerificationEmail(userId: string): Promise<boolean> {
   return true;
 }
 
-/** Uses a verification link; the id of the account it verified, or null for a used, expired or unknown link. */
+/** Whether a verification link can still be used (the page shows its button); changes nothing. */
+export async function isVerifyTokenLive(token: string): Promise<boolean> {
+  if (!token || token.length > 200) return false;
+  return Boolean(await findLiveAccountToken("verify-email", hashToken(token)));
+}
+
+/** Uses a verification link (the page's POST); the id of the account it verified, or null for a used, expired or unknown link. */
 export async function verifyEmailWithToken(token: string): Promise<string | null> {
   if (!token || token.length > 200) return null;
   const userId = await consumeAccountToken("verify-email", hashToken(token));

@@ -29,15 +29,27 @@ export async function finishFirstStep(
   return startSession(request, user, method, returnPath);
 }
 
+/**
+ * The end of a second step passed at /auth/verify: the new session records when (decision
+ * 081), which is what admin pages ask of it.
+ */
+export function finishSecondStep(request: Request, user: SessionUser, returnPath?: string | null) {
+  // The code was checked against the enrolment of `twoStepEnabledAt` (the database's clock):
+  // never record an earlier time, whatever this machine's clock says.
+  const enabledAt = user.twoStepEnabledAt?.getTime() ?? 0;
+  return startSession(request, user, "password+totp", returnPath, new Date(Math.max(Date.now(), enabledAt)));
+}
+
 /** A brand-new session id at every sign-in (remix-auth v3 would reuse the visitor's). */
-export async function startSession(
+async function startSession(
   request: Request,
   user: SessionUser,
   method: string,
   returnPath?: string | null,
+  secondStepAt?: Date,
 ): Promise<Response> {
   log.info("auth.signin", { userId: user.id, method });
-  const headers = await createUserSessionHeaders(request, user.id);
+  const headers = await createUserSessionHeaders(request, user.id, { secondStepAt });
   headers.append("Set-Cookie", await clearChallengeCookie());
   return redirectWithSuccess(
     homeFor(user, safeReturnPath(returnPath)),

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useAppDatabase } from "../../../tests/helpers/app-database";
 import { completeSecondStep, formPost, get, settle, setCookie } from "../../../tests/helpers/auth-requests";
@@ -5,14 +6,16 @@ import { createUser } from "../../../tests/helpers/factories";
 import { totpForStep, totpStep } from "../../../tests/helpers/totp";
 import {
   completeEnrolment,
+  describeSetupKey,
   disableTwoStep,
   isTwoStepEnabled,
   MAX_WRONG_CODES,
+  newSetupKey,
   RECOVERY_CODE_COUNT,
-  startEnrolment,
+  SECOND_STEP_LIMIT,
   verifySecondStep,
 } from "./two-step.server";
-import { getOptionalUser } from "./auth.server";
+import { getOptionalUser, hasAdminAccess } from "./auth.server";
 import { action as signInAction } from "~/routes/auth";
 import { loader as verifyLoader } from "~/routes/auth_.verify";
 
@@ -36,27 +39,28 @@ const codeAt = (secret: string, offsetSteps: number) => totpForStep(secret, totp
 
 async function enrolled() {
   const user = await createUser(database.current.db);
-  const setup = await startEnrolment(user);
-  expect(setup).not.toBeNull();
-  const codes = await completeEnrolment(user.id, codeAt(setup!.secret, 0));
-  expect(codes).toHaveLength(RECOVERY_CODE_COUNT);
-  return { user, secret: setup!.secret, recoveryCodes: codes! };
+  const secret = await newSetupKey();
+  const enrolment = await completeEnrolment(user.id, secret, codeAt(secret, 0), null);
+  expect(enrolment?.recoveryCodes).toHaveLength(RECOVERY_CODE_COUNT);
+  return { user, secret, recoveryCodes: enrolment!.recoveryCodes };
 }
 
 describe("enrolment", () => {
   it("offers a QR code and a setup key, and turns on only with a right code", async () => {
     const user = await createUser(database.current.db);
-    const setup = await startEnrolment(user);
-    expect(setup!.secret).toMatch(/^[A-Z2-7]{16,}$/);
-    expect(setup!.otpauthUri).toMatch(/^otpauth:\/\/totp\/.*secret=/);
-    expect(setup!.otpauthUri).toContain("algorithm=SHA1");
-    expect(setup!.qrCodeDataUrl).toMatch(/^data:image\/png;base64,/);
-    // The same pending secret until it is turned on (a reload must not change the QR code).
-    expect((await startEnrolment(user))!.secret).toBe(setup!.secret);
+    const setup = await describeSetupKey(user, await newSetupKey());
+    expect(setup.secret).toMatch(/^[A-Z2-7]{16,}$/);
+    expect(setup.otpauthUri).toMatch(/^otpauth:\/\/totp\/.*secret=/);
+    expect(setup.otpauthUri).toContain("algorithm=SHA1");
+    expect(setup.qrCodeDataUrl).toMatch(/^data:image\/png;base64,/);
+    // Each key is new, and describing one stores nothing.
+    expect(await newSetupKey()).not.toBe(setup.secret);
+    expect(await database.current.db.selectFrom("user_totp").where("user_id", "=", user.id).execute()).toHaveLength(0);
 
-    expect(await completeEnrolment(user.id, "000000")).toBeNull();
+    expect(await completeEnrolment(user.id, setup.secret, "000000", null)).toBeNull();
     expect(await isTwoStepEnabled(user.id)).toBe(false);
-    const codes = await completeEnrolment(user.id, codeAt(setup!.secret, 0));
+    const enrolment = await completeEnrolment(user.id, setup.secret, codeAt(setup.secret, 0), null);
+    const codes = enrolment?.recoveryCodes;
     expect(codes).toHaveLength(10);
     expect(new Set(codes).size).toBe(10);
     expect(await isTwoStepEnabled(user.id)).toBe(true);
@@ -68,7 +72,10 @@ describe("enrolment", () => {
       .execute();
     expect(stored).toHaveLength(10);
     for (const code of codes!) expect(JSON.stringify(stored)).not.toContain(code.replace("-", ""));
-    expect(await startEnrolment(user)).toBeNull();
+    // On once: a second enrolment (another key) changes nothing.
+    const other = await newSetupKey();
+    expect(await completeEnrolment(user.id, other, codeAt(other, 1), null)).toBeNull();
+    expect(await verifySecondStep(user.id, codeAt(setup.secret, 1))).toBe(true);
   });
 });
 
@@ -107,9 +114,9 @@ describe("codes", () => {
   it("turns off only with a current code", async () => {
     const { user, secret } = await enrolled();
     vi.setSystemTime((now += STEP_MS * 2));
-    expect(await disableTwoStep(user.id, "123456")).toBe(false);
+    expect(await disableTwoStep(user.id, "123456", null)).toEqual({ status: "wrong" });
     expect(await isTwoStepEnabled(user.id)).toBe(true);
-    expect(await disableTwoStep(user.id, codeAt(secret, 0))).toBe(true);
+    expect(await disableTwoStep(user.id, codeAt(secret, 0), null)).toEqual({ status: "right" });
     expect(await isTwoStepEnabled(user.id)).toBe(false);
     expect(
       await database.current.db.selectFrom("recovery_codes").where("user_id", "=", user.id).execute(),
@@ -181,6 +188,92 @@ describe("sign-in with two-step", () => {
     expect(
       await database.current.db.selectFrom("sign_in_challenges").where("user_id", "=", user.id).execute(),
     ).toHaveLength(0);
+  });
+
+  const wrongCodes = (count: number) => Array.from({ length: count }, (_, i) => String(100000 + i));
+  const limitCount = async (userId: string) =>
+    (
+      await database.current.db
+        .selectFrom("rate_limits")
+        .select("hits")
+        .where("key", "=", `two-step:user:${userId}`)
+        .executeTakeFirst()
+    )?.hits ?? 0;
+
+  it(`refuses the ${SECOND_STEP_LIMIT.limit + 1}th wrong code over fresh challenges, and then even the right one`, async () => {
+    const { user, secret } = await enrolled();
+    vi.setSystemTime((now += STEP_MS));
+    // The attack: a fresh challenge (the right password) for every code.
+    for (const code of wrongCodes(SECOND_STEP_LIMIT.limit)) {
+      const answer = await completeSecondStep(await firstStep(user.email, user.password), secret, { code });
+      expect(answer.status).toBe(400);
+    }
+    const eleventh = await completeSecondStep(await firstStep(user.email, user.password), secret, { code: "999999" });
+    expect(eleventh.status).toBe(429);
+    expect(await eleventh.json()).toEqual({ error: "Too many attempts. Try again in 15 minutes." });
+    const right = await completeSecondStep(await firstStep(user.email, user.password), secret);
+    expect(right.status).toBe(429);
+    expect(setCookie(right, "__session")).toBeUndefined();
+    expect(await sessionCount(user.id)).toBe(0);
+    // The code was never checked: it was not spent either.
+    expect(await limitCount(user.id)).toBe(SECOND_STEP_LIMIT.limit + 2);
+  });
+
+  it(`counts ${SECOND_STEP_LIMIT.limit + 1} wrong codes posted in parallel: one is refused unchecked`, async () => {
+    const { user, secret } = await enrolled();
+    vi.setSystemTime((now += STEP_MS));
+    const challenges = await Promise.all([1, 2, 3].map(() => firstStep(user.email, user.password)));
+    const answers = await Promise.all(
+      wrongCodes(SECOND_STEP_LIMIT.limit + 1).map((code, i) => completeSecondStep(challenges[i % 3], secret, { code })),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses.filter((s) => s === 400)).toHaveLength(SECOND_STEP_LIMIT.limit);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(1);
+    const after = await completeSecondStep(await firstStep(user.email, user.password), secret);
+    expect(after.status).toBe(429);
+    expect(await sessionCount(user.id)).toBe(0);
+  });
+
+  it("lets the owner in once the window has passed", async () => {
+    const { user, secret } = await enrolled();
+    for (const code of wrongCodes(SECOND_STEP_LIMIT.limit + 1)) {
+      await completeSecondStep(await firstStep(user.email, user.password), secret, { code });
+    }
+    // The window started 15 minutes ago (the database's clock decides).
+    await database.current.db
+      .updateTable("rate_limits")
+      .set({ window_started_at: new Date(Date.now() - SECOND_STEP_LIMIT.windowMs - 1000) })
+      .where("key", "=", `two-step:user:${user.id}`)
+      .execute();
+    vi.setSystemTime((now += STEP_MS));
+    const done = await completeSecondStep(await firstStep(user.email, user.password), secret);
+    expect(done.headers.get("Location")).toBe("/customer-dashboard");
+    expect(await sessionCount(user.id)).toBe(1);
+  });
+
+  it("records the second step on the session, never before two-step was on (a clock behind the database's too)", async () => {
+    const { user, secret } = await enrolled();
+    // The database's clock (which wrote enabled_at) two minutes ahead of this machine's.
+    await database.current.db
+      .updateTable("user_totp")
+      .set({ enabled_at: sql<Date>`now() + interval '2 minutes'` })
+      .where("user_id", "=", user.id)
+      .execute();
+    vi.setSystemTime((now += STEP_MS));
+    await database.current.db.insertInto("user_roles").values({ user_id: user.id, role: "admin" }).execute();
+    const done = await completeSecondStep(await firstStep(user.email, user.password), secret);
+    const signedIn = await getOptionalUser(get("/", { cookie: setCookie(done, "__session") }), {});
+    expect(signedIn?.secondStepPassed).toBe(true);
+    expect(signedIn && hasAdminAccess(signedIn)).toBe(true);
+    // Turned off and on again later: that session's second step no longer counts.
+    await database.current.db
+      .updateTable("user_totp")
+      .set({ enabled_at: new Date(Date.now() + 60 * 60_000) })
+      .where("user_id", "=", user.id)
+      .execute();
+    const later = await getOptionalUser(get("/", { cookie: setCookie(done, "__session") }), {});
+    expect(later?.secondStepPassed).toBe(false);
+    expect(later && hasAdminAccess(later)).toBe(false);
   });
 
   it("refuses /auth/verify without a challenge", async () => {

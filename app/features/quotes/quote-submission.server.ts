@@ -4,7 +4,7 @@ import { json, type AppLoadContext } from "@remix-run/node";
 import { getAddOns, getQuoteServiceOptions, getSiteSettings } from "~/content/content.server";
 import { createQuoteRequest, getQuoteRequest } from "~/models/quote-request.server";
 import { hitRateLimit } from "~/models/rate-limit.server";
-import { getClientIp } from "~/utils/client-ip.server";
+import { getClientKey } from "~/utils/client-ip.server";
 import { getEnv } from "~/utils/env.server";
 import { log } from "~/utils/logger.server";
 import { QUOTE_SENT_TITLE, quoteNextSteps, quoteOutsideArea } from "./quote-copy";
@@ -50,7 +50,7 @@ async function redirectToSent(quoteId: string, outsideZip: string | null) {
  * Bad input answers 400 with Conform's result (values kept, one message per field); nothing a
  * client sends gives a 500.
  */
-export async function submitQuoteRequest(request: Request, context?: AppLoadContext) {
+export async function submitQuoteRequest(request: Request, context: AppLoadContext) {
   let formData: FormData;
   try {
     formData = await request.formData();
@@ -77,7 +77,7 @@ export async function submitQuoteRequest(request: Request, context?: AppLoadCont
     return json({ lastResult, focus: firstInvalidField(lastResult.error) ?? null }, { status: 400 });
   }
 
-  const address = getClientIp(request, context);
+  const address = getClientKey(request, context);
   const key = clientKey(address);
   const limit = await hitRateLimit(`quote:${key}`, QUOTE_RATE_LIMIT);
   if (!limit.allowed) {
