@@ -114,9 +114,9 @@ describe("an admin without two-step", () => {
       expect(refused.status, url).toBe(302);
       expect(locationOf(refused), url).toMatch(/^\/auth/);
     }
-    const count = await serviceCount();
-    expect(locationOf(await createServiceAs(early, customer))).toBe("/auth");
-    expect(await serviceCount()).toBe(count);
+    const count = await visitCount();
+    expect(locationOf(await createVisitAs(early, customer))).toBe("/auth");
+    expect(await visitCount()).toBe(count);
   });
 
   it("a session kept from before enrolment (never passed a second step) is refused, and nothing is written", async () => {
@@ -128,11 +128,11 @@ describe("an admin without two-step", () => {
       expect(refused.status, url).toBe(302);
       expect(locationOf(refused), url).toMatch(/^\/auth/);
     }
-    const count = await serviceCount();
-    expect(locationOf(await createServiceAs(await sessionCookieFor(admin.id, { secondStep: false }), customer))).toBe(
+    const count = await visitCount();
+    expect(locationOf(await createVisitAs(await sessionCookieFor(admin.id, { secondStep: false }), customer))).toBe(
       "/auth",
     );
-    expect(await serviceCount()).toBe(count);
+    expect(await visitCount()).toBe(count);
   });
 });
 
