@@ -26,10 +26,12 @@ function isFresh() {
     newestMtime(path.join(ROOT, "app")),
     newestMtime(path.join(ROOT, "db")),
     statSync(path.join(ROOT, "remix.config.js")).mtimeMs,
-    statSync(path.join(ROOT, "scripts/build-browser-scripts.mjs")).mtimeMs,
+    // The build scripts, and the command-line scripts build/scripts/ holds.
+    newestMtime(path.join(ROOT, "scripts")),
   ];
   try {
     built = Math.min(built, statSync(path.join(ROOT, "public/build/browser/manifest.json")).mtimeMs);
+    built = Math.min(built, statSync(path.join(ROOT, "build/scripts/migrate.js")).mtimeMs);
   } catch {
     return false;
   }
@@ -63,6 +65,8 @@ export function ensureBuild() {
       execFileSync(process.execPath, [path.join(ROOT, "node_modules/@remix-run/dev/dist/cli.js"), "build"], options);
       // `npm run build`'s second step: the plain browser scripts (decision 068).
       execFileSync(process.execPath, [path.join(ROOT, "scripts/build-browser-scripts.mjs")], options);
+      // Its third: the command-line scripts production runs (build/scripts/).
+      execFileSync(process.execPath, [path.join(ROOT, "scripts/build-server-scripts.mjs")], options);
     }
   } finally {
     rmSync(lock, { recursive: true, force: true });
