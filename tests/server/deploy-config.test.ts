@@ -8,10 +8,12 @@ import { ensureBuild } from "../helpers/ensure-build";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
-const pkg = JSON.parse(read("package.json")) as {
+type PackageJson = {
   scripts: Record<string, string>;
   dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
 };
+const pkg = JSON.parse(read("package.json")) as PackageJson;
 
 type FlyConfig = {
   deploy: { release_command: string };
@@ -63,6 +65,10 @@ describe("fly.toml and the Dockerfile agree with the code", () => {
     // PGlite is imported only without DATABASE_URL, which production requires.
     expect(pkg.dependencies["@electric-sql/pglite"]).toBeUndefined();
     expect((pkg as { workspaces?: unknown }).workspaces).toBeUndefined();
+    // The studio is a package of its own; the app keeps `sanity` only as a development
+    // dependency, for the test of the dataset against the studio's schema: the same version.
+    const studio = JSON.parse(read("studio/package.json")) as PackageJson;
+    expect(pkg.devDependencies.sanity).toBe(studio.dependencies.sanity);
     const deps = read("Dockerfile").replace(/\\\n/g, " ");
     expect(deps).toMatch(/RUN npm ci --omit=dev [^\n]*&& node scripts\/prune-dev-optional\.mjs/);
   });
