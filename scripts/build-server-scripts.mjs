@@ -29,7 +29,9 @@ export const SERVER_SCRIPTS = {
 export async function buildServerScripts(outDir = SERVER_SCRIPTS_DIR) {
   await esbuild.build({
     absWorkingDir: ROOT,
-    entryPoints: Object.fromEntries(Object.entries(SERVER_SCRIPTS).map(([name, file]) => [name, path.join(ROOT, file)])),
+    entryPoints: Object.fromEntries(
+      Object.entries(SERVER_SCRIPTS).map(([name, file]) => [name, path.join(ROOT, file)]),
+    ),
     outdir: outDir,
     bundle: true,
     plugins: [npmPackagesStayImports],
