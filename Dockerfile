@@ -13,7 +13,7 @@ COPY . .
 # The server build, the browser scripts and build/scripts/ (migrate, admin-role, outbox-send).
 RUN npm run build
 
-# Only what runs: production dependencies (about 136 MB, decision 081).
+# Only what runs: production dependencies (134 MB, decision 013).
 FROM base AS deps
 COPY package.json package-lock.json ./
 COPY scripts/prune-dev-optional.mjs scripts/

@@ -5,7 +5,7 @@ export default {
   serverPlatform: "node",
   // Bundled into the server build, so that production installs none of them: the package declares
   // an optional peer on \`sanity\` (the whole Studio), which npm would install beside the dev-only
-  // copy the schema test uses (decision 081).
+  // copy the schema test uses (decision 013).
   serverDependenciesToBundle: ["@sanity/preview-url-secret", "@sanity/uuid", "uuid"],
   tailwind: true,
   postcss: true,
