@@ -4,31 +4,29 @@ FROM node:22-bookworm-slim AS base
 ENV NODE_ENV=production
 WORKDIR /app
 
-# Everything needed to build: dev dependencies included (the studio workspace is skipped).
+# Everything needed to build: dev dependencies included. The Sanity Studio is a package of its
+# own (studio/package-lock.json), deployed apart; the app never installs it.
 FROM base AS build
 COPY package.json package-lock.json ./
-COPY studio/package.json studio/package.json
-RUN npm ci --include=dev --workspaces=false --no-audit --no-fund
+RUN npm ci --include=dev --no-audit --no-fund
 COPY . .
+# The server build, the browser scripts and build/scripts/ (migrate, admin-role, outbox-send).
 RUN npm run build
 
-# Only what runs: production dependencies, the build, public files, migrations and scripts.
+# Only what runs: production dependencies (134 MB, decision 013).
 FROM base AS deps
 COPY package.json package-lock.json ./
-COPY studio/package.json studio/package.json
-RUN npm ci --omit=dev --workspaces=false --no-audit --no-fund
+COPY scripts/prune-dev-optional.mjs scripts/
+RUN npm ci --omit=dev --no-audit --no-fund && node scripts/prune-dev-optional.mjs
 
 FROM base
 RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends ca-certificates && rm -rf /var/lib/apt/lists/*
 COPY --from=deps /app/node_modules /app/node_modules
 COPY --from=build /app/build /app/build
 COPY --from=build /app/public /app/public
-COPY package.json server.js tsconfig.json ./
+COPY package.json server.js ./
 COPY server ./server
-# Sources for the tsx scripts: migrations, admin:grant, outbox:send.
-COPY db ./db
-COPY app ./app
-COPY scripts ./scripts
+# The bundled content dataset (the fallback when Sanity is not configured).
 COPY studio/data ./studio/data
 # The app runs as the unprivileged `node` user. The only paths it writes: DATA_DIR (PGlite in
 # development builds, and the default uploads folder) and UPLOADS_DIR when a Fly volume is

@@ -4,9 +4,10 @@
 // LOAD_CONNECTIONS / LOAD_SECONDS change the size; BENCH_DATABASE_URL (or DATABASE_URL) runs
 // it on PostgreSQL instead of a fresh PGlite folder. Goal: 0 errors, 0 5xx.
 import { randomBytes } from "node:crypto";
-import autocannon from "autocannon";
+import type autocannon from "autocannon";
 import { rssMiB, startAppServer } from "../tests/helpers/app-server";
 import { DEV_ADMIN_TOTP_SECRET, totpCode } from "../tests/helpers/totp";
+import { percentile, runLoad } from "./_load";
 
 const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS || 50);
 const SECONDS = Number(process.env.LOAD_SECONDS || 60);
@@ -225,21 +226,14 @@ async function main() {
     console.log(
       `load: ${CONNECTIONS} users for ${SECONDS} s on ${DATABASE_URL ? "PostgreSQL" : "PGlite"}; server RSS at start ${rssStart.toFixed(0)} MiB`,
     );
-    const latencies: number[] = [];
-    const result = await new Promise<autocannon.Result>((resolve, reject) => {
-      const instance = autocannon(
-        { url: base, connections: CONNECTIONS, duration: SECONDS, requests, timeout: 20 },
-        (error: Error | null, done: autocannon.Result) => (error ? reject(error) : resolve(done)),
-      );
-      instance.on("response", (_client: unknown, _status: number, _bytes: number, responseTime: number) =>
-        latencies.push(responseTime),
-      );
+    const { result, p50, p95, p99, max } = await runLoad({
+      url: base,
+      connections: CONNECTIONS,
+      duration: SECONDS,
+      requests,
+      timeout: 20,
     });
-    latencies.sort((a, b) => a - b);
-    const pct = (p: number) =>
-      latencies.length
-        ? latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(1)
-        : "n/a";
+    const ms = (value: number) => (Number.isNaN(value) ? "n/a" : value.toFixed(1));
     clearInterval(sampler);
     const rssEnd = rssMiB(server.pid!);
 
@@ -260,19 +254,18 @@ async function main() {
         else if (!["200", "206", "302"].includes(code)) unexpected += count;
       }
     console.log(`requests      ${result.requests.total} (${result.requests.average.toFixed(0)}/s)`);
-    console.log(`latency ms    p50 ${pct(50)}  p95 ${pct(95)}  p99 ${pct(99)}  max ${result.latency.max}`);
+    console.log(`latency ms    p50 ${ms(p50)}  p95 ${ms(p95)}  p99 ${ms(p99)}  max ${ms(max)}`);
     console.log(`status codes  ${JSON.stringify(codes)}`);
     console.log(
       `errors        ${result.errors} (timeouts ${result.timeouts}); 5xx ${fiveXX}   goal: 0, 0; refused with 429 (expected) ${refused}; other unexpected statuses ${unexpected}`,
     );
-    const percentile = (sorted: number[], p: number) =>
-      sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))].toFixed(0) : "-";
+    const at = (sorted: number[], p: number) => (sorted.length ? percentile(sorted, p).toFixed(0) : "-");
     console.log("per request   sent  answered  unanswered  p50 ms  p95 ms  max ms  status codes");
     for (const [label, stats] of byRoute) {
       const sorted = [...stats.latencies].sort((a, b) => a - b);
       const answered = sorted.length;
       console.log(
-        `  ${label.padEnd(28)} ${String(stats.sent).padStart(5)} ${String(answered).padStart(9)} ${String(Math.max(0, stats.sent - answered)).padStart(11)} ${percentile(sorted, 50).padStart(7)} ${percentile(sorted, 95).padStart(7)} ${(sorted.length ? sorted[sorted.length - 1].toFixed(0) : "-").padStart(7)}  ${JSON.stringify(stats.codes)}`,
+        `  ${label.padEnd(28)} ${String(stats.sent).padStart(5)} ${String(answered).padStart(9)} ${String(Math.max(0, stats.sent - answered)).padStart(11)} ${at(sorted, 50).padStart(7)} ${at(sorted, 95).padStart(7)} ${(sorted.length ? sorted[sorted.length - 1].toFixed(0) : "-").padStart(7)}  ${JSON.stringify(stats.codes)}`,
       );
     }
     console.log(

@@ -1,12 +1,12 @@
 // The public pages over HTTP, on the production build with PostgreSQL (as on Fly):
 //  1. throughput of the app (page cache hits) against a bare node:http server sending the same
-//     bytes, run side by side, identity and gzip, with wrk on loopback;
+//     bytes, run side by side, identity and gzip, with autocannon (bench/_load.ts) on loopback;
 //  2. what a browser downloads: JS (gzip) per public page, HTML of /;
 //  3. the server's RSS during sustained load on / and on the customer dashboard (no heap cap).
 //  4. Lighthouse mobile performance, median of BENCH_LIGHTHOUSE_RUNS (default 3) runs per page,
 //     through `npx --yes lighthouse@12.8.2` with Debian chromium (never a dependency of the app;
 //     skipped with a message when npx or chromium is unavailable, or with BENCH_LIGHTHOUSE=off).
-// Run: npm run build && npm run bench pages   (wrk: apt-get install wrk)
+// Run: npm run build && npm run bench pages
 // BENCH_PAGES_PARTS=memory (a comma list of downloads, lighthouse, throughput, memory; all by
 // default) runs only those parts, to time one change without the rest.
 // BENCH_SECONDS (default 4) per throughput run, BENCH_ROUNDS (default 2), BENCH_LOAD_SECONDS (default 60) per load run.
@@ -22,6 +22,7 @@ import { gzipSync } from "node:zlib";
 import pg from "pg";
 import { findChromium } from "../scripts/find-chromium.js";
 import { freePort, imageMemoryEnv, rssMiB, startAppServer } from "../tests/helpers/app-server";
+import { runLoad } from "./_load";
 import { fmt, report } from "./_report";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -97,45 +98,11 @@ async function startApp(databaseUrl: string) {
   return { base: server.url, child: server.child, stop: () => void server.stop() };
 }
 
-const WRK_SCRIPT = `
-done = function(summary, latency, requests)
-  io.write(string.format("RESULT %f %f %f %d %d\\n", summary.requests / (summary.duration / 1e6),
-    latency:percentile(50) / 1000, latency:percentile(95) / 1000, summary.requests,
-    summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))
-end
-`;
-const wrkScript = path.join(mkdtempSync(path.join(os.tmpdir(), "bench-wrk-")), "report.lua");
-writeFileSync(wrkScript, WRK_SCRIPT);
-
-type WrkResult = { rps: number; p50: number; p95: number; requests: number; errors: number };
-/** wrk -t2 -c16 on loopback for `seconds`, headers as given. */
-function wrk(url: string, seconds: number, headers: Record<string, string> = {}): Promise<WrkResult> {
-  const args = [
-    "-t2",
-    "-c16",
-    `-d${seconds}s`,
-    "-s",
-    wrkScript,
-    ...Object.entries(headers).flatMap(([k, v]) => ["-H", `${k}: ${v}`]),
-    url,
-  ];
-  return new Promise((resolve, reject) => {
-    const child = spawn("wrk", args, { stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    child.stdout.on("data", (c) => (out += c));
-    child.on("error", reject);
-    child.on("exit", () => {
-      const m = /RESULT (\S+) (\S+) (\S+) (\d+) (\d+)/.exec(out);
-      if (!m) return reject(new Error(`wrk printed no result:\n${out}`));
-      resolve({
-        rps: Number(m[1]),
-        p50: Number(m[2]),
-        p95: Number(m[3]),
-        requests: Number(m[4]),
-        errors: Number(m[5]),
-      });
-    });
-  });
+type LoadRun = { rps: number; p50: number; p95: number; requests: number; errors: number };
+/** 16 users on loopback for `seconds`, headers as given (bench/_load.ts). */
+async function load(url: string, seconds: number, headers: Record<string, string> = {}): Promise<LoadRun> {
+  const { rps, p50, p95, requests, errors } = await runLoad({ url, duration: seconds, headers });
+  return { rps, p50, p95, requests, errors };
 }
 
 /** Samples a process's RSS every 100 ms while `run` runs; returns run's result and the peak. */
@@ -240,7 +207,6 @@ async function signIn(base: string): Promise<string> {
 }
 
 async function main() {
-  if (spawnSync("wrk", ["--version"]).error) throw new Error("wrk is not installed: apt-get install -y wrk");
   if (!existsSync(path.join(root, "build/index.js"))) throw new Error("No production build: run `npm run build` first");
   const admin = new pg.Client({ connectionString: SERVER_URL });
   await admin.connect();
@@ -345,17 +311,17 @@ async function main() {
       await waitFor(`http://127.0.0.1:${barePort}/`, bare);
 
       console.log(
-        `\nThroughput, wrk -t2 -c16 -d${SECONDS}s on loopback; the bare server and the app alternate, ${ROUNDS} rounds, best of each:`,
+        `\nThroughput, autocannon -c16 -d${SECONDS}s on loopback; the bare server and the app alternate, ${ROUNDS} rounds, best of each:`,
       );
       for (const page of THROUGHPUT_PAGES) {
         for (const encoding of ["identity", "gzip"] as const) {
           const headers: Record<string, string> = encoding === "gzip" ? { "Accept-Encoding": "gzip" } : {};
-          let bareRun: WrkResult | undefined;
-          let appRun: WrkResult | undefined;
-          const best = (a: WrkResult | undefined, b: WrkResult) => (a && a.rps >= b.rps ? a : b);
+          let bareRun: LoadRun | undefined;
+          let appRun: LoadRun | undefined;
+          const best = (a: LoadRun | undefined, b: LoadRun) => (a && a.rps >= b.rps ? a : b);
           for (let round = 0; round < ROUNDS; round++) {
-            bareRun = best(bareRun, await wrk(`http://127.0.0.1:${barePort}${page}`, SECONDS, headers));
-            appRun = best(appRun, await wrk(app.base + page, SECONDS, headers));
+            bareRun = best(bareRun, await load(`http://127.0.0.1:${barePort}${page}`, SECONDS, headers));
+            appRun = best(appRun, await load(app.base + page, SECONDS, headers));
           }
           const ratio = appRun!.rps / bareRun!.rps;
           report({
@@ -368,7 +334,7 @@ async function main() {
       }
       bare.kill("SIGTERM");
       // For scale: the same page rendered for a visitor with a cookie (never cached).
-      const rendered = await wrk(`${app.base}/`, SECONDS, { Cookie: "bench=1", "Accept-Encoding": "gzip" });
+      const rendered = await load(`${app.base}/`, SECONDS, { Cookie: "bench=1", "Accept-Encoding": "gzip" });
       report({
         figure: "req/s / rendered (a cookie: no page cache)",
         value: `${fmt(rendered.rps)} (p95 ${fmt(rendered.p95, 1)} ms)`,
@@ -385,7 +351,7 @@ async function main() {
         `\nMemory: ${LOAD_SECONDS} s of load, RSS sampled every 100 ms, NODE_OPTIONS of the image: "${imageMemoryEnv().NODE_OPTIONS ?? ""}":`,
       );
       const home = await withPeakRss(app.child.pid!, () =>
-        wrk(`${app.base}/`, LOAD_SECONDS, { "Accept-Encoding": "gzip, deflate, br" }),
+        load(`${app.base}/`, LOAD_SECONDS, { "Accept-Encoding": "gzip, deflate, br" }),
       );
       report({
         figure: `server RSS during ${LOAD_SECONDS} s of load on /`,
@@ -399,7 +365,7 @@ async function main() {
       const dashboardCheck = await rawGet(`${app.base}/customer-dashboard`, { Cookie: cookie });
       if (dashboardCheck.status !== 200) throw new Error(`customer dashboard answered ${dashboardCheck.status}`);
       const dashboard = await withPeakRss(app.child.pid!, () =>
-        wrk(`${app.base}/customer-dashboard`, LOAD_SECONDS, { Cookie: cookie, "Accept-Encoding": "gzip" }),
+        load(`${app.base}/customer-dashboard`, LOAD_SECONDS, { Cookie: cookie, "Accept-Encoding": "gzip" }),
       );
       report({
         figure: `server RSS during ${LOAD_SECONDS} s of load on /customer-dashboard (signed in)`,

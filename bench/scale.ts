@@ -5,7 +5,7 @@
 //  - starts the production server (server.js) on that database and times, one request at a
 //    time over HTTP, the customer dashboard and the admin pages: the dashboard with each tab,
 //    the picker's search, one day of visits, today, one page of customers, the last page of quote
-//    requests; the admin dashboard's HTML size; the customer dashboard under wrk -c16;
+//    requests; the admin dashboard's HTML size; the customer dashboard under 16 users (autocannon);
 //  - prints the query plans of those pages (index scans, no sequential scan of a big table).
 // Run: npm run build && npm run bench scale   BENCH_SCALE=10k (or full-only) for one size only (full
 // seeding takes minutes). BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres)
@@ -30,6 +30,7 @@ import { gzipSync } from "node:zlib";
 import { sql, type Kysely } from "kysely";
 import pg from "pg";
 import { startAppServer, type AppServer } from "../tests/helpers/app-server";
+import { runLoad } from "./_load";
 import { fmt, report } from "./_report";
 
 const SESSION_SECRET = "bench-session-secret-that-is-long-enough-0123456789";
@@ -69,7 +70,7 @@ const HTTP_CALLS = Number(process.env.BENCH_HTTP_CALLS || 200);
 const RENDER_CALLS = Number(process.env.BENCH_RENDER_CALLS || 100);
 const HTML_DIR = process.env.BENCH_HTML_DIR;
 const BASELINE_BUILD = process.env.BENCH_BASELINE_BUILD;
-const WRK_SECONDS = Number(process.env.BENCH_WRK_SECONDS || 10);
+const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS || 10);
 const P95_GOAL_MS = 20;
 const GROWTH_GOAL = 1.5;
 const ADMIN_HTML_GOAL_KB = 60;
@@ -325,21 +326,10 @@ async function timeHttp(url: string, cookies: string[], save?: string): Promise<
   };
 }
 
-const WRK_SCRIPT = `
-done = function(summary, latency, requests)
-  io.write(string.format("RESULT %f %f %f\\n", summary.requests / (summary.duration / 1e6),
-    latency:percentile(50) / 1000, latency:percentile(95) / 1000))
-end
-`;
-function wrk(url: string, cookie: string): { rps: number; p50: number; p95: number } | null {
-  if (spawnSync("which", ["wrk"]).status !== 0) return null;
-  const script = path.join(mkdtempSync(path.join(os.tmpdir(), "bench-wrk-")), "report.lua");
-  writeFileSync(script, WRK_SCRIPT);
-  const out = spawnSync("wrk", ["-t2", "-c16", `-d${WRK_SECONDS}s`, "-s", script, "-H", `Cookie: ${cookie}`, url], {
-    encoding: "utf8",
-  }).stdout;
-  const m = /RESULT (\S+) (\S+) (\S+)/.exec(out ?? "");
-  return m ? { rps: Number(m[1]), p50: Number(m[2]), p95: Number(m[3]) } : null;
+/** The customer dashboard under 16 users (bench/_load.ts). */
+async function dashboardLoad(url: string, cookie: string): Promise<{ rps: number; p50: number; p95: number }> {
+  const { rps, p50, p95 } = await runLoad({ url, duration: LOAD_SECONDS, headers: { Cookie: cookie } });
+  return { rps, p50, p95 };
 }
 
 type RenderTiming = { p50: number; cpu50: number; bytes: number };
@@ -479,7 +469,7 @@ async function measure(size: { name: string; customers: number }): Promise<SizeR
       for (const [label, pathname] of adminPages) {
         pages.set(label, await timeHttp(`${base}${pathname}`, [adminCookie], `${size.name}-${label}`));
       }
-      load = wrk(`${base}/customer-dashboard`, cookies[0]);
+      load = await dashboardLoad(`${base}/customer-dashboard`, cookies[0]);
       // 3. The biggest admin pages rendered in this process: loader + React + the HTML.
       const rendered = [
         "admin visits, today",
@@ -554,7 +544,7 @@ for (const [name, r] of results) {
   if (r.load) {
     // Under load the latency is mostly queueing: 16 connections share 2 cores.
     report({
-      figure: `customer dashboard under wrk -t2 -c16 at ${name}: req/s, p50 / p95`,
+      figure: `customer dashboard under autocannon -c16 at ${name}: req/s, p50 / p95`,
       value: `${fmt(r.load.rps)} req/s, ${fmt(r.load.p50, 1)} / ${fmt(r.load.p95, 1)} ms`,
       goal: "information",
       ok: null,

@@ -1,8 +1,15 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { Kysely, PostgresDialect } from "kysely";
-import { PGliteDialect } from "kysely-pglite-dialect";
+import type { PGlite } from "@electric-sql/pglite";
+import {
+  Kysely,
+  PostgresAdapter,
+  PostgresDialect,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type Dialect,
+  type Driver,
+} from "kysely";
 import pg from "pg";
 import type { Database } from "./schema";
 
@@ -15,7 +22,7 @@ export type DatabaseHandle = {
 export type ConnectionOptions = {
   /** A postgres:// URL: a `pg` pool is used. */
   databaseUrl?: string;
-  /** Without a URL: PGlite persisted in this folder ("memory://" keeps it in memory). */
+  /** Without a URL: PGlite persisted in this folder ("memory://" keeps it in memory), loaded on first use. */
   dataDir?: string;
   /** An already open PGlite (tests load theirs from a template). */
   pglite?: PGlite;
@@ -68,12 +75,47 @@ export function connect(options: ConnectionOptions): DatabaseHandle {
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: "postgres", close: () => db.destroy() };
   }
-  let pglite = options.pglite;
-  if (!pglite) {
-    const dir = options.dataDir ?? ".data/pglite";
-    if (!dir.startsWith("memory://")) mkdirSync(path.resolve(dir), { recursive: true });
-    pglite = new PGlite(dir.startsWith("memory://") ? undefined : path.resolve(dir));
-  }
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  const { pglite, dataDir } = options;
+  const db = new Kysely<Database>({ dialect: lazyPGliteDialect(async () => pglite ?? (await openPGlite(dataDir))) });
   return { db, kind: "pglite", close: () => db.destroy() };
+}
+
+async function openPGlite(dataDir = ".data/pglite"): Promise<PGlite> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  if (dataDir.startsWith("memory://")) return new PGlite();
+  mkdirSync(path.resolve(dataDir), { recursive: true });
+  return new PGlite(path.resolve(dataDir));
+}
+
+/**
+ * kysely-pglite-dialect's dialect, with PGlite and the dialect imported when the first query
+ * runs: a server with DATABASE_URL never loads them (PGlite is 27 MB, and a development
+ * dependency: production installs do not hold it). Kysely initialises a driver before its first
+ * query, so every call below finds the real driver ready.
+ */
+function lazyPGliteDialect(open: () => Promise<PGlite>): Dialect {
+  let loading: Promise<Driver> | undefined;
+  const driver = () =>
+    (loading ??= (async () => {
+      const { PGliteDialect } = await import("kysely-pglite-dialect");
+      const real = new PGliteDialect(await open()).createDriver();
+      await real.init();
+      return real;
+    })());
+  return {
+    createAdapter: () => new PostgresAdapter(),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createDriver: () => ({
+      init: async () => void (await driver()),
+      acquireConnection: async () => (await driver()).acquireConnection(),
+      beginTransaction: async (connection, settings) => (await driver()).beginTransaction(connection, settings),
+      commitTransaction: async (connection) => (await driver()).commitTransaction(connection),
+      rollbackTransaction: async (connection) => (await driver()).rollbackTransaction(connection),
+      releaseConnection: async (connection) => (await driver()).releaseConnection(connection),
+      destroy: async () => {
+        if (loading) await (await loading).destroy();
+      },
+    }),
+  };
 }

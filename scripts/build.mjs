@@ -1,5 +1,6 @@
 // `npm run build`: the production build, then the marker that says so (server/build-info.js).
-// Remix's server bundle and browser assets, the plain browser scripts (decision 068), and
+// Remix's server bundle and browser assets, the plain browser scripts (decision 068), the
+// production scripts in build/scripts/ (decision 013), and
 // build/build-info.json last, so that a build that failed half-way has no marker.
 import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
@@ -8,6 +9,7 @@ import path from "node:path";
 import url from "node:url";
 import { BUILD_INFO_PATH, inputsHash, writeBuildInfo } from "../server/build-info.js";
 import { buildBrowserScripts } from "./build-browser-scripts.mjs";
+import { buildServerScripts } from "./build-server-scripts.mjs";
 
 const ROOT = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), "..");
 
@@ -24,6 +26,8 @@ export async function buildForProduction({ quiet = false } = {}) {
   });
   const scripts = await buildBrowserScripts();
   if (!quiet) console.log(`browser scripts: ${Object.keys(scripts).join(", ") || "(none)"}`);
+  // The production scripts (migrate, admin:grant, outbox:send) as plain JavaScript (decision 013).
+  await buildServerScripts();
   return writeBuildInfo(ROOT, { mode: "production", inputs });
 }
 

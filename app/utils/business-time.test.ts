@@ -10,6 +10,9 @@ describe("service dates are read in the business's time zone (Pacific)", () => {
     ["2025-11-02T00:30", "2025-11-02T07:30:00.000Z"], // before fall-back
     ["2025-11-02T03:00", "2025-11-02T11:00:00.000Z"], // after fall-back
     ["2025-07-04T09:30:15", "2025-07-04T16:30:15.000Z"],
+    ["2025-03-09T01:59", "2025-03-09T09:59:00.000Z"], // the last minute of PST
+    ["2025-03-09T02:30", "2025-03-09T10:30:00.000Z"], // inside the gap: an hour on, 03:30 PDT
+    ["2025-11-02T01:30", "2025-11-02T08:30:00.000Z"], // repeated hour: the first, PDT one
   ])("%s", (local, utc) => {
     expect(parseBusinessDateTime(local)?.toISOString()).toBe(utc);
   });
@@ -21,6 +24,7 @@ describe("service dates are read in the business's time zone (Pacific)", () => {
     "2025-01-01T24:00",
     "2025-01-01",
     "1999-01-01T10:00",
+    "2025-01-01T10:60",
     "tomorrow",
   ])("%j is not a date and time", (value) => {
     expect(parseBusinessDateTime(value)).toBeNull();

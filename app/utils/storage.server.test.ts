@@ -224,6 +224,8 @@ describe("parseRangeHeader", () => {
     ["bytes=0-9,20-29", { kind: "whole" }],
     ["items=0-9", { kind: "whole" }],
     ["bytes=50-10", { kind: "whole" }],
+    ["bytes=abc", { kind: "whole" }],
+    ["bytes=0-9, 5-19", { kind: "whole" }],
   ] as const)("%s on 1000 bytes", (header, expected) => {
     expect(parseRangeHeader(header, 1000)).toEqual(expected);
   });

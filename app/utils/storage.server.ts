@@ -5,6 +5,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { fileTypeFromBuffer } from "file-type";
+import parseRange from "range-parser";
 import { getEnv } from "./env.server";
 import { errorFields, log } from "./logger.server";
 import { MAX_UPLOAD_BYTES } from "./upload-limit";
@@ -278,29 +279,35 @@ export async function drain(source: AsyncIterator<Uint8Array>, limit = 4 * MAX_U
 
 export type RangeRequest = { kind: "whole" } | { kind: "partial"; range: ByteRange } | { kind: "unsatisfiable" };
 
+const WHOLE: RangeRequest = { kind: "whole" };
+
 /**
- * Reads a Range header against an object of `size` bytes. One range only: a multi-range or
- * malformed header is ignored and the whole object is sent, as RFC 9110 allows.
- * An open-ended range ("bytes=N-", what media players send) is capped at `maxOpenEnded`
- * bytes; players ask again for the rest.
+ * Reads a Range header against an object of `size` bytes, with range-parser (Express's own).
+ * One range only: a multi-range, malformed or non-byte header is ignored and the whole object is
+ * sent, as RFC 9110 allows. An open-ended range ("bytes=N-", what media players send) is capped
+ * at `maxOpenEnded` bytes; players ask again for the rest.
  */
 export function parseRangeHeader(header: string | null, size: number, maxOpenEnded = Infinity): RangeRequest {
-  if (!header) return { kind: "whole" };
-  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!match || (match[1] === "" && match[2] === "")) return { kind: "whole" };
-  let start: number;
-  let end: number;
-  if (match[1] === "") {
-    // Suffix range: the last N bytes.
-    const suffix = Number(match[2]);
-    if (suffix === 0 || size === 0) return { kind: "unsatisfiable" };
-    start = Math.max(0, size - suffix);
-    end = size - 1;
-  } else {
-    start = Number(match[1]);
-    if (start >= size) return { kind: "unsatisfiable" };
-    end = match[2] === "" ? Math.min(size - 1, start + maxOpenEnded - 1) : Math.min(Number(match[2]), size - 1);
-    if (end < start) return { kind: "whole" };
-  }
+  if (!header) return WHOLE;
+  const spec = header.trim();
+  const ranges = parseRange(size, spec);
+  if (ranges === -1) return refusedByRangeParser(spec, size);
+  if (ranges === -2 || ranges.type !== "bytes" || ranges.length !== 1) return WHOLE;
+  const { start } = ranges[0];
+  const end = spec.endsWith("-") ? Math.min(ranges[0].end, start + maxOpenEnded - 1) : ranges[0].end;
   return { kind: "partial", range: { start, end } };
+}
+
+/**
+ * range-parser 1.x (2.x needs Node 22) answers "unsatisfiable" for three headers that RFC 9110
+ * reads otherwise, as range-parser 2 does: a suffix longer than the object means all of it
+ * ("bytes=-5000" of 1000 bytes), and a reversed ("bytes=50-10") or unreadable range is invalid,
+ * so the header is ignored.
+ */
+function refusedByRangeParser(spec: string, size: number): RangeRequest {
+  const [, first, last] = /^bytes=(\d*)-(\d*)$/.exec(spec) ?? [];
+  if (first === undefined || (first === "" && last === "")) return WHOLE;
+  if (first !== "" && last !== "" && Number(first) > Number(last)) return WHOLE;
+  if (first === "" && Number(last) > 0 && size > 0) return { kind: "partial", range: { start: 0, end: size - 1 } };
+  return { kind: "unsatisfiable" };
 }

@@ -7,6 +7,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll } from "vitest";
 import { connect } from "../../db/connection";
 import { migrateToLatest } from "../../db/migrator";
+import { ensureBuild } from "./ensure-build";
 import { createTestDatabase, testServerUrl, type TestDatabase } from "./test-database";
 
 const execFileAsync = promisify(execFile);
@@ -15,7 +16,8 @@ const root = path.resolve(import.meta.dirname, "../..");
 export type ScriptResult = { code: number; stdout: string; stderr: string };
 
 /**
- * A database of its own for a script run in a child process (`tsx scripts/...`): a fresh
+ * A database of its own for a built script run in a child process (`node build/scripts/...`,
+ * what production runs; the build is made first when stale): a fresh
  * PostgreSQL database when the tests have a server, else a PGlite folder started from the
  * migrated template (an initdb in the child costs seconds). `env` is the child's environment.
  */
@@ -25,6 +27,7 @@ export function useScriptDatabase(options: { prefix: string; env?: Record<string
   };
 
   beforeAll(async () => {
+    ensureBuild();
     const base: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "silent", ...options.env };
     for (const name of ["DATABASE_URL", ...(options.unset ?? [])]) delete base[name];
     const serverUrl = testServerUrl();
@@ -45,7 +48,8 @@ export function useScriptDatabase(options: { prefix: string; env?: Record<string
         await pglite.close();
       }
     }
-  });
+    // A stale build is rebuilt first (ensureBuild): a minute on a busy machine.
+  }, 180_000);
 
   afterAll(async () => {
     await state.serverDatabase?.close();
@@ -57,10 +61,11 @@ export function useScriptDatabase(options: { prefix: string; env?: Record<string
     get env() {
       return state.env;
     },
-    /** Runs `tsx <script> ...args` from the repository root; never throws on a non-zero exit. */
-    async run(script: string, args: string[] = [], env: NodeJS.ProcessEnv = state.env): Promise<ScriptResult> {
+    /** Runs `node build/scripts/<name>.js ...args` from the repository root; never throws on a non-zero exit. */
+    async run(name: string, args: string[] = [], env: NodeJS.ProcessEnv = state.env): Promise<ScriptResult> {
       try {
-        const { stdout, stderr } = await execFileAsync(path.join(root, "node_modules/.bin/tsx"), [script, ...args], {
+        const script = path.join(root, "build/scripts", `${name}.js`);
+        const { stdout, stderr } = await execFileAsync(process.execPath, [script, ...args], {
           cwd: root,
           env,
         });

@@ -4,7 +4,7 @@ import { useScriptDatabase } from "../helpers/script-database";
 
 /** The real CLI against a database of its own. */
 const script = useScriptDatabase({ prefix: "admin-role" });
-const adminRole = (...args: string[]) => script.run("scripts/admin-role.ts", args);
+const adminRole = (...args: string[]) => script.run("admin-role", args);
 const withScriptDb = script.withDb;
 
 const isAdmin = (email: string) =>
@@ -19,7 +19,7 @@ const isAdmin = (email: string) =>
     return Boolean(row);
   });
 
-// Each case starts tsx and opens the database in a child process: slow on a busy machine.
+// Each case starts the built script and opens the database in a child process: slow on a busy machine.
 describe("npm run admin:grant / admin:revoke", { timeout: 120_000 }, () => {
   it("explains its usage", async () => {
     const result = await adminRole("promote", "someone@example.com");

@@ -11,7 +11,7 @@ const script = useScriptDatabase({
   env: { MAIL_FROM: "quotes@example.com" },
   unset: ["SMTP_URL"],
 });
-const sendScript = (env: NodeJS.ProcessEnv) => script.run("scripts/outbox-send.ts", [], env);
+const sendScript = (env: NodeJS.ProcessEnv) => script.run("outbox-send", [], env);
 let smtp: TestSmtpServer;
 
 beforeAll(async () => {
@@ -22,7 +22,7 @@ afterAll(async () => {
   await smtp.stop();
 });
 
-// Each case starts tsx and opens the database in a child process: slow on a busy machine.
+// Each case starts the built script and opens the database in a child process: slow on a busy machine.
 describe("npm run outbox:send", { timeout: 120_000 }, () => {
   it("refuses to run without SMTP_URL", async () => {
     const result = await sendScript(script.env);

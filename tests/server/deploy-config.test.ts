@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
@@ -8,10 +8,12 @@ import { ensureBuild } from "../helpers/ensure-build";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
-const pkg = JSON.parse(read("package.json")) as {
+type PackageJson = {
   scripts: Record<string, string>;
   dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
 };
+const pkg = JSON.parse(read("package.json")) as PackageJson;
 
 type FlyConfig = {
   deploy: { release_command: string };
@@ -38,19 +40,36 @@ function finalStage() {
 }
 
 describe("fly.toml and the Dockerfile agree with the code", () => {
-  it("the release command is an npm script whose file ships in the image", () => {
+  it("the release command is an npm script that runs a built file the image ships, without tsx", () => {
     const match = /^npm run ([\w:-]+)$/.exec(fly.deploy.release_command);
     expect(match, fly.deploy.release_command).toBeTruthy();
     const script = pkg.scripts[match![1]];
-    expect(script).toBeDefined();
-    // e.g. "tsx ./db/migrate.ts": tsx must be a production dependency, the file must exist and be copied.
+    // e.g. "node ./build/scripts/migrate.js": plain JavaScript from `npm run build` (the test
+    // below reads the built files), which the final stage copies from the build stage.
     const [runner, file] = script.split(/\s+/);
-    expect(pkg.dependencies[runner], `${runner} is a production dependency`).toBeDefined();
-    expect(() => read(file)).not.toThrow();
-    const copied = finalStage()
-      .filter((l) => /^COPY\b/i.test(l))
-      .map((l) => l.split(/\s+/).at(-1)!.replace(/^\.\//, ""));
-    expect(copied.some((dest) => file.replace(/^\.\//, "").startsWith(dest === "." ? "" : dest))).toBe(true);
+    expect(runner).toBe("node");
+    expect(file.replace(/^\.\//, "")).toMatch(/^build\/scripts\/[\w-]+\.js$/);
+    expect(finalStage()).toContain("COPY --from=build /app/build /app/build");
+    // The production scripts all run the same way; tsx is a development tool only.
+    for (const name of ["db:migrate", "admin:grant", "admin:revoke", "outbox:send"]) {
+      expect(pkg.scripts[name]).toMatch(/^node \.\/build\/scripts\//);
+    }
+    expect(pkg.dependencies.tsx).toBeUndefined();
+  });
+
+  it("the production install leaves out the Studio and the development-only packages", () => {
+    for (const name of ["sanity", "@sanity/visual-editing", "@sanity/preview-url-secret", "chokidar", "tsx"]) {
+      expect(pkg.dependencies[name], name).toBeUndefined();
+    }
+    // PGlite is imported only without DATABASE_URL, which production requires.
+    expect(pkg.dependencies["@electric-sql/pglite"]).toBeUndefined();
+    expect((pkg as { workspaces?: unknown }).workspaces).toBeUndefined();
+    // The studio is a package of its own; the app keeps `sanity` only as a development
+    // dependency, for the test of the dataset against the studio's schema: the same version.
+    const studio = JSON.parse(read("studio/package.json")) as PackageJson;
+    expect(pkg.devDependencies.sanity).toBe(studio.dependencies.sanity);
+    const deps = read("Dockerfile").replace(/\\\n/g, " ");
+    expect(deps).toMatch(/RUN npm ci --omit=dev [^\n]*&& node scripts\/prune-dev-optional\.mjs/);
   });
 
   it("the health check names the health route and the port is the one the server listens on", () => {
@@ -79,6 +98,56 @@ describe("fly.toml and the Dockerfile agree with the code", () => {
     expect(stage.some((l) => /^RUN\b/.test(l) && l.includes(`chown -R node:node ${dataDir}`))).toBe(true);
     // USER comes after the chown, so the app cannot write anywhere else.
     expect(stage.findIndex((l) => l === "USER node")).toBeGreaterThan(stage.findIndex((l) => l.includes("chown")));
+  });
+});
+
+/** The npm package an import specifier names ("@scope/name/sub" → "@scope/name"). */
+function packageOf(specifier: string) {
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+}
+
+/** The npm packages a built file imports: statically, and through import(). */
+function importsOf(file: string) {
+  const code = read(file);
+  const named = (pattern: RegExp) =>
+    new Set(
+      [...code.matchAll(pattern)]
+        .map((m) => m[1] ?? m[2])
+        .filter((s) => !s.startsWith(".") && !s.startsWith("node:"))
+        .map(packageOf),
+    );
+  return {
+    atStart: named(/^(?:import|export)\b[^;]*?from\s*"([^"]+)"|^import\s*"([^"]+)"/gm),
+    later: named(/\bimport\(\s*"([^"]+)"\s*\)/g),
+  };
+}
+
+describe("the production install holds what the built server and scripts import", () => {
+  beforeAll(() => ensureBuild(), 180_000);
+
+  // Imported only where production never goes: PGlite without DATABASE_URL (which production
+  // requires), Sanity's overlays in the browser's preview mode, the file watcher of `npm run dev`.
+  const devOnlyLater = new Set(["@electric-sql/pglite", "kysely-pglite-dialect", "@sanity/visual-editing", "chokidar"]);
+  const serverFiles = readdirSync(path.join(ROOT, "server"))
+    .filter((name) => name.endsWith(".js") && !name.includes(".test."))
+    .map((name) => `server/${name}`);
+
+  it.each([
+    "server.js",
+    ...serverFiles,
+    "build/index.js",
+    "build/scripts/migrate.js",
+    "build/scripts/admin-role.js",
+    "build/scripts/outbox-send.js",
+  ])("%s", (file) => {
+    const { atStart, later } = importsOf(file);
+    // A bundle with no imports at all would mean the pattern no longer reads it.
+    if (file.startsWith("build/")) expect(atStart.size).toBeGreaterThan(0);
+    const missing = [...atStart, ...[...later].filter((name) => !devOnlyLater.has(name))].filter(
+      (name) => !pkg.dependencies[name],
+    );
+    expect(missing).toEqual([]);
   });
 });
 

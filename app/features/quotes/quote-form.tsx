@@ -22,17 +22,16 @@ import {
   quoteFormData,
   serializeQuoteFormData,
 } from "~/features/quotes/quote-form-data";
+import { QuoteHoneypot } from "~/features/quotes/quote-honeypot";
 import {
   createQuoteSchema,
   DOG_COUNT_OPTIONS,
-  HONEYPOT_FIELD,
   QUOTE_LIMITS,
   YARD_SIZE_OPTIONS,
   type QuoteField,
   type QuoteRequestInput,
 } from "~/features/quotes/quote-schema";
 import { useNonce } from "~/utils/nonce";
-import { HoneypotInputs, HoneypotProvider } from "remix-utils/honeypot/react";
 
 /** What the success screen shows (from the /contact loader's `sent` token). */
 export type QuoteSentDetails = QuoteConfirmation;
@@ -139,9 +138,7 @@ export function QuoteForm({ serviceOptions, addOns, submitLabel, lastResult, foc
       ) : null}
 
       {/* Only bots see and fill this; people and screen readers never meet it. */}
-      <HoneypotProvider nameFieldName={HONEYPOT_FIELD} validFromFieldName={null}>
-        <HoneypotInputs label="Leave this field empty" />
-      </HoneypotProvider>
+      <QuoteHoneypot />
 
       <div className="grid gap-5 sm:grid-cols-2">
         <Field field={fields.name} label="Full name">
