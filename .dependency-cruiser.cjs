@@ -4,7 +4,7 @@
 //
 //   routes -> features -> models -> db     (a route may call a model directly for a plain read)
 //   anything may use utils and content; components are presentation only; content uses utils;
-//   db/ is the floor (its enums.ts imports nothing); no cycles (decision 081).
+//   db/ is the floor (its enums.ts imports nothing); no cycles (decision 016).
 const SERVER_MODULE = "\\.server\\.(ts|tsx)$";
 const TEST_FILE = "\\.(test|spec)\\.(ts|tsx)$";
 
@@ -59,7 +59,7 @@ module.exports = {
       name: "db-stands-alone",
       comment:
         "db/ (migrations, connection, enums, types, seed) is the floor: it needs nothing from app/, " +
-        "not even types (decision 081). Its value lists live in db/enums.ts.",
+        "not even types (decision 016). Its value lists live in db/enums.ts.",
       severity: "error",
       from: { path: "^db/", pathNot: TEST_FILE },
       to: { path: "^app/" },
@@ -68,7 +68,7 @@ module.exports = {
       name: "enums-import-nothing",
       comment:
         "db/enums.ts holds the value lists of the CHECK constraints; browser code, db/schema.ts and " +
-        "the features all read it, so it imports nothing at all (decision 081).",
+        "the features all read it, so it imports nothing at all (decision 016).",
       severity: "error",
       from: { path: "^db/enums\\.ts$" },
       to: {},

@@ -1,7 +1,7 @@
 /**
  * The floor of the app: every list of values a column's CHECK constraint holds, and its type.
  * This module imports nothing, so db/schema.ts, the features and browser code can all read it
- * without an arrow running back up (docs/decisions/081). Labels and other words for people stay
+ * without an arrow running back up (docs/decisions/016). Labels and other words for people stay
  * in each feature's *-constants.ts, which re-exports the lists it needs from here.
  *
  * The migrations are frozen and carry their own copies; db/constants-match-checks.test.ts

@@ -19,25 +19,7 @@ import type {
   VisitType,
   YardSize,
 } from "./enums";
-export type {
-  BookingProvider,
-  BookingSource,
-  BookingStatus,
-  DogCount,
-  HealthFlag,
-  ImageType,
-  MissedReason,
-  OAuthProvider,
-  OutboxKind,
-  OutboxStatus,
-  QuoteStatus,
-  Role,
-  TokenPurpose,
-  VisitEventKind,
-  VisitStatus,
-  VisitType,
-  YardSize,
-} from "./enums";
+export type * from "./enums";
 
 /** Timestamps are written as Date or ISO strings and always read back as Date. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>;

@@ -5,7 +5,7 @@ import type { Database } from "./schema";
 /**
  * Development accounts; the README prints these. Never seeded in production. Each carries its
  * password's hash, made once with app/features/accounts/password.server.ts (hashPassword), so
- * that db/ needs nothing of the app (docs/decisions/081); db/seed-data.test.ts signs in with them.
+ * that db/ needs nothing of the app (docs/decisions/016); db/seed-data.test.ts signs in with them.
  */
 export const DEV_ACCOUNTS = {
   admin: {

@@ -4,7 +4,7 @@ import { PRIVATE_CACHE_CONTROL, PUBLIC_CACHE_CONTROL } from "~/utils/cache-heade
 /**
  * Headers for a public page's loader response (document and data requests alike). A preview
  * (drafts) is never public either: the page cache and CDNs skip `private, no-store`. Here in
- * content, beside preview, so that app/utils needs nothing of content (docs/decisions/081).
+ * content, beside preview, so that app/utils needs nothing of content (docs/decisions/016).
  */
 export function publicCacheHeaders(request: Request): Headers {
   const headers = new Headers({ Vary: "Cookie" });

@@ -38,7 +38,7 @@ function start(): State {
 
 /**
  * The development accounts and their data. Imported only when seeding is on, so a production
- * server never evaluates db/seed-data.ts (docs/decisions/081).
+ * server never evaluates db/seed-data.ts (docs/decisions/016).
  */
 async function seedForDevelopment(db: Db) {
   const { seedDevelopmentData } = await import("../../db/seed-data");

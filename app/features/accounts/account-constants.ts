@@ -1,4 +1,4 @@
-/** Client-safe account words; the value lists live in db/enums.ts (docs/decisions/081). */
+/** Client-safe account words; the value lists live in db/enums.ts (docs/decisions/016). */
 import { OAUTH_PROVIDERS, type OAuthProvider } from "../../../db/enums";
 
 export { OAUTH_PROVIDERS, ROLES, TOKEN_PURPOSES } from "../../../db/enums";

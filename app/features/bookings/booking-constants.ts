@@ -1,4 +1,4 @@
-/** Client-safe booking words; the value lists live in db/enums.ts (docs/decisions/081). */
+/** Client-safe booking words; the value lists live in db/enums.ts (docs/decisions/016). */
 import type { BookingStatus } from "../../../db/enums";
 
 export { BOOKING_PROVIDERS, BOOKING_SOURCES, BOOKING_STATUSES } from "../../../db/enums";

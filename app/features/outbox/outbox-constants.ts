@@ -1,4 +1,4 @@
-/** Client-safe outbox words; the value lists live in db/enums.ts (docs/decisions/031, 081). */
+/** Client-safe outbox words; the value lists live in db/enums.ts (docs/decisions/031, 016). */
 import type { OutboxStatus } from "../../../db/enums";
 
 export { OUTBOX_KINDS, OUTBOX_STATUSES } from "../../../db/enums";

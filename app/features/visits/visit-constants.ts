@@ -1,4 +1,4 @@
-/** Client-safe visit words; the value lists live in db/enums.ts (docs/decisions/081). */
+/** Client-safe visit words; the value lists live in db/enums.ts (docs/decisions/016). */
 import type { HealthFlag, MissedReason } from "../../../db/enums";
 
 export { HEALTH_FLAGS, MISSED_REASONS, VISIT_EVENT_KINDS, VISIT_STATUSES, VISIT_TYPES } from "../../../db/enums";
