@@ -3,7 +3,8 @@
 // code belongs in another folder, not that the rule needs an exception.
 //
 //   routes -> features -> models -> db     (a route may call a model directly for a plain read)
-//   anything may use utils and content; components are presentation only.
+//   anything may use utils and content; components are presentation only; content uses utils;
+//   db/ is the floor (its enums.ts imports nothing); no cycles (decision 016).
 const SERVER_MODULE = "\\.server\\.(ts|tsx)$";
 const TEST_FILE = "\\.(test|spec)\\.(ts|tsx)$";
 
@@ -33,10 +34,12 @@ module.exports = {
     },
     {
       name: "utils-are-infrastructure",
-      comment: "Infrastructure knows nothing of the business: no models, features or routes.",
+      comment:
+        "Infrastructure knows nothing of the business: no models, features, content or routes " +
+        "(content uses utils, so utils using content would run the arrow back up).",
       severity: "error",
       from: { path: "^app/utils/", pathNot: TEST_FILE },
-      to: { path: ["^app/models/", "^app/features/", "^app/routes/"] },
+      to: { path: ["^app/models/", "^app/features/", "^app/content/", "^app/routes/"] },
     },
     {
       name: "content-is-a-source",
@@ -55,22 +58,56 @@ module.exports = {
     {
       name: "db-stands-alone",
       comment:
-        "db/ (migrations, connection, seed) needs nothing from app/ but the password hash the seed " +
-        "writes; the Database types may name the value types of the feature constants (type-only).",
+        "db/ (migrations, connection, enums, types, seed) is the floor: it needs nothing from app/, " +
+        "not even types (decision 016). Its value lists live in db/enums.ts.",
       severity: "error",
       from: { path: "^db/", pathNot: TEST_FILE },
-      to: {
-        path: "^app/",
-        pathNot: "^app/features/accounts/password\\.server\\.ts$",
-        dependencyTypesNot: ["type-only"],
-      },
+      to: { path: "^app/" },
+    },
+    {
+      name: "enums-import-nothing",
+      comment:
+        "db/enums.ts holds the value lists of the CHECK constraints; browser code, db/schema.ts and " +
+        "the features all read it, so it imports nothing at all (decision 016).",
+      severity: "error",
+      from: { path: "^db/enums\\.ts$" },
+      to: {},
     },
     {
       name: "browser-code-without-db",
-      comment: "Code that can reach the browser bundle never imports db/ (not even its types).",
+      comment:
+        "Code that can reach the browser bundle never imports db/ (not even its types), but for " +
+        "db/enums.ts, the value lists that import nothing.",
       severity: "error",
       from: { path: "^app/", pathNot: [SERVER_MODULE, TEST_FILE] },
-      to: { path: "^db/" },
+      to: { path: "^db/", pathNot: "^db/enums\\.ts$" },
+    },
+    {
+      name: "seed-only-when-seeding",
+      comment:
+        "The development seed is never loaded in production: the app imports it only dynamically, " +
+        "when seeding is on (app/utils/db.server.ts).",
+      severity: "error",
+      from: { path: "^app/", pathNot: TEST_FILE },
+      to: { path: "^db/seed", dependencyTypesNot: ["dynamic-import"] },
+    },
+    {
+      name: "media-below-visits",
+      comment:
+        "A visit's page shows its media, so features/visits may use features/media; media uses the " +
+        "visits model, never the visits feature (no arrows both ways between two features).",
+      severity: "error",
+      from: { path: "^app/features/media/", pathNot: TEST_FILE },
+      to: { path: "^app/features/visits/" },
+    },
+    {
+      name: "no-circular",
+      comment:
+        "No import cycle, not even through types: a cycle means two modules are one concern, or " +
+        "that something shared belongs a floor lower.",
+      severity: "error",
+      from: {},
+      to: { circular: true },
     },
     {
       name: "browser-scripts-without-framework",

@@ -1,18 +1,25 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../tests/helpers/test-database";
-import { OAUTH_PROVIDERS, ROLES, TOKEN_PURPOSES } from "../app/features/accounts/account-constants";
-import { BOOKING_PROVIDERS, BOOKING_SOURCES, BOOKING_STATUSES } from "../app/features/bookings/booking-constants";
-import { IMAGE_TYPES } from "../app/features/media/media-constants";
-import { DOG_COUNTS, QUOTE_STATUSES, YARD_SIZES } from "../app/features/quotes/quote-constants";
-import { OUTBOX_KINDS, OUTBOX_STATUSES } from "../app/features/outbox/outbox-constants";
 import {
+  BOOKING_PROVIDERS,
+  BOOKING_SOURCES,
+  BOOKING_STATUSES,
+  DOG_COUNTS,
   HEALTH_FLAGS,
+  IMAGE_TYPES,
   MISSED_REASONS,
+  OAUTH_PROVIDERS,
+  OUTBOX_KINDS,
+  OUTBOX_STATUSES,
+  QUOTE_STATUSES,
+  ROLES,
+  TOKEN_PURPOSES,
   VISIT_EVENT_KINDS,
   VISIT_STATUSES,
   VISIT_TYPES,
-} from "../app/features/visits/visit-constants";
+  YARD_SIZES,
+} from "./enums";
 
 // Migrations are frozen and carry their own copies of the lists they check. This test is what
 // keeps those copies and the live lists in step: change a list, and it fails until a new

@@ -1,35 +1,29 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+// The value lists of the CHECK constraints live in ./enums.ts, the floor: it imports nothing.
+import type {
+  BookingProvider,
+  BookingSource,
+  BookingStatus,
+  DogCount,
+  HealthFlag,
+  ImageType,
+  MissedReason,
+  OAuthProvider,
+  OutboxKind,
+  OutboxStatus,
+  QuoteStatus,
+  Role,
+  TokenPurpose,
+  VisitEventKind,
+  VisitStatus,
+  VisitType,
+  YardSize,
+} from "./enums";
+export type * from "./enums";
 
 /** Timestamps are written as Date or ISO strings and always read back as Date. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
-
-// The value lists have one home each, in a client-safe feature module. Only their types come
-// here (type imports vanish at build time, so db/ never pulls app/ code into a bundle).
-export type { OAuthProvider, Role, TokenPurpose } from "../app/features/accounts/account-constants";
-export type { BookingProvider, BookingSource, BookingStatus } from "../app/features/bookings/booking-constants";
-export type { ImageType } from "../app/features/media/media-constants";
-export type { DogCount, QuoteStatus, YardSize } from "../app/features/quotes/quote-constants";
-export type {
-  HealthFlag,
-  MissedReason,
-  VisitEventKind,
-  VisitStatus,
-  VisitType,
-} from "../app/features/visits/visit-constants";
-export type { OutboxKind, OutboxStatus } from "../app/features/outbox/outbox-constants";
-import type { OAuthProvider, Role, TokenPurpose } from "../app/features/accounts/account-constants";
-import type { BookingProvider, BookingSource, BookingStatus } from "../app/features/bookings/booking-constants";
-import type { ImageType } from "../app/features/media/media-constants";
-import type { DogCount, QuoteStatus, YardSize } from "../app/features/quotes/quote-constants";
-import type {
-  HealthFlag,
-  MissedReason,
-  VisitEventKind,
-  VisitStatus,
-  VisitType,
-} from "../app/features/visits/visit-constants";
-import type { OutboxKind, OutboxStatus } from "../app/features/outbox/outbox-constants";
 
 export interface UsersTable {
   id: Generated<string>;

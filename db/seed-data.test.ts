@@ -17,6 +17,9 @@ it("seeds an admin and a customer with services and bookings, once", async () =>
   expect(users).toHaveLength(2);
   const admin = users.find((u) => u.email === DEV_ACCOUNTS.admin.email)!;
   expect(await verifyPassword(DEV_ACCOUNTS.admin.password, admin.password_hash)).toBe(true);
+  // The stored hashes are the accounts' own passwords (the seed hashes nothing itself).
+  const customer = users.find((u) => u.email === DEV_ACCOUNTS.customer.email)!;
+  expect(await verifyPassword(DEV_ACCOUNTS.customer.password, customer.password_hash)).toBe(true);
   const roles = await database.db.selectFrom("user_roles").selectAll().execute();
   expect(roles).toEqual([expect.objectContaining({ user_id: admin.id, role: "admin" })]);
   // The admin has two-step on with the published development secret; both addresses are verified.

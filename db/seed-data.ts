@@ -1,12 +1,27 @@
 import type { Kysely } from "kysely";
-import { hashPassword } from "../app/features/accounts/password.server";
 import { DEV_ADMIN_TOTP_SECRET } from "./dev-totp";
 import type { Database } from "./schema";
 
-/** Development accounts; the README prints these. Never seeded in production. */
+/**
+ * Development accounts; the README prints these. Never seeded in production. Each carries its
+ * password's hash, made once with app/features/accounts/password.server.ts (hashPassword), so
+ * that db/ needs nothing of the app (docs/decisions/016); db/seed-data.test.ts signs in with them.
+ */
 export const DEV_ACCOUNTS = {
-  admin: { email: "admin@example.com", password: "admin-password", fullName: "Avery Admin" },
-  customer: { email: "customer@example.com", password: "customer-password", fullName: "Casey Customer" },
+  admin: {
+    email: "admin@example.com",
+    password: "admin-password",
+    passwordHash:
+      "scrypt$32768$8$1$NZ_K2Fq-iRiU_FVqnR7_Nw$SZ6dSvjNCF1RFQOKEc1VbyRnuQGIUBDqsnyFykn6uLT-XXe_fawg2s_3rsulUwNJtSAUZUpkqzCT1-8qC0cNIQ",
+    fullName: "Avery Admin",
+  },
+  customer: {
+    email: "customer@example.com",
+    password: "customer-password",
+    passwordHash:
+      "scrypt$32768$8$1$vTO-zU9pGsiGeyovSYQAWQ$Aaz_IC9PsKm2mjb4Ka21lJ6WR44bqJaUgFOuB0WVxOY9xinbk3vDcpnH5dfF5Z_iVPAXm62y-UCQuaq69-r2Hw",
+    fullName: "Casey Customer",
+  },
 } as const;
 
 const day = 24 * 60 * 60 * 1000;
@@ -28,7 +43,7 @@ export async function seedDevelopmentData(db: Kysely<Database>): Promise<boolean
         .insertInto("users")
         .values({
           email: account.email,
-          password_hash: await hashPassword(account.password),
+          password_hash: account.passwordHash,
           email_verified_at: new Date(),
         })
         .returning("id")

@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { publicCacheHeaders } from "~/utils/cache-headers";
+import { publicCacheHeaders } from "~/content/public-cache.server";
 import { getLegalPage, getSiteSettings } from "./content.server";
 import type { LegalSlug } from "./legal-pages";
 import { getSiteUrl, pageSeo } from "./page.server";

@@ -12,7 +12,8 @@ import { getAboutPage, getSiteSettings } from "~/content/content.server";
 import { resolveImage } from "~/content/images.server";
 import { getSiteUrl, pageSeo } from "~/content/page.server";
 import { localBusiness, webPage } from "~/content/structured-data";
-import { publicCacheHeaders, publicPageHeaders } from "~/utils/cache-headers";
+import { publicCacheHeaders } from "~/content/public-cache.server";
+import { publicPageHeaders } from "~/utils/cache-headers";
 import { seoMeta } from "~/utils/seo";
 import { STATIC_PAGE } from "~/utils/static-page";
 

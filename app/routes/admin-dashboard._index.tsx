@@ -8,7 +8,7 @@ import { requireAdmin } from "~/features/accounts/auth.server";
 import { mediaKindOf } from "~/features/media/visit-media.server";
 import { discardRequestBody, handleMediaUpload } from "~/features/media/upload-media.server";
 import { UploadTab } from "~/features/media/upload-tab";
-import { adminDashboardUrl, type AdminVisitsTab } from "~/features/visits/admin-dashboard-url";
+import { adminDashboardUrl, type AdminVisitsTab } from "~/features/media/admin-dashboard-url";
 import { CreateVisitForm } from "~/features/visits/create-visit-form";
 import { createVisitFromForm } from "~/features/visits/create-visit.server";
 import { listMediaForVisits } from "~/models/visit-media.server";

@@ -8,7 +8,8 @@ import { getSiteUrl, pageSeo } from "~/content/page.server";
 import { webPage } from "~/content/structured-data";
 import { BeforeAfterList } from "~/features/gallery/before-after-list";
 import { getGalleryPairs } from "~/features/gallery/gallery.server";
-import { publicCacheHeaders, publicPageHeaders } from "~/utils/cache-headers";
+import { publicCacheHeaders } from "~/content/public-cache.server";
+import { publicPageHeaders } from "~/utils/cache-headers";
 import { seoMeta } from "~/utils/seo";
 import { STATIC_PAGE } from "~/utils/static-page";
 

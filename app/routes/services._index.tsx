@@ -11,7 +11,8 @@ import { getSiteUrl, pageSeo } from "~/content/page.server";
 import { describeTier, formatMonthlyExtra } from "~/content/pricing";
 import { breadcrumbs, localBusiness } from "~/content/structured-data";
 import type { PlanCard as Plan } from "~/content/types";
-import { publicCacheHeaders, publicPageHeaders } from "~/utils/cache-headers";
+import { publicCacheHeaders } from "~/content/public-cache.server";
+import { publicPageHeaders } from "~/utils/cache-headers";
 import { seoMeta } from "~/utils/seo";
 import { STATIC_PAGE } from "~/utils/static-page";
 

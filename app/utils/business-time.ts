@@ -1,9 +1,9 @@
 import { TZDate } from "@date-fns/tz";
 
 /**
- * Service dates are instants (timestamptz). Admins type them, and customers read them, in the
- * business's own time zone: Southern Nevada is on Pacific time, whatever the server's or the
- * browser's zone is.
+ * Visit dates (services.service_date) are instants (timestamptz). Admins type them, and
+ * customers read them, in the business's own time zone: Southern Nevada is on Pacific time,
+ * whatever the server's or the browser's zone is.
  */
 export const BUSINESS_TIME_ZONE = "America/Los_Angeles";
 

@@ -3,7 +3,6 @@ import { connect, type DatabaseHandle } from "../../db/connection";
 import { migrateToLatest } from "../../db/migrator";
 import { databaseOptionsFromEnv } from "../../db/options";
 import type { Database } from "../../db/schema";
-import { seedDevelopmentData } from "../../db/seed-data";
 import { getEnv } from "./env.server";
 import { errorFields, log } from "./logger.server";
 
@@ -23,9 +22,7 @@ function start(): State {
     const started = Date.now();
     const applied = await migrateToLatest(handle.db);
     log.info("database.ready", { kind: handle.kind, migrationsApplied: applied, ms: Date.now() - started });
-    if (env.SEED_DEV_DATA ?? env.NODE_ENV === "development") {
-      if (await seedDevelopmentData(handle.db)) log.info("database.seeded", { note: "development accounts in README" });
-    }
+    if (env.SEED_DEV_DATA ?? env.NODE_ENV === "development") await seedForDevelopment(handle.db);
     return handle.db;
   })();
   const state: State = { handle, ready };
@@ -37,6 +34,15 @@ function start(): State {
     handle.close().catch(() => undefined);
   });
   return state;
+}
+
+/**
+ * The development accounts and their data. Imported only when seeding is on, so a production
+ * server never evaluates db/seed-data.ts (docs/decisions/016).
+ */
+async function seedForDevelopment(db: Db) {
+  const { seedDevelopmentData } = await import("../../db/seed-data");
+  if (await seedDevelopmentData(db)) log.info("database.seeded", { note: "development accounts in README" });
 }
 
 /** The migrated database. The first call connects and applies pending migrations. */

@@ -7,7 +7,7 @@ import {
   S3ServiceException,
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
-import type { S3StorageOptions, StorageBackend } from "./storage.server";
+import type { S3StorageOptions, StorageBackend } from "./storage-backend";
 
 /**
  * The S3 backend (AWS, Fly's Tigris, Cloudflare R2, MinIO, s3rver in tests), in a module of its

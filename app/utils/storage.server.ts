@@ -8,6 +8,7 @@ import { fileTypeFromBuffer } from "file-type";
 import parseRange from "range-parser";
 import { getEnv } from "./env.server";
 import { errorFields, log } from "./logger.server";
+import type { ByteRange, S3StorageOptions, StorageBackend } from "./storage-backend";
 import { MAX_UPLOAD_BYTES } from "./upload-limit";
 
 /** The spec's upload limit: 50 MB. */
@@ -15,27 +16,8 @@ import { MAX_UPLOAD_BYTES } from "./upload-limit";
 /** file-type needs at most this many leading bytes to recognise any format it knows. */
 export const SNIFF_BYTES = 4100;
 
-/** Inclusive byte range, as in HTTP's Range header. */
-export type ByteRange = { start: number; end: number };
-
-export type StoredObject = {
-  /** The bytes of the object, or of the range asked for. */
-  body: Readable;
-  /** Size of the whole object. */
-  size: number;
-  range?: ByteRange;
-};
-
-/** Where media live: an S3 bucket or a local folder. Keys are created by `storeUpload`. */
-export interface StorageBackend {
-  readonly kind: "s3" | "folder";
-  /** Streams `body` to `key`. Rejects, storing nothing, when `body` errors. */
-  put(key: string, body: Readable, options: { contentType: string }): Promise<void>;
-  get(key: string, range?: ByteRange): Promise<StoredObject | null>;
-  stat(key: string): Promise<{ size: number } | null>;
-  /** Removes the object; a missing object is not an error. */
-  delete(key: string): Promise<void>;
-}
+// The backend's shape is in storage-backend.ts, which both backends import (no import cycle).
+export type { ByteRange, S3StorageOptions, StorageBackend, StoredObject } from "./storage-backend";
 
 // Keys are made by this module, but get/delete take them from database rows: never let one
 // name a file outside the upload folder or carry odd characters to S3.
@@ -93,16 +75,6 @@ export function createFolderStorage(root: string): StorageBackend {
 
 // ---------------------------------------------------------------------------------------------
 // S3 backend (AWS, Fly's Tigris, Cloudflare R2, MinIO, s3rver in tests): s3-storage.server.ts
-
-export type S3StorageOptions = {
-  bucket: string;
-  region: string;
-  endpoint?: string;
-  forcePathStyle?: boolean;
-  credentials?: { accessKeyId: string; secretAccessKey: string };
-  /** Called with the name of every command sent (tests check that refused uploads are aborted). */
-  onCommand?: (name: string) => void;
-};
 
 /**
  * The S3 backend, its module (and the AWS SDK, ~25 MiB resident) loaded by the first call

@@ -97,4 +97,61 @@ describe("the import rules", () => {
     expect(result.output).toMatch(/browser-code-without-db: app\/features\/quotes\/quote-format\.ts/);
     expect(result.output).toMatch(/db-stands-alone: db\/seed\.ts/);
   });
+
+  it("keep db/ the floor: no app/ import, not even a type, and enums.ts imports nothing", async () => {
+    const result = await cruise({
+      "db/schema.ts":
+        "import type { Quote } from '../app/features/quotes/quote-constants';\nexport type Row = Quote;\n",
+      "app/features/quotes/quote-constants.ts": "export type Quote = { id: string };\n",
+      "db/enums.ts":
+        "import { Row } from './schema';\nexport const ROLES = ['admin'] as const;\nexport type R = Row;\n",
+    });
+    expect(result.ok).toBe(false);
+    expect(result.output).toMatch(/db-stands-alone: db\/schema\.ts → app\/features\/quotes\/quote-constants\.ts/);
+    expect(result.output).toMatch(/enums-import-nothing: db\/enums\.ts → db\/schema\.ts/);
+  });
+
+  it("let browser code read db/enums.ts, and no other part of db/", async () => {
+    const result = await cruise({
+      "db/enums.ts": "export const QUOTE_STATUSES = ['new'] as const;\n",
+      "app/features/quotes/quote-constants.ts": "export { QUOTE_STATUSES } from '../../../db/enums';\n",
+      "app/components/good.tsx":
+        "import { QUOTE_STATUSES } from '~/features/quotes/quote-constants';\nexport const Good = () => QUOTE_STATUSES.length;\n",
+    });
+    expect(result.output).not.toMatch(/error/);
+    expect(result.ok).toBe(true);
+  });
+
+  it("refuse infrastructure that reads content, and a static import of the seed", async () => {
+    const result = await cruise({
+      "app/content/preview.server.ts": "export const isPreview = () => false;\n",
+      "app/utils/cache.ts": "import { isPreview } from '~/content/preview.server';\nexport const c = isPreview;\n",
+      "db/seed-data.ts": "export const seed = () => true;\n",
+      "app/utils/db.server.ts": "import { seed } from '../../db/seed-data';\nexport const s = seed;\n",
+    });
+    expect(result.ok).toBe(false);
+    expect(result.output).toMatch(
+      /utils-are-infrastructure: app\/utils\/cache\.ts → app\/content\/preview\.server\.ts/,
+    );
+    expect(result.output).toMatch(/seed-only-when-seeding: app\/utils\/db\.server\.ts → db\/seed-data\.ts/);
+
+    const dynamic = await cruise({
+      "db/seed-data.ts": "export const seed = () => true;\n",
+      "app/utils/db.server.ts": "export const s = async () => (await import('../../db/seed-data')).seed();\n",
+    });
+    expect(dynamic.output).not.toMatch(/error/);
+    expect(dynamic.ok).toBe(true);
+  });
+
+  it("refuse an import cycle, and features/media using features/visits", async () => {
+    const result = await cruise({
+      "app/features/visits/visit-page.server.ts":
+        "import { kind } from '~/features/media/media.server';\nexport const page = () => kind();\n",
+      "app/features/media/media.server.ts":
+        "import type { page } from '~/features/visits/visit-page.server';\nexport const kind = () => 1;\nexport type P = typeof page;\n",
+    });
+    expect(result.ok).toBe(false);
+    expect(result.output).toMatch(/no-circular: app\/features\/media\/media\.server\.ts/);
+    expect(result.output).toMatch(/media-below-visits: app\/features\/media\/media\.server\.ts/);
+  });
 });

@@ -11,6 +11,7 @@ import { loader as adminVisitLoader, action as adminVisitAction } from "~/routes
 import { loader as visitsLoader } from "~/routes/admin-dashboard.visits._index";
 import { loader as todayLoader } from "~/routes/admin-dashboard.visits.today";
 import { loader as historyLoader } from "~/routes/customer-dashboard_.visits._index";
+import { addDays, businessToday, startOfBusinessDay } from "~/features/visits/visit-dates";
 import { loader as customerVisitLoader } from "~/routes/customer-dashboard_.visits.$visitId";
 import { action as yardAction, loader as yardLoader } from "~/routes/customer-dashboard_.yard";
 import { resetEnvCache } from "~/utils/env.server";
@@ -54,7 +55,12 @@ beforeEach(async () => {
   await db().deleteFrom("services").execute();
 });
 
-async function visitOf(customerId: string, at = new Date(Date.now() + 3600_000)) {
+// An hour from now, but still today in the business's time zone (the Today list shows it): in
+// the last hour before midnight Pacific, a minute before midnight.
+const laterToday = () =>
+  new Date(Math.min(Date.now() + 3600_000, startOfBusinessDay(addDays(businessToday(), 1))!.getTime() - 60_000));
+
+async function visitOf(customerId: string, at = laterToday()) {
   return db()
     .insertInto("services")
     .values({

@@ -1,19 +1,14 @@
-/** Client-safe account lists; their one home (see visits/visit-constants.ts for the rule). */
-export const ROLES = ["admin"] as const;
-export type Role = (typeof ROLES)[number];
+/** Client-safe account words; the value lists live in db/enums.ts (docs/decisions/016). */
+import { OAUTH_PROVIDERS, type OAuthProvider } from "../../../db/enums";
 
-export const OAUTH_PROVIDERS = ["google", "facebook"] as const;
-export type OAuthProvider = (typeof OAUTH_PROVIDERS)[number];
+export { OAUTH_PROVIDERS, ROLES, TOKEN_PURPOSES } from "../../../db/enums";
+export type { OAuthProvider, Role, TokenPurpose } from "../../../db/enums";
 
 /** How each provider is named to people. */
 export const PROVIDER_NAMES: Record<OAuthProvider, string> = { google: "Google", facebook: "Facebook" };
 
 export const isOAuthProvider = (value: string | undefined): value is OAuthProvider =>
   OAUTH_PROVIDERS.some((p) => p === value);
-
-/** What a single-use e-mailed link is for (account_tokens.purpose). */
-export const TOKEN_PURPOSES = ["verify-email", "reset-password"] as const;
-export type TokenPurpose = (typeof TOKEN_PURPOSES)[number];
 
 /** The password rule of sign-up and reset. */
 export const MIN_PASSWORD_LENGTH = 6;

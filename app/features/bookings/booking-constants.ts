@@ -1,15 +1,8 @@
-/** Client-safe booking lists; their one home (see visits/visit-constants.ts for the rule). */
-export const BOOKING_STATUSES = [
-  "pending",
-  "confirmed",
-  "completed",
-  "cancelled",
-  // The calendar moved the booking: a new booking replaces this one.
-  "rescheduled",
-  // The owner cancelled in the calendar and asked the customer to pick another time.
-  "reschedule_requested",
-] as const;
-export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+/** Client-safe booking words; the value lists live in db/enums.ts (docs/decisions/016). */
+import type { BookingStatus } from "../../../db/enums";
+
+export { BOOKING_PROVIDERS, BOOKING_SOURCES, BOOKING_STATUSES } from "../../../db/enums";
+export type { BookingProvider, BookingSource, BookingStatus } from "../../../db/enums";
 
 /** What a person reads for each status (badges, the admin's filters). */
 export const BOOKING_STATUS_LABELS: Record<BookingStatus, string> = {
@@ -20,13 +13,6 @@ export const BOOKING_STATUS_LABELS: Record<BookingStatus, string> = {
   rescheduled: "Rescheduled",
   reschedule_requested: "Reschedule requested",
 };
-
-export const BOOKING_SOURCES = ["calendar", "admin", "website"] as const;
-export type BookingSource = (typeof BOOKING_SOURCES)[number];
-
-/** The external calendars whose signed webhooks write bookings. */
-export const BOOKING_PROVIDERS = ["cal_com", "calendly"] as const;
-export type BookingProvider = (typeof BOOKING_PROVIDERS)[number];
 
 /** A booking whose calendar event type has no mapping in the site settings. */
 export const OTHER_SERVICE_TYPE = "Other";

@@ -1,3 +1,3 @@
-/** Client-safe media lists and limits; their one home (see visits/visit-constants.ts). */
-export const IMAGE_TYPES = ["before", "after"] as const;
-export type ImageType = (typeof IMAGE_TYPES)[number];
+/** Client-safe media words; the value lists live in db/enums.ts (docs/decisions/016). */
+export { IMAGE_TYPES } from "../../../db/enums";
+export type { ImageType } from "../../../db/enums";

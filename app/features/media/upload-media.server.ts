@@ -2,7 +2,7 @@ import { json, unstable_parseMultipartFormData } from "@remix-run/node";
 import { IMAGE_TYPES, type ImageType } from "./media-constants";
 import { storeVisitMedia, type StoreMediaResult } from "./visit-media.server";
 import { safeAdminBack } from "./upload-back";
-import { adminDashboardUrl } from "~/features/visits/admin-dashboard-url";
+import { adminDashboardUrl } from "./admin-dashboard-url";
 import { getVisit } from "~/models/visit.server";
 import { errorFields, log } from "~/utils/logger.server";
 import { drain } from "~/utils/storage.server";

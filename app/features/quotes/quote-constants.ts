@@ -1,9 +1,3 @@
-/** Client-safe quote lists; their one home (see visits/visit-constants.ts for the rule). */
-export const QUOTE_STATUSES = ["new", "contacted", "won", "lost"] as const;
-export type QuoteStatus = (typeof QUOTE_STATUSES)[number];
-
-export const DOG_COUNTS = ["1", "2", "3", "4+"] as const;
-export type DogCount = (typeof DOG_COUNTS)[number];
-
-export const YARD_SIZES = ["small", "medium", "large"] as const;
-export type YardSize = (typeof YARD_SIZES)[number];
+/** Client-safe quote words; the value lists live in db/enums.ts (docs/decisions/016). */
+export { DOG_COUNTS, QUOTE_STATUSES, YARD_SIZES } from "../../../db/enums";
+export type { DogCount, QuoteStatus, YardSize } from "../../../db/enums";

@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod";
 import { json } from "@remix-run/node";
-import { adminDashboardUrl } from "./admin-dashboard-url";
+import { adminDashboardUrl } from "~/features/media/admin-dashboard-url";
 import {
   CREATE_SERVICE_MESSAGES,
   CREATE_SERVICE_TOASTS,

@@ -1,5 +1,5 @@
 /**
- * The visit types of the portal (app/features/visits/visit-constants.ts VISIT_TYPES), copied
+ * The visit types of the portal (db/enums.ts VISIT_TYPES), copied
  * because the Studio builds on its own; a test (booking-service-type.server.test.ts) keeps the
  * two lists equal.
  */

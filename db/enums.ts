@@ -1,0 +1,117 @@
+/**
+ * The floor of the app: every list of values a column's CHECK constraint holds, and its type.
+ * This module imports nothing, so db/schema.ts, the features and browser code can all read it
+ * without an arrow running back up (docs/decisions/016). Labels and other words for people stay
+ * in each feature's *-constants.ts, which re-exports the lists it needs from here.
+ *
+ * The migrations are frozen and carry their own copies; db/constants-match-checks.test.ts
+ * proves that the database and these lists agree, so changing a list needs a new migration.
+ */
+
+// Accounts
+export const ROLES = ["admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const OAUTH_PROVIDERS = ["google", "facebook"] as const;
+export type OAuthProvider = (typeof OAUTH_PROVIDERS)[number];
+
+/** What a single-use e-mailed link is for (account_tokens.purpose). */
+export const TOKEN_PURPOSES = ["verify-email", "reset-password"] as const;
+export type TokenPurpose = (typeof TOKEN_PURPOSES)[number];
+
+// Visits (rows of `services`: the table keeps the spec's name)
+export const VISIT_TYPES = [
+  "Weekly Service",
+  "Twice Weekly Service",
+  "Desert Dash",
+  "Desert Refresh",
+  "Yard Refresh",
+  "Sanitize & Deodorize",
+  "Trash Bin Clean",
+] as const;
+export type VisitType = (typeof VISIT_TYPES)[number];
+
+// "in_progress" left in migration 0003 (docs/decisions/030): nothing set it, and a visit in the
+// field is still "scheduled" until it has an outcome.
+export const VISIT_STATUSES = ["scheduled", "completed", "missed", "skipped", "cancelled"] as const;
+export type VisitStatus = (typeof VISIT_STATUSES)[number];
+
+/** Why a visit was missed. */
+export const MISSED_REASONS = ["locked_gate", "dog_in_yard", "weather", "other"] as const;
+export type MissedReason = (typeof MISSED_REASONS)[number];
+
+/** The health observations an admin can tick on a visit. */
+export const HEALTH_FLAGS = [
+  "loose_stool",
+  "blood_in_stool",
+  "worms_or_foreign_objects",
+  "unusual_amount",
+  "yard_hazard",
+] as const;
+export type HealthFlag = (typeof HEALTH_FLAGS)[number];
+
+/** What the visit history records (service_events.kind). */
+export const VISIT_EVENT_KINDS = [
+  "status",
+  "rescheduled",
+  "return_visit",
+  "notes",
+  "health_notes",
+  "media_deleted",
+  "email_skipped",
+] as const;
+export type VisitEventKind = (typeof VISIT_EVENT_KINDS)[number];
+
+// Media of a visit (service_images.image_type)
+export const IMAGE_TYPES = ["before", "after"] as const;
+export type ImageType = (typeof IMAGE_TYPES)[number];
+
+// Bookings
+export const BOOKING_STATUSES = [
+  "pending",
+  "confirmed",
+  "completed",
+  "cancelled",
+  // The calendar moved the booking: a new booking replaces this one.
+  "rescheduled",
+  // The owner cancelled in the calendar and asked the customer to pick another time.
+  "reschedule_requested",
+] as const;
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+
+export const BOOKING_SOURCES = ["calendar", "admin", "website"] as const;
+export type BookingSource = (typeof BOOKING_SOURCES)[number];
+
+/** The external calendars whose signed webhooks write bookings. */
+export const BOOKING_PROVIDERS = ["cal_com", "calendly"] as const;
+export type BookingProvider = (typeof BOOKING_PROVIDERS)[number];
+
+// Quote requests
+export const QUOTE_STATUSES = ["new", "contacted", "won", "lost"] as const;
+export type QuoteStatus = (typeof QUOTE_STATUSES)[number];
+
+export const DOG_COUNTS = ["1", "2", "3", "4+"] as const;
+export type DogCount = (typeof DOG_COUNTS)[number];
+
+export const YARD_SIZES = ["small", "medium", "large"] as const;
+export type YardSize = (typeof YARD_SIZES)[number];
+
+// The e-mail outbox (docs/decisions/031): every e-mail of the product is one row of `outbox`.
+export const OUTBOX_KINDS = [
+  "visit_completed",
+  "visit_missed",
+  "quote_owner",
+  "quote_visitor",
+  "account_verification",
+  "account_password_reset",
+  "other",
+] as const;
+export type OutboxKind = (typeof OUTBOX_KINDS)[number];
+
+/**
+ * pending: waiting for its first or next attempt (attempts and last_error say which);
+ * sending: claimed by a worker (until locked_until, after which another may take it);
+ * sent; failed: given up after the last attempt; skipped: no SMTP_URL when it was enqueued.
+ */
+export const OUTBOX_STATUSES = ["pending", "sending", "sent", "failed", "skipped"] as const;
+export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
