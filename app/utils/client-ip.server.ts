@@ -1,6 +1,8 @@
 import { isIP } from "node:net";
-import type { AppLoadContext } from "@remix-run/node";
 import { getEnv } from "./env.server";
+
+/** What the request context must carry: the TCP peer that server.js passes (or nothing). */
+type PeerContext = { clientAddress?: unknown };
 
 /**
  * The key of every per-client limit (sign-in, sign-up, Google/Facebook starts, quote form,
@@ -9,7 +11,7 @@ import { getEnv } from "./env.server";
  * the /64 is the client. The request context is required: without its TCP peer every client
  * not behind a trusted proxy would share one key.
  */
-export function getClientKey(request: Request, context: Pick<AppLoadContext, "clientAddress">): string {
+export function getClientKey(request: Request, context: PeerContext): string {
   const ip = getClientIp(request, context);
   return ip.includes(":") ? ipv6Network64(ip) : ip;
 }
@@ -37,7 +39,7 @@ export function ipv6Network64(ip: string): string {
  * A header that is missing or not an address falls through to the peer. "unknown" only when
  * there is no connection at all (a route called directly, as unit tests do).
  */
-function getClientIp(request: Request, context: Pick<AppLoadContext, "clientAddress">): string {
+function getClientIp(request: Request, context: PeerContext): string {
   const env = getEnv();
   if (env.FLY_APP_NAME) {
     const fly = asIp(request.headers.get("Fly-Client-IP"));
@@ -48,7 +50,7 @@ function getClientIp(request: Request, context: Pick<AppLoadContext, "clientAddr
     const forwarded = entries.length >= env.TRUST_PROXY ? asIp(entries[entries.length - env.TRUST_PROXY]) : null;
     if (forwarded) return forwarded;
   }
-  return asIp(context.clientAddress) ?? "unknown";
+  return asIp(typeof context.clientAddress === "string" ? context.clientAddress : null) ?? "unknown";
 }
 
 function asIp(value: string | null | undefined): string | null {

@@ -46,6 +46,8 @@ for (const js of [true, false]) {
     test.use({ javaScriptEnabled: js, viewport: { width: 1280, height: 900 } });
 
     test("verify the e-mail address, then reset a forgotten password", async ({ page }) => {
+      // Two e-mail journeys in one test: near the 60 s default on a loaded machine.
+      test.slow();
       const account = {
         fullName: "Rosa Reset",
         email: uniqueEmail(js ? "reset-js" : "reset-nojs"),
