@@ -3,7 +3,8 @@ import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ActionToast } from "~/components/action-toast";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { errorClass, fieldClass, labelClass, primaryButtonClass } from "~/components/form-classes";
+import { CheckboxField, ErrorList, Field, TextareaField } from "~/components/forms";
+import { labelClass, linkClass, primaryButtonClass, secondaryButtonClass, tapLinkClass } from "~/components/ui-classes";
 import { VisitStatusBadge } from "~/components/status-badge";
 import { requireAdmin } from "~/features/accounts/auth.server";
 import { MediaUploadForm } from "~/features/media/media-upload-form";
@@ -33,9 +34,6 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
 export const headers = () => ({ "Cache-Control": "private, no-store" });
 
-const linkClass = "font-semibold text-brand-800 underline underline-offset-4 hover:text-brand-900 dark:text-brand-200";
-const secondaryButtonClass =
-  "inline-flex min-h-11 items-center rounded-full border-2 border-slate-500 px-5 py-2 font-semibold text-slate-900 hover:bg-slate-100 dark:border-slate-400 dark:text-white dark:hover:bg-slate-800";
 const panelClass = "rounded-xl border border-slate-300 p-5 dark:border-slate-600";
 const h3Class = "text-xl font-semibold text-slate-900 dark:text-white";
 
@@ -44,7 +42,7 @@ export default function AdminVisit() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post";
-  const errors = (field: string) => (actionData?.fieldErrors?.[field] ?? [])[0];
+  const errors = (field: string) => actionData?.result?.error?.[field] ?? undefined;
   const can = (action: VisitAction) => (visit.allowed as readonly string[]).includes(action);
   const back = visitPath(visit.id);
   const upload = mediaUploadAction(visit.id, back);
@@ -52,7 +50,7 @@ export default function AdminVisit() {
   return (
     <article aria-labelledby="visit-heading">
       <ActionToast toast={actionData?.toast} />
-      <Link to="/admin-dashboard/visits" className={`inline-flex min-h-11 items-center ${linkClass}`}>
+      <Link to="/admin-dashboard/visits" className={tapLinkClass}>
         <span aria-hidden="true">←&nbsp;</span>All visits
       </Link>
       <div className="mt-2 flex flex-wrap items-center gap-3">
@@ -109,33 +107,27 @@ export default function AdminVisit() {
               <fieldset aria-describedby={errors("reason") ? "miss-reason-error" : undefined}>
                 <legend className={labelClass}>Why was the visit missed?</legend>
                 {MISSED_REASONS.map((reason) => (
-                  <label key={reason} className="mt-2 flex min-h-11 items-center gap-2">
-                    <input type="radio" name="reason" value={reason} required className="h-5 w-5" />
-                    {MISSED_REASON_LABELS[reason]}
-                  </label>
+                  <CheckboxField
+                    key={reason}
+                    label={MISSED_REASON_LABELS[reason]}
+                    className="mt-2"
+                    inputProps={{
+                      id: `miss-reason-${reason}`,
+                      type: "radio",
+                      name: "reason",
+                      value: reason,
+                      required: true,
+                    }}
+                  />
                 ))}
               </fieldset>
-              {errors("reason") ? (
-                <p id="miss-reason-error" className={errorClass}>
-                  {errors("reason")}
-                </p>
-              ) : null}
-              <label htmlFor="miss-reason-text" className={`${labelClass} mt-3`}>
-                What happened (required for Other)
-              </label>
-              <input
-                id="miss-reason-text"
-                name="reasonText"
-                maxLength={500}
-                className={fieldClass}
-                aria-invalid={errors("reasonText") ? true : undefined}
-                aria-describedby={errors("reasonText") ? "miss-reason-text-error" : undefined}
+              <ErrorList id="miss-reason-error" errors={errors("reason")} />
+              <Field
+                label="What happened (required for Other)"
+                className="mt-3"
+                inputProps={{ id: "miss-reason-text", name: "reasonText", maxLength: 500 }}
+                errors={errors("reasonText")}
               />
-              {errors("reasonText") ? (
-                <p id="miss-reason-text-error" className={errorClass}>
-                  {errors("reasonText")}
-                </p>
-              ) : null}
               <button type="submit" disabled={busy} className={`${secondaryButtonClass} mt-4`}>
                 {VISIT_ACTIONS.miss.label}
               </button>
@@ -243,20 +235,19 @@ export default function AdminVisit() {
             Notes
           </h3>
           <input type="hidden" name="intent" value="notes" />
-          <label htmlFor="visit-notes" className={`${labelClass} mt-3`}>
-            Notes
-          </label>
-          <textarea
-            id="visit-notes"
-            name="notes"
-            rows={4}
-            maxLength={2000}
-            defaultValue={visit.notes ?? ""}
+          <TextareaField
             key={visit.notes ?? ""}
-            className={fieldClass}
-            aria-invalid={actionData?.intent === "notes" && errors("notes") ? true : undefined}
+            label="Notes"
+            className="mt-3"
+            textareaProps={{
+              id: "visit-notes",
+              name: "notes",
+              rows: 4,
+              maxLength: 2000,
+              defaultValue: visit.notes ?? "",
+            }}
+            errors={actionData?.intent === "notes" ? errors("notes") : undefined}
           />
-          {actionData?.intent === "notes" && errors("notes") ? <p className={errorClass}>{errors("notes")}</p> : null}
           <button type="submit" disabled={busy} className={`${primaryButtonClass} mt-4`}>
             Save notes
           </button>
@@ -266,34 +257,32 @@ export default function AdminVisit() {
           <fieldset>
             <legend className={h3Class}>Health notes</legend>
             {HEALTH_FLAGS.map((flag) => (
-              <label key={flag} className="mt-2 flex min-h-11 items-center gap-2">
-                <input
-                  type="checkbox"
-                  name="healthFlags"
-                  value={flag}
-                  defaultChecked={(visit.healthFlags as string[]).includes(flag)}
-                  key={`${flag}-${(visit.healthFlags as string[]).includes(flag)}`}
-                  className="h-5 w-5"
-                />
-                {HEALTH_FLAG_LABELS[flag]}
-              </label>
+              <CheckboxField
+                key={`${flag}-${(visit.healthFlags as string[]).includes(flag)}`}
+                label={HEALTH_FLAG_LABELS[flag]}
+                className="mt-2"
+                inputProps={{
+                  id: `health-${flag}`,
+                  name: "healthFlags",
+                  value: flag,
+                  defaultChecked: (visit.healthFlags as string[]).includes(flag),
+                }}
+              />
             ))}
           </fieldset>
-          <label htmlFor="health-note" className={`${labelClass} mt-3`}>
-            Health note
-          </label>
-          <textarea
-            id="health-note"
-            name="healthNote"
-            rows={3}
-            maxLength={2000}
-            defaultValue={visit.healthNote ?? ""}
+          <TextareaField
             key={visit.healthNote ?? ""}
-            className={fieldClass}
+            label="Health note"
+            className="mt-3"
+            textareaProps={{
+              id: "health-note",
+              name: "healthNote",
+              rows: 3,
+              maxLength: 2000,
+              defaultValue: visit.healthNote ?? "",
+            }}
+            errors={actionData?.intent === "health" ? errors("healthNote") : undefined}
           />
-          {actionData?.intent === "health" && errors("healthNote") ? (
-            <p className={errorClass}>{errors("healthNote")}</p>
-          ) : null}
           <button type="submit" disabled={busy} className={`${primaryButtonClass} mt-4`}>
             Save health notes
           </button>
@@ -353,31 +342,18 @@ function DateForm({
   intent: "reschedule" | "return-visit";
   defaultValue: string;
   label: string;
-  error: string | undefined;
+  error: string[] | null | undefined;
   busy: boolean;
 }) {
   const id = `${intent}-date`;
   return (
     <Form method="post" className={panelClass}>
       <input type="hidden" name="intent" value={intent} />
-      <label htmlFor={id} className={labelClass}>
-        {label}
-      </label>
-      <input
-        id={id}
-        type="datetime-local"
-        name="serviceDate"
-        required
-        defaultValue={defaultValue}
-        className={fieldClass}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
+      <Field
+        label={label}
+        inputProps={{ id, type: "datetime-local", name: "serviceDate", required: true, defaultValue }}
+        errors={error}
       />
-      {error ? (
-        <p id={`${id}-error`} className={errorClass}>
-          {error}
-        </p>
-      ) : null}
       <button type="submit" disabled={busy} className={`${secondaryButtonClass} mt-4`}>
         {VISIT_ACTIONS[intent].label}
       </button>
