@@ -18,8 +18,16 @@ function byId(container: HTMLElement, id: string) {
 }
 
 describe("Field with plain props", () => {
+  it("has no error element when it is never refused (no errors prop, no field)", () => {
+    const page = render(<Field label="Search" inputProps={{ id: "q", name: "q", type: "search" }} />);
+    expect(page.querySelector('[id="q-error"]')).toBeNull();
+    expect(byId(page, "q").hasAttribute("aria-describedby")).toBe(false);
+  });
+
   it("labels its input and keeps an empty, hidden error element when valid", () => {
-    const page = render(<Field label="Email" inputProps={{ id: "email", name: "email", type: "email" }} />);
+    const page = render(
+      <Field label="Email" errors={undefined} inputProps={{ id: "email", name: "email", type: "email" }} />,
+    );
     const input = byId(page, "email") as HTMLInputElement;
     expect(page.querySelector("label")?.htmlFor).toBe("email");
     expect(page.querySelector("label")?.textContent).toBe("Email");
@@ -66,7 +74,12 @@ describe("Field with plain props", () => {
 
   it("adds describedBy after the error", () => {
     const page = render(
-      <SelectField label="Service" errors={["Choose a service"]} describedBy="quote-estimate" selectProps={{ id: "s", name: "s" }}>
+      <SelectField
+        label="Service"
+        errors={["Choose a service"]}
+        describedBy="quote-estimate"
+        selectProps={{ id: "s", name: "s" }}
+      >
         <option value="">Choose…</option>
       </SelectField>,
     );
@@ -132,7 +145,11 @@ describe("CheckboxField", () => {
 
   it("renders a radio button and its error when told", () => {
     const page = render(
-      <CheckboxField label="Other" errors={["Say what happened"]} inputProps={{ id: "r", name: "reason", type: "radio" }} />,
+      <CheckboxField
+        label="Other"
+        errors={["Say what happened"]}
+        inputProps={{ id: "r", name: "reason", type: "radio" }}
+      />,
     );
     expect((byId(page, "r") as HTMLInputElement).type).toBe("radio");
     expect(byId(page, "r").getAttribute("aria-describedby")).toBe("r-error");

@@ -5,19 +5,16 @@
  * (decisions 066, 068) render it too, and every form works without JavaScript.
  *
  * The ids are Conform's: the control's `id` (Conform's `<form id>-<name>`, or one given),
- * `<id>-error` for its messages and `<id>-hint` for its hint. The error element is always in the
- * markup (`hidden` while empty), so the static pages' browser scripts (`enhanceForm`,
- * app/utils/form-enhancement.ts) write their messages into the same place as the server's, and
- * a `<p>` holding the messages joined by a space, as those scripts write them.
+ * `<id>-error` for its messages and `<id>-hint` for its hint. A field that can be refused (one
+ * given Conform's `field`, or an `errors` prop, even undefined) always has its error element in
+ * the markup, `hidden` while empty, so that the static pages' browser scripts (`enhanceForm`,
+ * app/utils/form-enhancement.ts) write their messages into the same place as the server's: a
+ * `<p>` holding the messages joined by a space, as those scripts write them. A field that is
+ * never refused (a search box, a filter) has none.
  * `aria-describedby` lists the error first, then the hint, then any `describedBy`, as Conform
  * and the scripts order them.
  */
-import {
-  getInputProps,
-  getSelectProps,
-  getTextareaProps,
-  type FieldMetadata,
-} from "@conform-to/react";
+import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
 import {
   useId,
   type HTMLAttributes,
@@ -49,7 +46,10 @@ export function ErrorList({
   errors,
   className,
   ...props
-}: { id?: string; errors?: ListOfErrors; className?: string } & Omit<HTMLAttributes<HTMLParagraphElement>, "children">) {
+}: { id?: string; errors?: ListOfErrors; className?: string } & Omit<
+  HTMLAttributes<HTMLParagraphElement>,
+  "children"
+>) {
   const messages = errors?.filter((message): message is string => Boolean(message)) ?? [];
   if (!messages.length && !id) return null;
   return (
@@ -66,7 +66,10 @@ type FieldChrome = {
   labelProps?: LabelHTMLAttributes<HTMLLabelElement>;
   /** A hint below the control, part of its description (`<id>-hint`). */
   description?: ReactNode;
-  /** The messages to show; the field's own errors when left out. */
+  /**
+   * The messages to show; the field's own errors when left out. Passing it, even undefined,
+   * keeps the (hidden) error element in the markup.
+   */
   errors?: ListOfErrors;
   /** More ids that describe the control, after its error and hint (a live figure, for example). */
   describedBy?: string;
@@ -84,12 +87,14 @@ function useControl(chrome: FieldChrome, ownId: string | undefined) {
   const errorId = `${id}-error`;
   const hintId = chrome.description ? `${id}-hint` : undefined;
   const invalid = messages.length > 0;
+  const refusable = chrome.field !== undefined || "errors" in chrome;
   const describedBy = [invalid ? errorId : null, hintId, chrome.describedBy].filter(Boolean).join(" ");
   return {
     id,
     errorId,
     hintId,
     messages,
+    refusable,
     aria: { "aria-invalid": invalid || undefined, "aria-describedby": describedBy || undefined },
   };
 }
@@ -120,13 +125,18 @@ function FieldFrame({
           {chrome.description}
         </p>
       ) : null}
-      <ErrorList id={control.errorId} errors={control.messages} className={chrome.errorClassName} />
+      {control.refusable ? (
+        <ErrorList id={control.errorId} errors={control.messages} className={chrome.errorClassName} />
+      ) : null}
     </div>
   );
 }
 
 /** A labelled `<input>`: `field` (Conform) and/or `inputProps` (plain, or overriding the field's). */
-export function Field({ inputProps = {}, ...chrome }: FieldChrome & { inputProps?: InputHTMLAttributes<HTMLInputElement> }) {
+export function Field({
+  inputProps = {},
+  ...chrome
+}: FieldChrome & { inputProps?: InputHTMLAttributes<HTMLInputElement> }) {
   const control = useControl(chrome, inputProps.id);
   const fromField = chrome.field
     ? withoutKey(getInputProps(chrome.field, { type: (inputProps.type ?? "text") as "text" }))
@@ -200,7 +210,6 @@ export function CheckboxField({
     ? withoutKey(getInputProps(chrome.field, { type: (inputProps.type ?? "checkbox") as "checkbox" }))
     : {};
   const { className: labelClassName, ...labelProps } = chrome.labelProps ?? {};
-  const showErrors = control.messages.length > 0 || chrome.errors !== undefined || chrome.field !== undefined;
   return (
     <div className={chrome.className}>
       <div className="flex min-h-11 items-center gap-2">
@@ -221,7 +230,9 @@ export function CheckboxField({
           {chrome.description}
         </p>
       ) : null}
-      {showErrors ? <ErrorList id={control.errorId} errors={control.messages} className={chrome.errorClassName} /> : null}
+      {control.refusable ? (
+        <ErrorList id={control.errorId} errors={control.messages} className={chrome.errorClassName} />
+      ) : null}
     </div>
   );
 }
