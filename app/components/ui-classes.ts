@@ -33,6 +33,9 @@ export const linkClass = "row-link";
 /** A link that stands on its own line: a 44 px touch target. */
 export const tapLinkClass = "tap-link";
 
+/** A link in the dark site footer. */
+export const footerLinkClass = "footer-link";
+
 const pill =
   "inline-flex min-h-11 items-center justify-center rounded-full px-5 py-2 font-semibold " +
   "disabled:cursor-wait disabled:opacity-70 aria-disabled:cursor-wait aria-disabled:opacity-70";
