@@ -1,5 +1,5 @@
 /**
- * The forms kit (decision 081), in the Epic Stack's manner: a field is its label, its control,
+ * The forms kit (decision 017), in the Epic Stack's manner: a field is its label, its control,
  * its hint and its messages, wired for assistive technology, from Conform's field metadata or
  * from plain props. Plain server-rendered HTML: no hook but `useId`, so the static pages
  * (decisions 066, 068) render it too, and every form works without JavaScript.
@@ -104,6 +104,22 @@ function withoutKey<T extends { key?: string }>({ key: _key, ...props }: T): Omi
   return props;
 }
 
+/** What follows a control: its hint, then its messages. */
+function HintAndErrors({ chrome, control }: { chrome: FieldChrome; control: ReturnType<typeof useControl> }) {
+  return (
+    <>
+      {control.hintId ? (
+        <p id={control.hintId} className={hintClass}>
+          {chrome.description}
+        </p>
+      ) : null}
+      {control.refusable ? (
+        <ErrorList id={control.errorId} errors={control.messages} className={chrome.errorClassName} />
+      ) : null}
+    </>
+  );
+}
+
 function FieldFrame({
   chrome,
   control,
@@ -120,14 +136,7 @@ function FieldFrame({
         {chrome.label}
       </label>
       {children}
-      {control.hintId ? (
-        <p id={control.hintId} className={hintClass}>
-          {chrome.description}
-        </p>
-      ) : null}
-      {control.refusable ? (
-        <ErrorList id={control.errorId} errors={control.messages} className={chrome.errorClassName} />
-      ) : null}
+      <HintAndErrors chrome={chrome} control={control} />
     </div>
   );
 }
@@ -225,14 +234,7 @@ export function CheckboxField({
           {chrome.label}
         </label>
       </div>
-      {control.hintId ? (
-        <p id={control.hintId} className={hintClass}>
-          {chrome.description}
-        </p>
-      ) : null}
-      {control.refusable ? (
-        <ErrorList id={control.errorId} errors={control.messages} className={chrome.errorClassName} />
-      ) : null}
+      <HintAndErrors chrome={chrome} control={control} />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 /**
- * The one set of classes for controls, links and buttons (decision 081): every form, link and
+ * The one set of classes for controls, links and buttons (decision 017): every form, link and
  * button of the site and the portal takes its look from here, so they look and behave alike.
  *
  * Pill buttons and pill links keep their utilities (`rounded-full px-…`): the high-contrast
