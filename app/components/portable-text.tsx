@@ -4,9 +4,7 @@ import { useMemo } from "react";
 import { isSiteFact, type SiteFacts } from "~/content/site-facts";
 import type { PortableTextBody } from "~/content/types";
 import { telHref } from "~/utils/tel";
-
-const linkClass =
-  "font-medium text-brand-800 underline underline-offset-4 hover:text-brand-900 dark:text-brand-200 dark:hover:text-white";
+import { linkClass } from "./ui-classes";
 
 const components: PortableTextComponents = {
   block: {

@@ -2,9 +2,9 @@ import { Link } from "@remix-run/react";
 import type { ShellContent } from "~/content/shell.server";
 import { SocialIcon } from "./social-icon";
 import { telHref } from "~/utils/tel";
+import { footerLinkClass } from "./ui-classes";
 
 export function SiteFooter({ shell }: { shell: ShellContent }) {
-  const linkClass = "footer-link";
   return (
     <footer className="mt-16 bg-slate-900 text-slate-200 hc:bg-black">
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
@@ -15,12 +15,12 @@ export function SiteFooter({ shell }: { shell: ShellContent }) {
           <p className="mt-2 text-slate-300">{shell.tagline}</p>
           <address className="mt-4 space-y-1 not-italic">
             <p>
-              <a className={linkClass} href={telHref(shell.phone)}>
+              <a className={footerLinkClass} href={telHref(shell.phone)}>
                 {shell.phone}
               </a>
             </p>
             <p>
-              <a className={linkClass} href={`mailto:${shell.email}`}>
+              <a className={footerLinkClass} href={`mailto:${shell.email}`}>
                 {shell.email}
               </a>
             </p>
@@ -38,7 +38,7 @@ export function SiteFooter({ shell }: { shell: ShellContent }) {
             ))}
           </ul>
           <p className="mt-4">
-            <Link className={linkClass} to="/gallery">
+            <Link className={footerLinkClass} to="/gallery">
               Before &amp; After
             </Link>
           </p>
@@ -65,7 +65,7 @@ export function SiteFooter({ shell }: { shell: ShellContent }) {
           <ul className="mt-2 space-y-1">
             {shell.legalLinks.map((l) => (
               <li key={l.href}>
-                <Link className={linkClass} to={l.href}>
+                <Link className={footerLinkClass} to={l.href}>
                   {l.label}
                 </Link>
               </li>

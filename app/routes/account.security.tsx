@@ -2,7 +2,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { submitClass } from "~/features/accounts/auth-fields";
-import { AccountPage, linkClass, PlainField } from "~/features/accounts/account-form";
+import { Field } from "~/components/forms";
+import { linkClass } from "~/components/ui-classes";
+import { AccountPage } from "~/features/accounts/account-form";
 import { homeFor, requireUserSession } from "~/features/accounts/auth.server";
 import {
   completeEnrolment,
@@ -143,14 +145,17 @@ export default function SecurityPage() {
           <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">Unused recovery codes: {recoveryCodesLeft}</p>
           <Form method="post" className="mt-6 grid gap-4">
             <input type="hidden" name="intent" value="disable" />
-            <PlainField
-              id="disable-code"
-              name="code"
+            <Field
               label="Verification code"
-              type="text"
-              autoComplete="one-time-code"
-              maxLength={40}
-              error={data?.intent === "disable" ? data.error : undefined}
+              inputProps={{
+                id: "disable-code",
+                name: "code",
+                type: "text",
+                required: true,
+                autoComplete: "one-time-code",
+                maxLength: 40,
+              }}
+              errors={data?.intent === "disable" && data.error ? [data.error] : undefined}
             />
             <button type="submit" className={submitClass} disabled={busy}>
               Turn off
@@ -181,15 +186,18 @@ export default function SecurityPage() {
           </p>
           <Form method="post" className="mt-4 grid gap-4">
             <input type="hidden" name="intent" value="enable" />
-            <PlainField
-              id="enable-code"
-              name="code"
+            <Field
               label="Verification code"
-              type="text"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={10}
-              error={data?.intent === "enable" ? data.error : undefined}
+              inputProps={{
+                id: "enable-code",
+                name: "code",
+                type: "text",
+                required: true,
+                inputMode: "numeric",
+                autoComplete: "one-time-code",
+                maxLength: 10,
+              }}
+              errors={data?.intent === "enable" && data.error ? [data.error] : undefined}
             />
             <button type="submit" className={submitClass} disabled={busy}>
               Turn on

@@ -16,6 +16,7 @@ import { listVisitsForCustomer } from "~/models/visit.server";
 import { getYardProfile } from "~/models/yard-profile.server";
 import { formatBusinessDate, formatBusinessDateTime } from "~/utils/business-time";
 import { redirectWithSuccess } from "~/utils/toast.server";
+import { linkClass, tapLinkClass } from "~/components/ui-classes";
 
 const notFound = () => new Response("Customer not found", { status: 404 });
 
@@ -82,7 +83,6 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
 export const headers = () => ({ "Cache-Control": "private, no-store" });
 
-const linkClass = "font-semibold text-brand-800 underline underline-offset-4 dark:text-brand-200";
 const h3Class = "text-xl font-semibold text-slate-900 dark:text-white";
 
 export default function CustomerPage() {
@@ -90,7 +90,7 @@ export default function CustomerPage() {
   const actionData = useActionData<typeof action>();
   return (
     <article aria-labelledby="customer-heading">
-      <Link to="/admin-dashboard/customers" className={`inline-flex min-h-11 items-center ${linkClass}`}>
+      <Link to="/admin-dashboard/customers" className={tapLinkClass}>
         <span aria-hidden="true">←&nbsp;</span>All customers
       </Link>
       <h2 id="customer-heading" className="mt-2 text-2xl font-bold text-slate-900 dark:text-white">
@@ -110,9 +110,7 @@ export default function CustomerPage() {
         <YardDetails yard={yard} idPrefix="customer-yard" />
         {/* Open again after a refused save, so its messages are seen. */}
         <details className="mt-4" open={Boolean(actionData)}>
-          <summary className={`inline-flex min-h-11 cursor-pointer items-center ${linkClass}`}>
-            Edit yard profile
-          </summary>
+          <summary className={`${tapLinkClass} cursor-pointer`}>Edit yard profile</summary>
           <YardForm yard={yard} lastResult={actionData?.lastResult} />
         </details>
       </section>
@@ -127,10 +125,7 @@ export default function CustomerPage() {
           <ul className="mt-2 divide-y divide-slate-200 dark:divide-slate-700">
             {visits.map((v) => (
               <li key={v.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-                <Link
-                  to={`/admin-dashboard/visits/${v.id}`}
-                  className={`inline-flex min-h-11 items-center ${linkClass}`}
-                >
+                <Link to={`/admin-dashboard/visits/${v.id}`} className={tapLinkClass}>
                   {v.serviceType}, <time dateTime={v.date}>{v.dateLabel}</time>
                 </Link>
                 <VisitStatusBadge status={v.status} />
@@ -138,7 +133,7 @@ export default function CustomerPage() {
             ))}
           </ul>
         )}
-        <Link to={allVisitsHref} className={`mt-2 inline-flex min-h-11 items-center ${linkClass}`}>
+        <Link to={allVisitsHref} className={`${tapLinkClass} mt-2`}>
           All of this customer&apos;s visits
         </Link>
       </section>
@@ -173,10 +168,7 @@ export default function CustomerPage() {
           <ul className="mt-2 divide-y divide-slate-200 dark:divide-slate-700">
             {quotes.map((q) => (
               <li key={q.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-                <Link
-                  to={`/admin-dashboard/quotes/${q.id}`}
-                  className={`inline-flex min-h-11 items-center ${linkClass}`}
-                >
+                <Link to={`/admin-dashboard/quotes/${q.id}`} className={tapLinkClass}>
                   {q.service}, received {q.received}
                 </Link>
                 <QuoteStatusBadge status={q.status} />

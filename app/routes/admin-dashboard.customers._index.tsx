@@ -2,7 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { fieldClass, labelClass, primaryButtonClass } from "~/components/form-classes";
+import { Field } from "~/components/forms";
+import { primaryButtonClass, tapLinkClass } from "~/components/ui-classes";
 import { requireAdmin } from "~/features/accounts/auth.server";
 import { searchCustomers } from "~/models/customer.server";
 import { formatBusinessDate } from "~/utils/business-time";
@@ -53,9 +54,6 @@ export const headers = () => ({ "Cache-Control": "private, no-store" });
 // A search form that GETs and a list of links: loaded as a document, no React (decision 077).
 export const handle = STATIC_PAGE;
 
-// Component classes (app/tailwind.css, decision 076): the same look on every row for a few bytes.
-const linkClass = "tap-link";
-
 export default function Customers() {
   const { q, customers, next, paged } = useLoaderData<typeof loader>();
   return (
@@ -64,12 +62,11 @@ export default function Customers() {
         Customers
       </h2>
       <Form method="get" role="search" className="mt-4 flex flex-wrap items-end gap-3">
-        <div className="min-w-64 flex-1">
-          <label htmlFor="customer-search" className={labelClass}>
-            Search by name or e-mail
-          </label>
-          <input id="customer-search" type="search" name="q" defaultValue={q} maxLength={100} className={fieldClass} />
-        </div>
+        <Field
+          label="Search by name or e-mail"
+          className="min-w-64 flex-1"
+          inputProps={{ id: "customer-search", type: "search", name: "q", defaultValue: q, maxLength: 100 }}
+        />
         <button type="submit" className={primaryButtonClass}>
           Search
         </button>
@@ -80,7 +77,7 @@ export default function Customers() {
         <ul className="mt-6 divide-y divide-slate-200 dark:divide-slate-700">
           {customers.map((c) => (
             <li key={c.id} className="row-head items-center py-2">
-              <Link to={`/admin-dashboard/customers/${c.id}`} className={linkClass}>
+              <Link to={`/admin-dashboard/customers/${c.id}`} className={tapLinkClass}>
                 {c.name ?? c.email}
               </Link>
               <span className="break-all text-slate-700 dark:text-slate-200">{`${c.email} · since ${c.since}`}</span>
@@ -92,7 +89,7 @@ export default function Customers() {
         {paged ? (
           <Link
             to={q ? `/admin-dashboard/customers?${new URLSearchParams({ q })}` : "/admin-dashboard/customers"}
-            className={linkClass}
+            className={tapLinkClass}
           >
             First page
           </Link>
@@ -100,7 +97,7 @@ export default function Customers() {
         {next ? (
           <Link
             to={`/admin-dashboard/customers?${new URLSearchParams(q ? { q, after: next } : { after: next })}`}
-            className={linkClass}
+            className={tapLinkClass}
           >
             Next customers
           </Link>

@@ -1,4 +1,4 @@
-import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
@@ -6,6 +6,8 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { z } from "zod";
 import { QUOTE_STATUSES } from "~/features/quotes/quote-constants";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { SelectField } from "~/components/forms";
+import { outlineButtonClass, primaryButtonClass, tapLinkClass } from "~/components/ui-classes";
 import { OutsideAreaBadge, QuoteStatusBadge } from "~/features/quotes/quote-status-badge";
 import { getQuoteServiceOptions } from "~/content/content.server";
 import { getQuoteRequest, updateQuoteRequestStatus } from "~/models/quote-request.server";
@@ -97,17 +99,12 @@ export default function QuoteRequestDetail() {
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
-  // Conform may return a `key`; React wants keys passed directly, not spread.
-  const { key: _key, ...statusProps } = getSelectProps(fields.status);
   const busy = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post";
   const mailto = `mailto:${quote.email}?subject=${encodeURIComponent("Your quote request")}`;
 
   return (
     <article aria-labelledby="quote-heading">
-      <Link
-        to="/admin-dashboard/quotes"
-        className="inline-flex min-h-11 items-center font-semibold text-brand-800 underline underline-offset-4 dark:text-brand-200"
-      >
+      <Link to="/admin-dashboard/quotes" className={tapLinkClass}>
         <span aria-hidden="true">←&nbsp;</span>All quote requests
       </Link>
       <div className="mt-2 flex flex-wrap items-center gap-3">
@@ -122,16 +119,10 @@ export default function QuoteRequestDetail() {
       </p>
 
       <div className="mt-6 flex flex-wrap gap-3">
-        <a
-          href={telHref(quote.phone)}
-          className="inline-flex min-h-11 items-center rounded-full bg-brand-700 px-5 py-2 font-semibold text-white hover:bg-brand-800 dark:bg-brand-300 dark:text-brand-950 hc:bg-black"
-        >
+        <a href={telHref(quote.phone)} className={primaryButtonClass}>
           Call {quote.phone}
         </a>
-        <a
-          href={mailto}
-          className="inline-flex min-h-11 items-center rounded-full border-2 border-brand-700 px-5 py-2 font-semibold text-brand-800 hover:bg-brand-50 dark:border-brand-300 dark:text-brand-100 dark:hover:bg-brand-950"
-        >
+        <a href={mailto} className={outlineButtonClass}>
           E-mail {quote.email}
         </a>
       </div>
@@ -177,36 +168,22 @@ export default function QuoteRequestDetail() {
         {...getFormProps(form)}
         className="mt-10 max-w-md rounded-xl border border-slate-300 p-5 dark:border-slate-600"
       >
-        <label htmlFor={fields.status.id} className="block font-semibold text-slate-900 dark:text-white">
-          Status
-        </label>
-        <div className="mt-2 flex flex-wrap gap-3">
-          <select
-            {...statusProps}
-            // Remounts with the new default after a status change.
-            key={quote.status}
-            defaultValue={quote.status}
-            className="min-h-11 rounded-lg border border-slate-500 bg-white px-3 py-2 text-base text-slate-900 dark:bg-slate-900 dark:text-white"
-          >
-            {QUOTE_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {QUOTE_STATUS_LABELS[status]}
-              </option>
-            ))}
-          </select>
-          <button
-            type="submit"
-            disabled={busy}
-            className="inline-flex min-h-11 items-center rounded-full bg-brand-700 px-5 py-2 font-semibold text-white hover:bg-brand-800 disabled:opacity-70 dark:bg-brand-300 dark:text-brand-950 hc:bg-black"
-          >
-            {busy ? "Updating..." : "Update status"}
-          </button>
-        </div>
-        {fields.status.errors ? (
-          <p id={fields.status.errorId} className="mt-2 font-medium text-red-800 dark:text-red-300">
-            {fields.status.errors.join(" ")}
-          </p>
-        ) : null}
+        {/* Remounts with the new default after a status change. */}
+        <SelectField
+          key={quote.status}
+          field={fields.status}
+          label="Status"
+          selectProps={{ defaultValue: quote.status }}
+        >
+          {QUOTE_STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {QUOTE_STATUS_LABELS[status]}
+            </option>
+          ))}
+        </SelectField>
+        <button type="submit" disabled={busy} className={`${primaryButtonClass} mt-3`}>
+          {busy ? "Updating..." : "Update status"}
+        </button>
       </Form>
     </article>
   );

@@ -16,6 +16,7 @@ import { listQuoteOwnerEmailStatuses } from "~/features/quotes/quote-notificatio
 import { formatQuoteTime, QUOTE_STATUS_LABELS } from "~/features/quotes/quote-format";
 import { dogCountLabel } from "~/features/quotes/quote-schema";
 import { STATIC_PAGE } from "~/utils/static-page";
+import { primaryButtonClass, secondaryButtonClass } from "~/components/ui-classes";
 
 const PAGE_SIZE = 25;
 
@@ -95,9 +96,6 @@ function filterHref(status: QuoteStatus | null, at: PageLink = null) {
 const countLabel = (count: number) =>
   count > QUOTE_COUNT_CAP ? `${QUOTE_COUNT_CAP.toLocaleString("en-US")}+` : String(count);
 
-const linkClass =
-  "inline-flex min-h-11 items-center rounded-full border-2 px-4 py-1 font-semibold focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700";
-
 export default function QuoteRequests() {
   const outlet = useOutlet();
   const data = useLoaderData<typeof loader>();
@@ -135,11 +133,7 @@ export default function QuoteRequests() {
                 <Link
                   to={filterHref(filter.status)}
                   aria-current={current ? "page" : undefined}
-                  className={`${linkClass} ${
-                    current
-                      ? "border-brand-700 bg-brand-700 text-white dark:border-brand-300 dark:bg-brand-300 dark:text-brand-950"
-                      : "border-slate-400 text-slate-800 hover:bg-slate-100 dark:border-slate-500 dark:text-slate-100 dark:hover:bg-slate-800"
-                  }`}
+                  className={current ? primaryButtonClass : secondaryButtonClass}
                 >
                   {filter.label} <span className="ml-1 font-normal">({countLabel(filter.count)})</span>
                 </Link>
@@ -215,22 +209,22 @@ export default function QuoteRequests() {
       {data.atNewest && data.atOldest ? null : (
         <nav aria-label="Pages" className="mt-6 flex flex-wrap items-center gap-4">
           {data.atNewest ? null : (
-            <Link to={filterHref(data.status)} className={`${linkClass} border-slate-400`}>
+            <Link to={filterHref(data.status)} className={secondaryButtonClass}>
               Newest
             </Link>
           )}
           {data.newer ? (
-            <Link to={filterHref(data.status, { newer: data.newer })} className={`${linkClass} border-slate-400`}>
+            <Link to={filterHref(data.status, { newer: data.newer })} className={secondaryButtonClass}>
               Newer
             </Link>
           ) : null}
           {data.older ? (
-            <Link to={filterHref(data.status, { older: data.older })} className={`${linkClass} border-slate-400`}>
+            <Link to={filterHref(data.status, { older: data.older })} className={secondaryButtonClass}>
               Older
             </Link>
           ) : null}
           {data.atOldest ? null : (
-            <Link to={filterHref(data.status, { oldest: true })} className={`${linkClass} border-slate-400`}>
+            <Link to={filterHref(data.status, { oldest: true })} className={secondaryButtonClass}>
               Oldest
             </Link>
           )}

@@ -2,7 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { fieldClass, labelClass, primaryButtonClass } from "~/components/form-classes";
+import { Field, SelectField } from "~/components/forms";
+import { linkClass, primaryButtonClass } from "~/components/ui-classes";
 import { VisitStatusBadge } from "~/components/status-badge";
 import { requireAdmin } from "~/features/accounts/auth.server";
 import { VISIT_STATUSES } from "~/features/visits/visit-constants";
@@ -23,8 +24,7 @@ export const headers = () => ({ "Cache-Control": "private, no-store" });
 // A filter form that GETs and a table of links: loaded as a document, no React (decision 077).
 export const handle = STATIC_PAGE;
 
-// `.row-link` and `.data-table` are component classes (app/tailwind.css, decision 076).
-const linkClass = "row-link";
+// `.data-table` is a component class (app/tailwind.css, decision 076).
 
 export default function Visits() {
   const data = useLoaderData<typeof loader>();
@@ -58,31 +58,22 @@ export default function Visits() {
         </div>
       ) : null}
       <Form method="get" className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-4 lg:items-end">
-        <div>
-          <label htmlFor="visits-from" className={labelClass}>
-            From
-          </label>
-          <input id="visits-from" type="date" name="from" defaultValue={filters.from} className={fieldClass} />
-        </div>
-        <div>
-          <label htmlFor="visits-to" className={labelClass}>
-            To
-          </label>
-          <input id="visits-to" type="date" name="to" defaultValue={filters.to} className={fieldClass} />
-        </div>
-        <div>
-          <label htmlFor="visits-status" className={labelClass}>
-            Status
-          </label>
-          <select id="visits-status" name="status" defaultValue={filters.status ?? ""} className={fieldClass}>
-            <option value="">Any status</option>
-            {VISIT_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {status.charAt(0).toUpperCase() + status.slice(1)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Field
+          label="From"
+          inputProps={{ id: "visits-from", type: "date", name: "from", defaultValue: filters.from }}
+        />
+        <Field label="To" inputProps={{ id: "visits-to", type: "date", name: "to", defaultValue: filters.to }} />
+        <SelectField
+          label="Status"
+          selectProps={{ id: "visits-status", name: "status", defaultValue: filters.status ?? "" }}
+        >
+          <option value="">Any status</option>
+          {VISIT_STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {status.charAt(0).toUpperCase() + status.slice(1)}
+            </option>
+          ))}
+        </SelectField>
         {filters.customer ? <input type="hidden" name="customer" value={filters.customer} /> : null}
         <button type="submit" className={primaryButtonClass}>
           Show visits

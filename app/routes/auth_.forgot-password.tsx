@@ -1,10 +1,13 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { BrowserScript } from "~/components/browser-script";
 import { submitClass } from "~/features/accounts/auth-fields";
-import { AccountPage, linkClass, PlainField } from "~/features/accounts/account-form";
+import { Field } from "~/components/forms";
+import { linkClass } from "~/components/ui-classes";
+import { AccountPage } from "~/features/accounts/account-form";
 import { ForgotPasswordSchema } from "~/features/accounts/auth-schemas";
 import { countResetRequest, mayMailResetLink, tooManyAttemptsMessage } from "~/features/accounts/auth-limits.server";
 import { requestPasswordReset } from "~/features/accounts/password-reset.server";
@@ -24,17 +27,21 @@ export async function loader() {
   return json({ script: browserScriptUrl("auth-forms") });
 }
 
-type ActionData = { sent: true } | { sent: false; error: string };
+// A refusal is Conform's `submission.reply()`: the messages by field and the value sent.
+type ActionData = { sent: true } | { sent: false; result: SubmissionResult<string[]> };
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await readFormData(request), { schema: ForgotPasswordSchema });
   if (submission.status !== "success") {
-    return json<ActionData>({ sent: false, error: submission.error?.email?.[0] ?? "Enter a valid email address" }, 400);
+    return json<ActionData>({ sent: false, result: submission.reply() }, 400);
   }
   const limit = await countResetRequest(getClientKey(request, context));
   if (!limit.allowed) {
     return json<ActionData>(
-      { sent: false, error: tooManyAttemptsMessage(limit.retryAfterSeconds) },
+      {
+        sent: false,
+        result: submission.reply({ fieldErrors: { email: [tooManyAttemptsMessage(limit.retryAfterSeconds)] } }),
+      },
       { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } },
     );
   }
@@ -58,14 +65,17 @@ export default function ForgotPasswordPage() {
           <p className="text-slate-800 dark:text-slate-200">
             Enter the e-mail address of your account and we will send you a link to choose a new password.
           </p>
-          <PlainField
-            id="email"
-            name="email"
+          <Field
             label="Email"
-            type="email"
-            autoComplete="email"
-            maxLength={320}
-            error={data?.sent === false ? data.error : undefined}
+            inputProps={{
+              id: "email",
+              name: "email",
+              type: "email",
+              required: true,
+              autoComplete: "email",
+              maxLength: 320,
+            }}
+            errors={data?.sent === false ? data.result.error?.email : undefined}
           />
           <button type="submit" className={submitClass}>
             Send reset link

@@ -1,14 +1,17 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { BrowserScript } from "~/components/browser-script";
 import { submitClass } from "~/features/accounts/auth-fields";
-import { AccountPage, linkClass, PlainField } from "~/features/accounts/account-form";
+import { Field } from "~/components/forms";
+import { AccountPage } from "~/features/accounts/account-form";
 import { MIN_PASSWORD_LENGTH, RESET_LINK_EXPIRED_MESSAGE } from "~/features/accounts/account-constants";
 import { ResetPasswordSchema } from "~/features/accounts/auth-schemas";
 import { isResetTokenLive, resetPasswordWithToken } from "~/features/accounts/password-reset.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { linkClass } from "~/components/ui-classes";
 import { readFormData } from "~/utils/form-data.server";
 import { log } from "~/utils/logger.server";
 import { browserScriptUrl } from "~/utils/browser-scripts.server";
@@ -32,15 +35,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
 }
 
-type ResetData = { expired: boolean; error?: string };
+// A refusal is Conform's `submission.reply()` (never with the password: `hideFields`).
+type ResetData = { expired: boolean; result?: SubmissionResult<string[]> };
 
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readFormData(request);
   const token = String(form.get("token") ?? "");
   const submission = parseWithZod(form, { schema: ResetPasswordSchema });
   if (submission.status !== "success") {
-    const error = submission.error?.password?.[0] ?? `Password must be at least ${MIN_PASSWORD_LENGTH} characters`;
-    return json<ResetData>({ expired: false, error }, { status: 400 });
+    return json<ResetData>(
+      { expired: false, result: submission.reply({ hideFields: ["password", "token"] }) },
+      { status: 400 },
+    );
   }
   if (!(await resetPasswordWithToken(token, submission.value.password))) {
     return json<ResetData>({ expired: true }, { status: 410 });
@@ -73,16 +79,19 @@ export default function ResetPasswordPage() {
     <AccountPage title="Choose a new password">
       <form id="reset-password" method="post" className="grid gap-4">
         <input type="hidden" name="token" value={token} />
-        <PlainField
-          id="password"
-          name="password"
+        <Field
           label="New password"
-          type="password"
-          autoComplete="new-password"
-          minLength={MIN_PASSWORD_LENGTH}
-          maxLength={1024}
-          hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
-          error={data?.error}
+          inputProps={{
+            id: "password",
+            name: "password",
+            type: "password",
+            required: true,
+            autoComplete: "new-password",
+            minLength: MIN_PASSWORD_LENGTH,
+            maxLength: 1024,
+          }}
+          description={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+          errors={data?.result?.error?.password}
         />
         <button type="submit" className={submitClass}>
           Change password

@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { submitClass } from "~/features/accounts/auth-fields";
-import { AccountPage, linkClass } from "~/features/accounts/account-form";
+import { linkClass } from "~/components/ui-classes";
+import { AccountPage } from "~/features/accounts/account-form";
 import { getOptionalUser, homeFor } from "~/features/accounts/auth.server";
 import { isVerifyTokenLive, verifyEmailWithToken } from "~/features/accounts/email-verification.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";

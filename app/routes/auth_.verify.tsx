@@ -4,7 +4,8 @@ import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { BrowserScript } from "~/components/browser-script";
 import { submitClass } from "~/features/accounts/auth-fields";
-import { AccountPage, PlainField } from "~/features/accounts/account-form";
+import { Field } from "~/components/forms";
+import { AccountPage } from "~/features/accounts/account-form";
 import { TwoStepCodeSchema } from "~/features/accounts/auth-schemas";
 import { finishSecondStep } from "~/features/accounts/sign-in.server";
 import {
@@ -42,10 +43,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readFormData(request);
   const submission = parseWithZod(form, { schema: TwoStepCodeSchema });
   if (submission.status !== "success") {
-    return json(
-      { error: submission.error?.code?.[0] ?? "Enter the code from your authenticator app." },
-      { status: 400 },
-    );
+    return json({ result: submission.reply({ hideFields: ["code"] }) }, { status: 400 });
   }
   const result = await answerSignInChallenge(request, submission.value.code.slice(0, 40));
   if (result.status === "start-over") return startOver();
@@ -58,7 +56,15 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   if (result.status === "wrong") {
     log.info("auth.second_step.failed", { remaining: result.remaining });
-    return json({ error: "That code is not right. Please try again." }, { status: 400 });
+    return json(
+      {
+        result: submission.reply({
+          fieldErrors: { code: ["That code is not right. Please try again."] },
+          hideFields: ["code"],
+        }),
+      },
+      { status: 400 },
+    );
   }
   const user = await getSessionUserById(result.userId);
   if (!user) return startOver();
@@ -75,15 +81,18 @@ export default function VerifyPage() {
       </p>
       <form id="two-step" method="post" className="mt-4 grid gap-4">
         {returnPath ? <input type="hidden" name={RETURN_PARAM} value={returnPath} /> : null}
-        <PlainField
-          id="code"
-          name="code"
+        <Field
           label="Verification code"
-          type="text"
-          inputMode="text"
-          autoComplete="one-time-code"
-          maxLength={40}
-          error={data?.error}
+          inputProps={{
+            id: "code",
+            name: "code",
+            type: "text",
+            required: true,
+            inputMode: "text",
+            autoComplete: "one-time-code",
+            maxLength: 40,
+          }}
+          errors={data?.result.error?.code}
         />
         <button type="submit" className={submitClass}>
           Verify

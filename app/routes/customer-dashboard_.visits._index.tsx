@@ -7,6 +7,7 @@ import { requireUser } from "~/features/accounts/auth.server";
 import { decodeCursor, encodeCursor } from "~/features/visits/visit-dates";
 import { listVisitsForCustomer } from "~/models/visit.server";
 import { formatBusinessDateTime } from "~/utils/business-time";
+import { tapLinkClass } from "~/components/ui-classes";
 
 const PAGE_SIZE = 20;
 
@@ -38,14 +39,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export const headers = () => ({ "Cache-Control": "private, no-store" });
 
-const linkClass =
-  "inline-flex min-h-11 items-center font-semibold text-brand-800 underline underline-offset-4 dark:text-brand-200";
-
 export default function VisitHistory() {
   const { visits, next, paged } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
-      <Link to="/customer-dashboard" className={linkClass}>
+      <Link to="/customer-dashboard" className={tapLinkClass}>
         <span aria-hidden="true">←&nbsp;</span>Dashboard
       </Link>
       <h1 className="mt-2 text-3xl font-bold text-slate-900 dark:text-white">Visit history</h1>
@@ -56,7 +54,7 @@ export default function VisitHistory() {
           {visits.map((v) => (
             <li key={v.id} className="flex flex-wrap items-center justify-between gap-2 py-3">
               <div>
-                <Link to={`/customer-dashboard/visits/${v.id}`} className={linkClass}>
+                <Link to={`/customer-dashboard/visits/${v.id}`} className={tapLinkClass}>
                   {v.serviceType}
                 </Link>
                 <p className="text-sm text-slate-700 dark:text-slate-300">
@@ -70,12 +68,12 @@ export default function VisitHistory() {
       )}
       <nav aria-label="Pages" className="mt-6 flex gap-6">
         {paged ? (
-          <Link to="/customer-dashboard/visits" className={linkClass}>
+          <Link to="/customer-dashboard/visits" className={tapLinkClass}>
             Newest visits
           </Link>
         ) : null}
         {next ? (
-          <Link to={`/customer-dashboard/visits?${new URLSearchParams({ before: next })}`} className={linkClass}>
+          <Link to={`/customer-dashboard/visits?${new URLSearchParams({ before: next })}`} className={tapLinkClass}>
             Older visits
           </Link>
         ) : null}

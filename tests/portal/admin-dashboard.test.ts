@@ -73,8 +73,8 @@ describe("Create Service", () => {
       message: "Missing Information",
       description: "Please fill in all required fields",
     });
-    expect(Object.keys(data.fieldErrors)).toEqual([field]);
-    expect(data.values.notes).toBe("keep me");
+    expect(Object.keys(data.lastResult.error)).toEqual([field]);
+    expect(data.lastResult.initialValue.notes).toBe("keep me");
   });
 
   test.each([
@@ -157,7 +157,7 @@ describe("Create Service", () => {
       expect(response.status).toBe(400);
       const data = await response.json();
       expect(data.toast).toEqual({ type: "error", message: "Error", description: "Failed to create service" });
-      expect(data.values).toEqual(input);
+      expect(data.lastResult.initialValue).toEqual(input);
     } finally {
       await sql`drop trigger services_fail on services`.execute(db());
     }

@@ -88,7 +88,9 @@ describe("forgot password", () => {
     ] as const) {
       const response = await forgot(email);
       expect(response.status).toBe(400);
-      expect(await response.json()).toEqual({ sent: false, error: message });
+      const body = await response.json();
+      expect(body.sent).toBe(false);
+      expect(body.result.error).toEqual({ email: [message] });
       const browser = parseWithZod(formDataOf({ email }), { schema: ForgotPasswordSchema });
       expect(browser.status === "success" ? null : browser.error?.email).toEqual([message]);
     }
@@ -115,9 +117,12 @@ describe("reset password", () => {
     expect(await (await openReset(token)).json()).toMatchObject({ token });
     const tooShort = await reset(token, "12345");
     expect(tooShort.status).toBe(400);
-    expect(await tooShort.json()).toMatchObject({ error: "Password must be at least 6 characters" });
+    expect((await tooShort.json()).result.error).toEqual({ password: ["Password must be at least 6 characters"] });
     const empty = await reset(token, "");
-    expect(await empty.json()).toMatchObject({ error: "Password is required" });
+    const emptyBody = await empty.json();
+    expect(emptyBody.result.error).toEqual({ password: ["Password is required"] });
+    // The password is never sent back.
+    expect(JSON.stringify(emptyBody.result.initialValue ?? {})).not.toContain("password");
     // The browser script checks with the same schema, so it says the same.
     for (const [password, message] of [
       ["12345", "Password must be at least 6 characters"],

@@ -109,7 +109,7 @@ describe("the visit page's actions", () => {
     const visit = await visitRow();
     const refused = await post(visit.id, { intent: "miss", reason: "other", reasonText: "" });
     expect(refused.status).toBe(400);
-    expect((await refused.json()).fieldErrors.reasonText).toEqual(["Say what happened"]);
+    expect((await refused.json()).result.error.reasonText).toEqual(["Say what happened"]);
     const noReason = await post(visit.id, { intent: "miss" });
     expect(noReason.status).toBe(400);
     expect(
@@ -135,7 +135,7 @@ describe("the visit page's actions", () => {
     const visit = await visitRow();
     const bad = await post(visit.id, { intent: "reschedule", serviceDate: "2031-02-30T10:00" });
     expect(bad.status).toBe(400);
-    expect((await bad.json()).fieldErrors.serviceDate).toEqual(["Enter a valid date and time"]);
+    expect((await bad.json()).result.error.serviceDate).toEqual(["Enter a valid date and time"]);
     expect((await post(visit.id, { intent: "teleport" })).status).toBe(400);
     expect((await post("00000000-0000-4000-8000-000000000000", { intent: "complete" })).status).toBe(404);
     expect((await post("not-a-uuid", { intent: "complete" })).status).toBe(404);

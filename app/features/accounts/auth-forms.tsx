@@ -1,6 +1,8 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod";
-import { Field, submitClass } from "./auth-fields";
+import { ErrorList, Field } from "~/components/forms";
+import { linkClass } from "~/components/ui-classes";
+import { authInputProps, RESERVED_ERROR_LINE, submitClass } from "./auth-fields";
 import { RETURN_PARAM } from "~/utils/return-path";
 import { SignInSchema, SignUpSchema } from "./auth-schemas";
 
@@ -76,33 +78,36 @@ export function SignInForm({
       <input type="hidden" name="intent" value="signin" />
       {returnPath ? <input type="hidden" name={RETURN_PARAM} value={returnPath} /> : null}
       <Field
-        formId="signin"
-        name="email"
         label="Email"
-        type="email"
-        autoComplete="email"
-        constraint={SIGN_IN_CONSTRAINT.email}
+        inputProps={authInputProps({
+          formId: "signin",
+          name: "email",
+          type: "email",
+          autoComplete: "email",
+          constraint: SIGN_IN_CONSTRAINT.email,
+          defaultValue: valueOf("email"),
+        })}
         errors={errorsOf("email")}
-        defaultValue={valueOf("email")}
+        errorClassName={RESERVED_ERROR_LINE}
       />
       <Field
-        formId="signin"
-        name="password"
         label="Password"
-        type="password"
-        autoComplete="current-password"
-        constraint={SIGN_IN_CONSTRAINT.password}
+        inputProps={authInputProps({
+          formId: "signin",
+          name: "password",
+          type: "password",
+          autoComplete: "current-password",
+          constraint: SIGN_IN_CONSTRAINT.password,
+        })}
         errors={errorsOf("password")}
+        errorClassName={RESERVED_ERROR_LINE}
       />
       <p className="text-sm">
-        <a
-          href="/auth/forgot-password"
-          className="font-medium text-brand-800 underline underline-offset-2 hover:text-brand-900 dark:text-brand-200 dark:hover:text-white"
-        >
+        <a href="/auth/forgot-password" className={linkClass}>
           Forgot password?
         </a>
       </p>
-      <FormError id="signin-error" errors={formErrors} />
+      <ErrorList id="signin-error" errors={formErrors} />
       <button type="submit" className={submitClass} data-busy-label="Signing in...">
         Sign In
       </button>
@@ -122,47 +127,48 @@ export function SignUpForm({ lastResult }: { lastResult: SubmissionResult<string
     >
       <input type="hidden" name="intent" value="signup" />
       <Field
-        formId="signup"
-        name="fullName"
         label="Full Name"
-        type="text"
-        autoComplete="name"
-        constraint={SIGN_UP_CONSTRAINT.fullName}
+        inputProps={authInputProps({
+          formId: "signup",
+          name: "fullName",
+          type: "text",
+          autoComplete: "name",
+          constraint: SIGN_UP_CONSTRAINT.fullName,
+          defaultValue: valueOf("fullName"),
+        })}
         errors={errorsOf("fullName")}
-        defaultValue={valueOf("fullName")}
+        errorClassName={RESERVED_ERROR_LINE}
       />
       <Field
-        formId="signup"
-        name="email"
         label="Email"
-        type="email"
-        autoComplete="email"
-        constraint={SIGN_UP_CONSTRAINT.email}
+        inputProps={authInputProps({
+          formId: "signup",
+          name: "email",
+          type: "email",
+          autoComplete: "email",
+          constraint: SIGN_UP_CONSTRAINT.email,
+          defaultValue: valueOf("email"),
+        })}
         errors={errorsOf("email")}
-        defaultValue={valueOf("email")}
+        errorClassName={RESERVED_ERROR_LINE}
       />
       <Field
-        formId="signup"
-        name="password"
         label="Password"
-        type="password"
-        autoComplete="new-password"
-        constraint={SIGN_UP_CONSTRAINT.password}
+        inputProps={authInputProps({
+          formId: "signup",
+          name: "password",
+          type: "password",
+          autoComplete: "new-password",
+          constraint: SIGN_UP_CONSTRAINT.password,
+        })}
         errors={errorsOf("password")}
-        hint="At least 6 characters."
+        description="At least 6 characters."
+        errorClassName={RESERVED_ERROR_LINE}
       />
-      <FormError id="signup-error" errors={formErrors} />
+      <ErrorList id="signup-error" errors={formErrors} />
       <button type="submit" className={submitClass} data-busy-label="Creating account...">
         Create Account
       </button>
     </form>
-  );
-}
-
-function FormError({ id, errors }: { id: string; errors: string[] | undefined }) {
-  return (
-    <p id={id} className="text-sm font-medium text-red-700 empty:hidden dark:text-red-300">
-      {errors?.join(" ")}
-    </p>
   );
 }

@@ -154,11 +154,14 @@ describe("sign-in with two-step", () => {
     // No code: the schema's message (the browser script shows the same before posting).
     const blank = await completeSecondStep(first, secret, { code: "   " });
     expect(blank.status).toBe(400);
-    expect(await blank.json()).toEqual({ error: "Enter the code from your authenticator app." });
+    expect((await blank.json()).result.error).toEqual({ code: ["Enter the code from your authenticator app."] });
 
     const wrong = await completeSecondStep(first, secret, { code: "000000" });
     expect(wrong.status).toBe(400);
-    expect(await wrong.json()).toEqual({ error: "That code is not right. Please try again." });
+    const wrongBody = await wrong.json();
+    expect(wrongBody.result.error).toEqual({ code: ["That code is not right. Please try again."] });
+    // The code is never sent back.
+    expect(wrongBody.result.initialValue).toEqual({});
     expect(await sessionCount(user.id)).toBe(0);
 
     const done = await completeSecondStep(first, secret);

@@ -1,14 +1,8 @@
-import {
-  getFormProps,
-  getInputProps,
-  getSelectProps,
-  getTextareaProps,
-  useForm,
-  type FieldMetadata,
-  type SubmissionResult,
-} from "@conform-to/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod";
-import { useMemo, type ReactNode } from "react";
+import { useMemo } from "react";
+import { cx, ErrorList, Field, SelectField, TextareaField } from "~/components/forms";
+import { primaryButtonClass, tapLinkClass } from "~/components/ui-classes";
 import type { AddOn, QuoteServiceOption } from "~/content/types";
 import type { QuoteConfirmation } from "~/features/quotes/quote-submission.server";
 import { QUOTE_ESTIMATE_NOTE, QUOTE_SENT_TITLE } from "~/features/quotes/quote-copy";
@@ -48,46 +42,6 @@ export type QuoteFormProps = {
   sent?: QuoteSentDetails | null;
 };
 
-const inputClass =
-  "mt-1 block min-h-11 w-full rounded-lg border border-slate-500 bg-white px-3 py-2 text-base text-slate-900 shadow-sm focus:border-brand-700 focus:outline-none focus:ring-2 focus:ring-brand-700 aria-[invalid=true]:border-2 aria-[invalid=true]:border-red-700 dark:border-slate-400 dark:bg-slate-950 dark:text-white dark:aria-[invalid=true]:border-red-400 hc:border-black";
-const labelClass = "block font-medium text-slate-900 dark:text-white";
-const errorClass = "mt-1 text-sm font-medium text-red-800 dark:text-red-300";
-
-function Field({
-  field,
-  label,
-  hint,
-  children,
-}: {
-  field: FieldMetadata<unknown>;
-  label: string;
-  hint?: string;
-  children: ReactNode;
-}) {
-  return (
-    <div>
-      <label htmlFor={field.id} className={labelClass}>
-        {label}
-      </label>
-      {hint ? (
-        <p id={`${field.id}-hint`} className="text-sm text-slate-700 dark:text-slate-300">
-          {hint}
-        </p>
-      ) : null}
-      {children}
-      {/* Always rendered: the browser script fills it when it checks the field (decision 068). */}
-      <p id={field.errorId} className={errorClass} hidden={!field.errors?.length}>
-        {field.errors?.join(" ")}
-      </p>
-    </div>
-  );
-}
-
-/** React wants `key` passed directly, never spread. */
-function withoutKey<T extends { key?: string }>({ key: _key, ...props }: T): Omit<T, "key"> {
-  return props;
-}
-
 /**
  * The quote request form (SPEC section 2): a plain POST to /contact, rendered by the server with
  * the errors and values of a refused post. The page ships no React (decision 068): with
@@ -112,10 +66,6 @@ export function QuoteForm({ serviceOptions, addOns, submitLabel, lastResult, foc
   // initial values do not follow typing), so the script owns the element's content.
   const estimate = estimateQuote(serviceOptions, addOns, fields.service.initialValue, fields.dogs.initialValue);
   const auto = (name: QuoteField) => (focus === name ? { autoFocus: true } : {});
-  const described = (field: FieldMetadata<unknown>, hint: boolean) => {
-    const ids = [hint ? `${field.id}-hint` : null, field.errors?.length ? field.errorId : null].filter(Boolean);
-    return ids.length ? ids.join(" ") : undefined;
-  };
   const { onSubmit: _conformSubmit, ...formProps } = getFormProps(form);
 
   return (
@@ -128,128 +78,113 @@ export function QuoteForm({ serviceOptions, addOns, submitLabel, lastResult, foc
         dangerouslySetInnerHTML={{ __html: serializeQuoteFormData(quoteFormData(serviceOptions, addOns)) }}
       />
       {form.errors?.length ? (
-        <p
+        <ErrorList
           id={form.errorId}
+          errors={form.errors}
           role="alert"
           className="rounded-lg bg-red-50 p-3 font-medium text-red-900 dark:bg-red-950 dark:text-red-100"
-        >
-          {form.errors.join(" ")}
-        </p>
+        />
       ) : null}
 
       {/* Only bots see and fill this; people and screen readers never meet it. */}
       <QuoteHoneypot />
 
       <div className="grid gap-5 sm:grid-cols-2">
-        <Field field={fields.name} label="Full name">
-          <input
-            {...withoutKey(getInputProps(fields.name, { type: "text" }))}
-            key={fields.name.key}
-            autoComplete="name"
-            maxLength={QUOTE_LIMITS.name}
-            className={inputClass}
-            {...auto("name")}
-          />
-        </Field>
-        <Field field={fields.phone} label="Phone">
-          <input
-            {...withoutKey(getInputProps(fields.phone, { type: "tel" }))}
-            key={fields.phone.key}
-            autoComplete="tel"
-            inputMode="tel"
-            maxLength={QUOTE_LIMITS.phone}
-            className={inputClass}
-            {...auto("phone")}
-          />
-        </Field>
-        <Field field={fields.email} label="E-mail">
-          <input
-            {...withoutKey(getInputProps(fields.email, { type: "email" }))}
-            key={fields.email.key}
-            autoComplete="email"
-            maxLength={QUOTE_LIMITS.email}
-            className={inputClass}
-            {...auto("email")}
-          />
-        </Field>
-        <Field field={fields.address} label="Address">
-          <input
-            {...withoutKey(getInputProps(fields.address, { type: "text" }))}
-            key={fields.address.key}
-            // street-address is for a <textarea> (it may span lines); an <input> takes line 1.
-            autoComplete="address-line1"
-            maxLength={QUOTE_LIMITS.address}
-            className={inputClass}
-            {...auto("address")}
-          />
-        </Field>
-        <Field field={fields.zip} label="ZIP code">
-          <input
-            {...withoutKey(getInputProps(fields.zip, { type: "text" }))}
-            key={fields.zip.key}
-            autoComplete="postal-code"
-            inputMode="numeric"
-            maxLength={QUOTE_LIMITS.zip}
-            className={inputClass}
-            {...auto("zip")}
-          />
-        </Field>
-        <Field field={fields.dogs} label="Number of dogs">
-          <select
-            {...withoutKey(getSelectProps(fields.dogs))}
-            key={fields.dogs.key}
-            defaultValue={fields.dogs.initialValue ?? ""}
-            className={inputClass}
-            {...auto("dogs")}
-          >
-            <option value="" disabled>
-              Choose…
+        <Field
+          key={fields.name.key}
+          field={fields.name}
+          label="Full name"
+          inputProps={{ type: "text", autoComplete: "name", maxLength: QUOTE_LIMITS.name, ...auto("name") }}
+        />
+        <Field
+          key={fields.phone.key}
+          field={fields.phone}
+          label="Phone"
+          inputProps={{
+            type: "tel",
+            autoComplete: "tel",
+            inputMode: "tel",
+            maxLength: QUOTE_LIMITS.phone,
+            ...auto("phone"),
+          }}
+        />
+        <Field
+          key={fields.email.key}
+          field={fields.email}
+          label="E-mail"
+          inputProps={{ type: "email", autoComplete: "email", maxLength: QUOTE_LIMITS.email, ...auto("email") }}
+        />
+        <Field
+          key={fields.address.key}
+          field={fields.address}
+          label="Address"
+          // street-address is for a <textarea> (it may span lines); an <input> takes line 1.
+          inputProps={{
+            type: "text",
+            autoComplete: "address-line1",
+            maxLength: QUOTE_LIMITS.address,
+            ...auto("address"),
+          }}
+        />
+        <Field
+          key={fields.zip.key}
+          field={fields.zip}
+          label="ZIP code"
+          inputProps={{
+            type: "text",
+            autoComplete: "postal-code",
+            inputMode: "numeric",
+            maxLength: QUOTE_LIMITS.zip,
+            ...auto("zip"),
+          }}
+        />
+        <SelectField
+          key={fields.dogs.key}
+          field={fields.dogs}
+          label="Number of dogs"
+          selectProps={{ defaultValue: fields.dogs.initialValue ?? "", ...auto("dogs") }}
+        >
+          <option value="" disabled>
+            Choose…
+          </option>
+          {DOG_COUNT_OPTIONS.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
             </option>
-            {DOG_COUNT_OPTIONS.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field field={fields.yardSize} label="Yard size">
-          <select
-            {...withoutKey(getSelectProps(fields.yardSize))}
-            key={fields.yardSize.key}
-            defaultValue={fields.yardSize.initialValue ?? ""}
-            className={inputClass}
-            {...auto("yardSize")}
-          >
-            <option value="" disabled>
-              Choose…
+          ))}
+        </SelectField>
+        <SelectField
+          key={fields.yardSize.key}
+          field={fields.yardSize}
+          label="Yard size"
+          selectProps={{ defaultValue: fields.yardSize.initialValue ?? "", ...auto("yardSize") }}
+        >
+          <option value="" disabled>
+            Choose…
+          </option>
+          {YARD_SIZE_OPTIONS.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
             </option>
-            {YARD_SIZE_OPTIONS.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field field={fields.service} label="Preferred service">
-          <select
-            {...withoutKey(getSelectProps(fields.service))}
-            key={fields.service.key}
-            defaultValue={fields.service.initialValue ?? ""}
-            // The estimate describes the choice; an error comes first, as the script writes it.
-            aria-describedby={[described(fields.service, false), QUOTE_ESTIMATE_ID].filter(Boolean).join(" ")}
-            className={inputClass}
-            {...auto("service")}
-          >
-            <option value="" disabled>
-              Choose…
+          ))}
+        </SelectField>
+        <SelectField
+          key={fields.service.key}
+          field={fields.service}
+          label="Preferred service"
+          // The estimate describes the choice; an error comes first, as the script writes it.
+          describedBy={QUOTE_ESTIMATE_ID}
+          selectProps={{ defaultValue: fields.service.initialValue ?? "", ...auto("service") }}
+        >
+          <option value="" disabled>
+            Choose…
+          </option>
+          {serviceOptions.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
             </option>
-            {serviceOptions.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
-          </select>
-        </Field>
+          ))}
+        </SelectField>
       </div>
 
       <div
@@ -260,22 +195,14 @@ export function QuoteForm({ serviceOptions, addOns, submitLabel, lastResult, foc
         dangerouslySetInnerHTML={{ __html: quoteEstimateMarkup(estimate) }}
       />
 
-      <Field field={fields.message} label="Message (optional)">
-        <textarea
-          {...withoutKey(getTextareaProps(fields.message))}
-          key={fields.message.key}
-          rows={4}
-          maxLength={QUOTE_LIMITS.message}
-          className={inputClass}
-          {...auto("message")}
-        />
-      </Field>
+      <TextareaField
+        key={fields.message.key}
+        field={fields.message}
+        label="Message (optional)"
+        textareaProps={{ rows: 4, maxLength: QUOTE_LIMITS.message, ...auto("message") }}
+      />
 
-      <button
-        type="submit"
-        data-busy-label="Sending..."
-        className="inline-flex min-h-11 w-full items-center justify-center rounded-full bg-brand-700 px-6 py-3 text-lg font-semibold text-white shadow hover:bg-brand-800 aria-disabled:opacity-70 sm:w-auto dark:bg-brand-300 dark:text-brand-950 dark:hover:bg-brand-200 hc:bg-black"
-      >
+      <button type="submit" data-busy-label="Sending..." className={cx(primaryButtonClass, "w-full text-lg sm:w-auto")}>
         {submitLabel}
       </button>
     </form>
@@ -325,10 +252,7 @@ export function QuoteSent({ sent }: { sent: QuoteSentDetails }) {
           ) : null}
         </dl>
       ) : null}
-      <a
-        href="/contact#quote"
-        className="inline-flex min-h-11 items-center font-semibold text-brand-800 underline underline-offset-4 dark:text-brand-200"
-      >
+      <a href="/contact#quote" className={tapLinkClass}>
         Send another request
       </a>
     </div>

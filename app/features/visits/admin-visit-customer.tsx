@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
-import { h3Class, linkClass, type AdminVisitData } from "./admin-visit-view";
+import { h3Class, type AdminVisitData } from "./admin-visit-view";
+import { linkClass } from "~/components/ui-classes";
 import { YardDetails } from "~/features/yards/yard-details";
 
 /** The visit page's Customer section: how to reach them, and their yard. */

@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
-import { linkClass, type AdminVisitData } from "./admin-visit-view";
+import { type AdminVisitData } from "./admin-visit-view";
+import { linkClass, tapLinkClass } from "~/components/ui-classes";
 import { visitPath } from "./visit-paths";
 import { VisitStatusBadge } from "~/components/status-badge";
 
@@ -7,7 +8,7 @@ import { VisitStatusBadge } from "~/components/status-badge";
 export function AdminVisitHeading({ visit }: { visit: AdminVisitData["visit"] }) {
   return (
     <>
-      <Link to="/admin-dashboard/visits" className={`inline-flex min-h-11 items-center ${linkClass}`}>
+      <Link to="/admin-dashboard/visits" className={tapLinkClass}>
         <span aria-hidden="true">←&nbsp;</span>All visits
       </Link>
       <div className="mt-2 flex flex-wrap items-center gap-3">

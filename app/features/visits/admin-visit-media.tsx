@@ -1,5 +1,6 @@
 import { Form } from "@remix-run/react";
-import { h3Class, secondaryButtonClass, type AdminVisitData } from "./admin-visit-view";
+import { h3Class, type AdminVisitData } from "./admin-visit-view";
+import { secondaryButtonClass } from "~/components/ui-classes";
 import { visitPath } from "./visit-paths";
 import { MediaUploadForm } from "~/features/media/media-upload-form";
 import { MediaView } from "~/features/media/media-view";

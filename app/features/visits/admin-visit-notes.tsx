@@ -1,16 +1,15 @@
 import { Form } from "@remix-run/react";
-import { fieldError, h3Class, panelClass, type AdminVisitData, type AdminVisitFormState } from "./admin-visit-view";
+import { fieldErrors, h3Class, panelClass, type AdminVisitData, type AdminVisitFormState } from "./admin-visit-view";
 import { HealthNotesView } from "./health-notes-view";
 import { HEALTH_FLAG_LABELS, HEALTH_FLAGS } from "./visit-constants";
-import { errorClass, fieldClass, labelClass, primaryButtonClass } from "~/components/form-classes";
+import { CheckboxField, TextareaField } from "~/components/forms";
+import { primaryButtonClass } from "~/components/ui-classes";
 
 /** The visit page's two note forms: the admin's notes, and the health notes the customer sees. */
 export function AdminVisitNotes({ visit, actionData, busy }: { visit: AdminVisitData["visit"] } & AdminVisitFormState) {
   // Each form shows only its own errors: both have a note field.
-  const errorOf = (intent: string, field: string) =>
-    actionData?.intent === intent ? fieldError(actionData, field) : undefined;
-  const notesError = errorOf("notes", "notes");
-  const healthNoteError = errorOf("health", "healthNote");
+  const errorsOf = (intent: string, field: string) =>
+    actionData?.intent === intent ? fieldErrors(actionData, field) : undefined;
   const flags = visit.healthFlags as string[];
   return (
     <section aria-labelledby="notes-heading" className="mt-8 grid gap-6 md:grid-cols-2">
@@ -19,20 +18,19 @@ export function AdminVisitNotes({ visit, actionData, busy }: { visit: AdminVisit
           Notes
         </h3>
         <input type="hidden" name="intent" value="notes" />
-        <label htmlFor="visit-notes" className={`${labelClass} mt-3`}>
-          Notes
-        </label>
-        <textarea
-          id="visit-notes"
-          name="notes"
-          rows={4}
-          maxLength={2000}
-          defaultValue={visit.notes ?? ""}
+        <TextareaField
           key={visit.notes ?? ""}
-          className={fieldClass}
-          aria-invalid={notesError ? true : undefined}
+          label="Notes"
+          className="mt-3"
+          textareaProps={{
+            id: "visit-notes",
+            name: "notes",
+            rows: 4,
+            maxLength: 2000,
+            defaultValue: visit.notes ?? "",
+          }}
+          errors={errorsOf("notes", "notes")}
         />
-        {notesError ? <p className={errorClass}>{notesError}</p> : null}
         <button type="submit" disabled={busy} className={`${primaryButtonClass} mt-4`}>
           Save notes
         </button>
@@ -42,32 +40,32 @@ export function AdminVisitNotes({ visit, actionData, busy }: { visit: AdminVisit
         <fieldset>
           <legend className={h3Class}>Health notes</legend>
           {HEALTH_FLAGS.map((flag) => (
-            <label key={flag} className="mt-2 flex min-h-11 items-center gap-2">
-              <input
-                type="checkbox"
-                name="healthFlags"
-                value={flag}
-                defaultChecked={flags.includes(flag)}
-                key={`${flag}-${flags.includes(flag)}`}
-                className="h-5 w-5"
-              />
-              {HEALTH_FLAG_LABELS[flag]}
-            </label>
+            <CheckboxField
+              key={`${flag}-${flags.includes(flag)}`}
+              label={HEALTH_FLAG_LABELS[flag]}
+              className="mt-2"
+              inputProps={{
+                id: `health-${flag}`,
+                name: "healthFlags",
+                value: flag,
+                defaultChecked: flags.includes(flag),
+              }}
+            />
           ))}
         </fieldset>
-        <label htmlFor="health-note" className={`${labelClass} mt-3`}>
-          Health note
-        </label>
-        <textarea
-          id="health-note"
-          name="healthNote"
-          rows={3}
-          maxLength={2000}
-          defaultValue={visit.healthNote ?? ""}
+        <TextareaField
           key={visit.healthNote ?? ""}
-          className={fieldClass}
+          label="Health note"
+          className="mt-3"
+          textareaProps={{
+            id: "health-note",
+            name: "healthNote",
+            rows: 3,
+            maxLength: 2000,
+            defaultValue: visit.healthNote ?? "",
+          }}
+          errors={errorsOf("health", "healthNote")}
         />
-        {healthNoteError ? <p className={errorClass}>{healthNoteError}</p> : null}
         <button type="submit" disabled={busy} className={`${primaryButtonClass} mt-4`}>
           Save health notes
         </button>

@@ -1,11 +1,12 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import type { SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, useNavigation } from "@remix-run/react";
 import { toast } from "~/components/toaster";
 import { CREATE_SERVICE_TOASTS, createVisitSchema, missingVisitFields, NOTES_MAX_LENGTH } from "./create-visit-schema";
 import { VISIT_TYPES } from "./visit-constants";
-import { errorClass, fieldClass, labelClass, primaryButtonClass } from "~/components/form-classes";
+import { ErrorList, Field, SelectField, TextareaField } from "~/components/forms";
+import { primaryButtonClass } from "~/components/ui-classes";
 
 import { CustomerPicker, CustomerSearchForm } from "./customer-picker";
 import type { CustomerOption } from "./customer-options";
@@ -57,8 +58,6 @@ export function CreateVisitForm({
       return submission;
     },
   });
-  const described = (field: { errorId: string; errors?: string[] }, hintId?: string) =>
-    [hintId, field.errors?.length ? field.errorId : undefined].filter(Boolean).join(" ") || undefined;
 
   return (
     <>
@@ -70,71 +69,35 @@ export function CreateVisitForm({
             selected={selectedCustomer}
             matches={customerMatches}
             query={customerQuery}
-            describedBy={described(fields.customerId)}
+            describedBy={fields.customerId.errors?.length ? fields.customerId.errorId : undefined}
           />
-          <FieldError id={fields.customerId.errorId} errors={fields.customerId.errors} />
+          <ErrorList id={fields.customerId.errorId} errors={fields.customerId.errors} />
         </div>
-        <div>
-          <label htmlFor={fields.serviceType.id} className={labelClass}>
-            Service Type
-          </label>
-          <select
-            {...getSelectProps(fields.serviceType)}
-            key={fields.serviceType.key}
-            aria-describedby={described(fields.serviceType)}
-            className={fieldClass}
-          >
-            <option value="">Select a service type</option>
-            {VISIT_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-          <FieldError id={fields.serviceType.errorId} errors={fields.serviceType.errors} />
-        </div>
-        <div>
-          <label htmlFor={fields.serviceDate.id} className={labelClass}>
-            Service Date
-          </label>
-          <input
-            {...getInputProps(fields.serviceDate, { type: "datetime-local" })}
-            key={fields.serviceDate.key}
-            aria-describedby={described(fields.serviceDate, `${fields.serviceDate.id}-hint`)}
-            className={fieldClass}
-          />
-          <p id={`${fields.serviceDate.id}-hint`} className="mt-1 text-sm text-slate-700 dark:text-slate-300">
-            Pacific time (Las Vegas)
-          </p>
-          <FieldError id={fields.serviceDate.errorId} errors={fields.serviceDate.errors} />
-        </div>
-        <div>
-          <label htmlFor={fields.notes.id} className={labelClass}>
-            Notes (optional)
-          </label>
-          <textarea
-            {...getTextareaProps(fields.notes)}
-            key={fields.notes.key}
-            rows={3}
-            maxLength={NOTES_MAX_LENGTH}
-            aria-describedby={described(fields.notes)}
-            className={fieldClass}
-          />
-          <FieldError id={fields.notes.errorId} errors={fields.notes.errors} />
-        </div>
+        <SelectField key={fields.serviceType.key} field={fields.serviceType} label="Service Type">
+          <option value="">Select a service type</option>
+          {VISIT_TYPES.map((t) => (
+            <option key={t} value={t}>
+              {t}
+            </option>
+          ))}
+        </SelectField>
+        <Field
+          key={fields.serviceDate.key}
+          field={fields.serviceDate}
+          label="Service Date"
+          description="Pacific time (Las Vegas)"
+          inputProps={{ type: "datetime-local" }}
+        />
+        <TextareaField
+          key={fields.notes.key}
+          field={fields.notes}
+          label="Notes (optional)"
+          textareaProps={{ rows: 3, maxLength: NOTES_MAX_LENGTH }}
+        />
         <button type="submit" disabled={creating} className={primaryButtonClass}>
           Create Service
         </button>
       </Form>
     </>
-  );
-}
-
-function FieldError({ id, errors }: { id: string; errors: string[] | undefined }) {
-  if (!errors?.length) return null;
-  return (
-    <p id={id} className={errorClass}>
-      {errors[0]}
-    </p>
   );
 }

@@ -2,7 +2,8 @@ import { getSelectProps, type FieldMetadata } from "@conform-to/react";
 import { Form, useFetcher } from "@remix-run/react";
 import { useEffect, useId, useRef, useState, useSyncExternalStore, type KeyboardEvent } from "react";
 import { CUSTOMER_QUERY_MAX_LENGTH, type CustomerOption } from "./customer-options";
-import { fieldClass, labelClass } from "~/components/form-classes";
+import { cx } from "~/components/forms";
+import { hintClass, inputClass, labelClass, outlineButtonClass } from "~/components/ui-classes";
 
 /** The GET form of the search without JavaScript; its inputs sit inside the Create Service form. */
 export const CUSTOMER_SEARCH_FORM_ID = "customer-search";
@@ -74,17 +75,13 @@ function CustomerSearchSelect({ field, selected, matches, query, describedBy }: 
             defaultValue={query}
             maxLength={CUSTOMER_QUERY_MAX_LENGTH}
             aria-describedby="customer-search-hint"
-            className={`${fieldClass} min-w-56 flex-1`}
+            className={cx(inputClass, "min-w-56 flex-1")}
           />
-          <button
-            type="submit"
-            form={CUSTOMER_SEARCH_FORM_ID}
-            className="inline-flex min-h-11 items-center rounded-full border-2 border-brand-700 px-5 py-2 font-semibold text-brand-800 hover:bg-brand-50 dark:border-brand-300 dark:text-brand-100 dark:hover:bg-brand-950"
-          >
+          <button type="submit" form={CUSTOMER_SEARCH_FORM_ID} className={outlineButtonClass}>
             Search customers
           </button>
         </div>
-        <p id="customer-search-hint" className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+        <p id="customer-search-hint" className={hintClass}>
           Part of a name or e-mail address; up to 20 matches are listed.
         </p>
       </div>
@@ -92,7 +89,7 @@ function CustomerSearchSelect({ field, selected, matches, query, describedBy }: 
         <label htmlFor={field.id} className={labelClass}>
           Customer
         </label>
-        <select {...getSelectProps(field)} key={field.key} aria-describedby={describedBy} className={fieldClass}>
+        <select {...getSelectProps(field)} key={field.key} aria-describedby={describedBy} className={inputClass}>
           <option value="">{prompt}</option>
           {options.map((c) => (
             <option key={c.id} value={c.id}>
@@ -217,7 +214,7 @@ function CustomerCombobox({ field, selected, describedBy }: PickerProps) {
           }}
           onKeyDown={onKeyDown}
           onBlur={() => setOpen(false)}
-          className={fieldClass}
+          className={inputClass}
         />
         <ul
           id={listboxId}

@@ -1,3 +1,4 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { json } from "@remix-run/node";
 import { HEALTH_FLAG_LABELS, MISSED_REASON_LABELS } from "./visit-constants";
@@ -113,7 +114,8 @@ function describeEvent(event: {
 
 export type VisitActionData = {
   toast: { type: "error"; message: string; description: string };
-  fieldErrors?: Record<string, string[]>;
+  /** Conform's `submission.reply()` of a refused form. */
+  result?: SubmissionResult<string[]>;
   intent?: string;
 };
 
@@ -138,11 +140,11 @@ export async function handleAdminVisitAction(request: Request, visitId: string, 
     let input: VisitActionInput;
     if (intent === "miss") {
       const submission = parseWithZod(formData, { schema: missSchema });
-      if (submission.status !== "success") return invalid(intent, submission.reply().error);
+      if (submission.status !== "success") return invalid(intent, submission.reply());
       input = { action: "miss", ...submission.value };
     } else if (intent === "reschedule" || intent === "return-visit") {
       const submission = parseWithZod(formData, { schema: dateSchema });
-      if (submission.status !== "success") return invalid(intent, submission.reply().error);
+      if (submission.status !== "success") return invalid(intent, submission.reply());
       input = { action: intent, serviceDate: submission.value.serviceDate };
     } else {
       input = { action: intent };
@@ -155,14 +157,14 @@ export async function handleAdminVisitAction(request: Request, visitId: string, 
 
   if (intent === "notes") {
     const submission = parseWithZod(formData, { schema: notesSchema });
-    if (submission.status !== "success") return invalid(intent, submission.reply().error);
+    if (submission.status !== "success") return invalid(intent, submission.reply());
     await saveVisitNotes(visitId, submission.value.notes || null, adminId);
     return redirectWithSuccess(back, { message: "Success", description: "Notes saved" });
   }
 
   if (intent === "health") {
     const submission = parseWithZod(formData, { schema: healthSchema });
-    if (submission.status !== "success") return invalid(intent, submission.reply().error);
+    if (submission.status !== "success") return invalid(intent, submission.reply());
     await saveHealthNotes(visitId, submission.value.healthFlags, submission.value.healthNote || null, adminId);
     return redirectWithSuccess(back, { message: "Success", description: "Health notes saved" });
   }
@@ -186,9 +188,6 @@ export async function handleAdminVisitAction(request: Request, visitId: string, 
   return refuse(400, "Unknown action");
 }
 
-function invalid(intent: string, error: Record<string, string[] | null> | null | undefined) {
-  const fieldErrors = Object.fromEntries(
-    Object.entries(error ?? {}).flatMap(([field, messages]) => (messages?.length ? [[field, messages]] : [])),
-  );
-  return refuse(400, "Please check the form", { intent, fieldErrors });
+function invalid(intent: string, result: SubmissionResult<string[]>) {
+  return refuse(400, "Please check the form", { intent, result });
 }

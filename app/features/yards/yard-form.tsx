@@ -3,7 +3,8 @@ import { parseWithZod } from "@conform-to/zod";
 import { Form, useNavigation } from "@remix-run/react";
 import type { YardView } from "./yard-details";
 import { yardSchema } from "./yard-schema";
-import { errorClass, fieldClass, labelClass, primaryButtonClass } from "~/components/form-classes";
+import { CheckboxField, Field, TextareaField } from "~/components/forms";
+import { primaryButtonClass } from "~/components/ui-classes";
 
 /**
  * The yard profile form, for the customer ("Your Yard") and for admins (the customer's page).
@@ -33,55 +34,15 @@ export function YardForm({
     label: string,
     value: string | null | undefined,
     extra: React.InputHTMLAttributes<HTMLInputElement> = {},
-  ) => {
-    const field = fields[name];
-    return (
-      <div>
-        <label htmlFor={field.id} className={labelClass}>
-          {label}
-        </label>
-        <input
-          id={field.id}
-          name={field.name}
-          defaultValue={value ?? ""}
-          aria-invalid={field.errors ? true : undefined}
-          aria-describedby={field.errors ? field.errorId : undefined}
-          className={fieldClass}
-          {...extra}
-        />
-        {field.errors ? (
-          <p id={field.errorId} className={errorClass}>
-            {field.errors[0]}
-          </p>
-        ) : null}
-      </div>
-    );
-  };
-  const area = (name: "hazards" | "accessNotes", label: string, value: string | null | undefined) => {
-    const field = fields[name];
-    return (
-      <div className="sm:col-span-2">
-        <label htmlFor={field.id} className={labelClass}>
-          {label}
-        </label>
-        <textarea
-          id={field.id}
-          name={field.name}
-          rows={3}
-          maxLength={1000}
-          defaultValue={value ?? ""}
-          aria-invalid={field.errors ? true : undefined}
-          aria-describedby={field.errors ? field.errorId : undefined}
-          className={fieldClass}
-        />
-        {field.errors ? (
-          <p id={field.errorId} className={errorClass}>
-            {field.errors[0]}
-          </p>
-        ) : null}
-      </div>
-    );
-  };
+  ) => <Field field={fields[name]} label={label} inputProps={{ defaultValue: value ?? "", ...extra }} />;
+  const area = (name: "hazards" | "accessNotes", label: string, value: string | null | undefined) => (
+    <TextareaField
+      field={fields[name]}
+      label={label}
+      className="sm:col-span-2"
+      textareaProps={{ rows: 3, maxLength: 1000, defaultValue: value ?? "" }}
+    />
+  );
 
   return (
     <Form method="post" action={action} {...getFormProps(form)} className="mt-4 grid gap-4 sm:grid-cols-2">
@@ -92,48 +53,26 @@ export function YardForm({
       {/* autoComplete off: a password manager must not offer to save or fill the gate code. */}
       {textField("gateCode", "Gate code", yard?.gateCode, { autoComplete: "off", maxLength: 40, type: "password" })}
       {textField("gateLocation", "Gate location", yard?.gateLocation, { maxLength: 200 })}
-      <div>
-        <label htmlFor={fields.dogCount.id} className={labelClass}>
-          Number of dogs
-        </label>
-        <input
-          id={fields.dogCount.id}
-          name={fields.dogCount.name}
-          type="number"
-          min={0}
-          max={20}
-          defaultValue={yard?.dogCount ?? 0}
-          aria-invalid={fields.dogCount.errors ? true : undefined}
-          aria-describedby={fields.dogCount.errors ? fields.dogCount.errorId : undefined}
-          className={fieldClass}
-        />
-        {fields.dogCount.errors ? (
-          <p id={fields.dogCount.errorId} className={errorClass}>
-            {fields.dogCount.errors[0]}
-          </p>
-        ) : null}
-      </div>
+      <Field
+        field={fields.dogCount}
+        label="Number of dogs"
+        inputProps={{ type: "number", min: 0, max: 20, defaultValue: yard?.dogCount ?? 0 }}
+      />
       {textField("dogNames", "Their names", yard?.dogNames, { maxLength: 300 })}
-      <label className="flex min-h-11 items-center gap-2 sm:col-span-2">
-        <input
-          type="checkbox"
-          name={fields.looseDog.name}
-          defaultChecked={yard?.looseDog ?? false}
-          className="h-5 w-5"
-        />
-        A dog may be loose in the yard
-      </label>
+      <CheckboxField
+        field={fields.looseDog}
+        label="A dog may be loose in the yard"
+        className="sm:col-span-2"
+        inputProps={{ defaultChecked: yard?.looseDog ?? false }}
+      />
       {area("hazards", "Other hazards", yard?.hazards)}
       {area("accessNotes", "Access notes", yard?.accessNotes)}
-      <label className="flex min-h-11 items-center gap-2 sm:col-span-2">
-        <input
-          type="checkbox"
-          name={fields.notifyVisitEmails.name}
-          defaultChecked={yard?.notifyVisitEmails ?? true}
-          className="h-5 w-5"
-        />
-        E-mail me when a visit is completed or missed
-      </label>
+      <CheckboxField
+        field={fields.notifyVisitEmails}
+        label="E-mail me when a visit is completed or missed"
+        className="sm:col-span-2"
+        inputProps={{ defaultChecked: yard?.notifyVisitEmails ?? true }}
+      />
       <div className="sm:col-span-2">
         <button type="submit" disabled={busy} className={primaryButtonClass}>
           {busy ? "Saving…" : "Save yard profile"}

@@ -1,0 +1,50 @@
+/**
+ * The one set of classes for controls, links and buttons (decision 017): every form, link and
+ * button of the site and the portal takes its look from here, so they look and behave alike.
+ *
+ * Pill buttons and pill links keep their utilities (`rounded-full px-…`): the high-contrast
+ * theme finds pill links by `[class*="rounded-full"][class*="px-"]` (app/tailwind.css). Links
+ * inside long lists use the component classes `row-link` and `tap-link` of app/tailwind.css
+ * (decision 076), a few bytes a row instead of a hundred.
+ */
+
+/** A text input, a select or a textarea. */
+export const inputClass =
+  "mt-1 block min-h-11 w-full rounded-lg border border-slate-500 bg-white px-3 py-2 text-base text-slate-900 shadow-sm " +
+  "focus:border-brand-700 focus:outline-none focus:ring-2 focus:ring-brand-700 " +
+  "aria-[invalid=true]:border-2 aria-[invalid=true]:border-red-700 " +
+  "dark:border-slate-400 dark:bg-slate-900 dark:text-white dark:aria-[invalid=true]:border-red-400 hc:border-2 hc:border-black";
+
+/** A control's label, or a group's legend. */
+export const labelClass = "block font-semibold text-slate-900 dark:text-white";
+
+/** A hint under a control. */
+export const hintClass = "mt-1 text-sm text-slate-700 dark:text-slate-300";
+
+/** A control's (or a form's) messages. */
+export const errorClass = "mt-1 text-sm font-medium text-red-800 dark:text-red-300";
+
+/** A checkbox or a radio button. */
+export const checkClass = "h-5 w-5 shrink-0";
+
+/** A link in running text or in a table cell. */
+export const linkClass = "row-link";
+
+/** A link that stands on its own line: a 44 px touch target. */
+export const tapLinkClass = "tap-link";
+
+/** A link in the dark site footer. */
+export const footerLinkClass = "footer-link";
+
+const pill =
+  "inline-flex min-h-11 items-center justify-center rounded-full px-5 py-2 font-semibold " +
+  "disabled:cursor-wait disabled:opacity-70 aria-disabled:cursor-wait aria-disabled:opacity-70";
+
+/** The main action of a form or a page (a `<button>` or a pill `<a>`). */
+export const primaryButtonClass = `${pill} bg-brand-700 text-white shadow hover:bg-brand-800 dark:bg-brand-300 dark:text-brand-950 dark:hover:bg-brand-200 hc:bg-black`;
+
+/** A neutral action beside the main one (Skip, Cancel, Sign out elsewhere…). */
+export const secondaryButtonClass = `${pill} border-2 border-slate-500 text-slate-900 hover:bg-slate-100 dark:border-slate-400 dark:text-white dark:hover:bg-slate-800`;
+
+/** A brand-coloured outline action (Search, E-mail…). */
+export const outlineButtonClass = `${pill} border-2 border-brand-700 text-brand-800 hover:bg-brand-50 dark:border-brand-300 dark:text-brand-100 dark:hover:bg-brand-950`;
