@@ -38,8 +38,8 @@ export type NewVisitInput = {
 };
 
 /** SPEC 4: an admin creates a visit ("Create Service") as 'scheduled'. */
-export async function createVisit(input: NewVisitInput): Promise<Visit> {
-  const db = await getDb();
+export async function createVisit(input: NewVisitInput, handle?: Db): Promise<Visit> {
+  const db = handle ?? (await getDb());
   return db
     .insertInto("services")
     .values({
@@ -56,9 +56,9 @@ export async function createVisit(input: NewVisitInput): Promise<Visit> {
 }
 
 /** The visit created from a booking, if any. */
-export async function findVisitByBookingId(bookingId: string): Promise<Visit | null> {
+export async function findVisitByBookingId(bookingId: string, handle?: Db): Promise<Visit | null> {
   if (!isUuid(bookingId)) return null;
-  const db = await getDb();
+  const db = handle ?? (await getDb());
   return (await db.selectFrom("services").selectAll().where("booking_id", "=", bookingId).executeTakeFirst()) ?? null;
 }
 
@@ -247,11 +247,26 @@ export async function updateVisitStatus(
     .executeTakeFirst();
 }
 
+/**
+ * A scheduled visit follows its booking to the booking that replaced it, at the new time
+ * (decision 046). Undefined when the visit is no longer scheduled.
+ */
+export async function moveVisitToBooking(trx: Db, visitId: string, bookingId: string, serviceDate: Date) {
+  return trx
+    .updateTable("services")
+    .set({ booking_id: bookingId, service_date: serviceDate, updated_at: new Date() })
+    .where("id", "=", visitId)
+    .where("status", "=", "scheduled")
+    .returningAll()
+    .executeTakeFirst();
+}
+
 export async function createReturnVisit(
   db: Db,
   missed: Visit,
   serviceDate: Date,
   createdBy: string,
+  notes: string,
 ): Promise<Visit | undefined> {
   return (
     db
@@ -261,7 +276,7 @@ export async function createReturnVisit(
         service_type: missed.service_type,
         service_date: serviceDate,
         status: "scheduled",
-        notes: `Return visit for the missed visit of ${missed.service_date.toISOString().slice(0, 10)}`,
+        notes,
         created_by: createdBy,
         return_visit_of: missed.id,
       })
