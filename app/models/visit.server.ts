@@ -8,6 +8,7 @@ import type {
   VisitStatus,
   VisitType,
 } from "../../db/schema";
+import type { CustomerMatch } from "./customer.server";
 import { getDb, type Db } from "~/utils/db.server";
 import { isUuid } from "~/utils/uuid";
 
@@ -113,20 +114,45 @@ function visitPageBetween(db: Db, from: Date, to: Date, limit: number, filter: (
 }
 
 /**
- * The admin's Visits list: a date range in time order, optionally one status and one customer,
- * `limit` rows after the keyset cursor (services_service_date_id_idx). Never selects gate_code.
+ * The admin's Visits list: a date range in time order, optionally one status, one customer and
+ * the customers a search names, `limit` rows after the keyset cursor
+ * (services_service_date_id_idx). Never selects gate_code.
  */
 export async function listVisits(options: {
   from: Date;
   to: Date;
   status?: VisitStatus;
   customerId?: string;
+  /** From matchCustomers: the matching customers' ids, or for a common term its LIKE pattern. */
+  customers?: CustomerMatch;
   after?: VisitCursor | null;
   limit: number;
 }): Promise<VisitListRow[]> {
+  const customers = options.customers;
+  if (customers && "ids" in customers && customers.ids.length === 0) return [];
   return visitPageBetween(await getDb(), options.from, options.to, options.limit, (query) => {
     if (options.status) query = query.where("status", "=", options.status);
     if (options.customerId) query = query.where("customer_id", "=", options.customerId);
+    if (customers && "ids" in customers) query = query.where("customer_id", "in", customers.ids);
+    else if (customers) {
+      // A term naming over 1,000 customers: walking the range in order, most rows match.
+      const { pattern } = customers;
+      query = query.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom("users")
+            .leftJoin("profiles", "profiles.user_id", "users.id")
+            .select("users.id")
+            .whereRef("users.id", "=", "services.customer_id")
+            .where((inner) =>
+              inner.or([
+                inner(sql`lower(users.email)`, "like", pattern),
+                inner(sql`lower(profiles.full_name)`, "like", pattern),
+              ]),
+            ),
+        ),
+      );
+    }
     if (options.after) {
       const { date, id } = options.after;
       query = query.where(sql<boolean>`(service_date, id) > (${date}, ${id})`);
