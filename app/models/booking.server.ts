@@ -1,6 +1,6 @@
 import { sql, type Selectable } from "kysely";
 import type { BookingProvider, BookingStatus, BookingsTable } from "../../db/schema";
-import { getDb } from "~/utils/db.server";
+import { getDb, type Db } from "~/utils/db.server";
 import { isNotAdmin } from "./user-roles.server";
 import { isUuid } from "~/utils/uuid";
 
@@ -44,8 +44,8 @@ export type UpsertOutcome = "created" | "updated" | "stale";
  * last one applied. A replay (same time) or a late, older delivery changes nothing. A customer
  * once linked (by reference, e-mail or the admin) stays linked.
  */
-export async function upsertProviderBooking(input: ProviderBookingInput): Promise<UpsertOutcome> {
-  const db = await getDb();
+export async function upsertProviderBooking(input: ProviderBookingInput, handle?: Db): Promise<UpsertOutcome> {
+  const db = handle ?? (await getDb());
   const row = await db
     .insertInto("bookings")
     .values({
@@ -98,8 +98,9 @@ export async function markProviderBookingRescheduled(
   provider: BookingProvider,
   externalId: string,
   eventAt: Date,
+  handle?: Db,
 ): Promise<{ customerId: string | null } | null> {
-  const db = await getDb();
+  const db = handle ?? (await getDb());
   const row = await db
     .updateTable("bookings")
     .set({ status: "rescheduled", provider_event_at: eventAt, updated_at: sql`now()` })
@@ -112,8 +113,8 @@ export async function markProviderBookingRescheduled(
 }
 
 /** The customer an earlier booking of the calendar was linked to (a reschedule inherits it). */
-export async function findProviderBookingCustomer(provider: BookingProvider, externalId: string) {
-  const db = await getDb();
+export async function findProviderBookingCustomer(provider: BookingProvider, externalId: string, handle?: Db) {
+  const db = handle ?? (await getDb());
   const row = await db
     .selectFrom("bookings")
     .select("customer_id")
@@ -124,9 +125,9 @@ export async function findProviderBookingCustomer(provider: BookingProvider, ext
 }
 
 /** The id when it names an existing customer (a signed reference may outlive its account). */
-export async function findCustomerIdById(userId: string): Promise<string | null> {
+export async function findCustomerIdById(userId: string, handle?: Db): Promise<string | null> {
   if (!isUuid(userId)) return null;
-  const db = await getDb();
+  const db = handle ?? (await getDb());
   const row = await db
     .selectFrom("users")
     .select("users.id")
@@ -148,17 +149,30 @@ export async function findCustomerIdByEmail(email: string): Promise<string | nul
   return row?.id ?? null;
 }
 
-/** The customer whose *verified* e-mail is this one: an unverified address proves nothing about who booked. */
-export async function findCustomerIdByVerifiedEmail(email: string): Promise<string | null> {
+export type EmailMatch = { id: string; email: string; full_name: string | null; verified: boolean };
+
+/**
+ * The customers whose e-mail is one of these, whatever its case: the admin's hint beside an
+ * unmatched booking ("Matches customer X by e-mail"), never a link by itself (decision 045).
+ * At most a page of addresses, each served by users_email_lower_key.
+ */
+export async function findCustomersByEmails(emails: string[]): Promise<EmailMatch[]> {
+  const wanted = [...new Set(emails.map((email) => email.trim().toLowerCase()).filter(Boolean))];
+  if (wanted.length === 0) return [];
   const db = await getDb();
-  const row = await db
+  const rows = await db
     .selectFrom("users")
-    .select("users.id")
-    .where(sql<string>`lower(users.email)`, "=", email.trim().toLowerCase())
-    .where("users.email_verified_at", "is not", null)
+    .leftJoin("profiles", "profiles.user_id", "users.id")
+    .select(["users.id", "users.email", "profiles.full_name", "users.email_verified_at"])
+    .where(sql<string>`lower(users.email)`, "in", wanted)
     .where(isNotAdmin)
-    .executeTakeFirst();
-  return row?.id ?? null;
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    email: row.email,
+    full_name: row.full_name,
+    verified: row.email_verified_at !== null,
+  }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -218,6 +232,62 @@ export async function getBookingById(bookingId: string): Promise<Booking | null>
   return (await db.selectFrom("bookings").selectAll().where("id", "=", bookingId).executeTakeFirst()) ?? null;
 }
 
+/**
+ * A booking read inside a transaction and locked until it ends, so that a calendar delivery
+ * and an admin's button on the same booking take turns (decision 046).
+ */
+export async function lockBooking(trx: Db, bookingId: string): Promise<Booking | null> {
+  if (!isUuid(bookingId)) return null;
+  return (
+    (await trx.selectFrom("bookings").selectAll().where("id", "=", bookingId).forUpdate().executeTakeFirst()) ?? null
+  );
+}
+
+/** A calendar's booking by its provider id, locked until the transaction ends. */
+export async function lockProviderBooking(
+  trx: Db,
+  provider: BookingProvider,
+  externalId: string,
+): Promise<Booking | null> {
+  return (
+    (await trx
+      .selectFrom("bookings")
+      .selectAll()
+      .where("provider", "=", provider)
+      .where("external_id", "=", externalId)
+      .forUpdate()
+      .executeTakeFirst()) ?? null
+  );
+}
+
+/** A reschedule chain is short; a longer one (or a loop) is not followed past this. */
+const MAX_RESCHEDULES = 20;
+
+/**
+ * Which of these bookings replaced (through one reschedule or several) a booking that has a
+ * visit: such a booking never offers "Create Visit" (decision 046). One recursive walk back
+ * along `rescheduled_from` for a page of bookings.
+ */
+export async function bookingsWithVisitBefore(bookingIds: string[], handle?: Db): Promise<Set<string>> {
+  const ids = bookingIds.filter(isUuid);
+  if (ids.length === 0) return new Set();
+  const db = handle ?? (await getDb());
+  const result = await sql<{ origin: string }>`
+    with recursive chain (origin, predecessor, provider, replaces, depth) as (
+      select b.id, p.id, p.provider, p.rescheduled_from, 1
+        from bookings b
+        join bookings p on p.provider = b.provider and p.external_id = b.rescheduled_from
+       where b.id in (${sql.join(ids)})
+      union all
+      select c.origin, p.id, p.provider, p.rescheduled_from, c.depth + 1
+        from chain c
+        join bookings p on p.provider = c.provider and p.external_id = c.replaces
+       where c.depth < ${MAX_RESCHEDULES}
+    )
+    select distinct chain.origin from chain join services s on s.booking_id = chain.predecessor`.execute(db);
+  return new Set(result.rows.map((row) => row.origin));
+}
+
 /** Links an unlinked booking; false when it is gone or already linked (nobody is overwritten). */
 export async function assignBookingCustomer(bookingId: string, customerId: string): Promise<boolean> {
   const db = await getDb();
@@ -235,8 +305,9 @@ export async function changeBookingStatus(
   bookingId: string,
   from: readonly BookingStatus[],
   to: BookingStatus,
+  handle?: Db,
 ): Promise<boolean> {
-  const db = await getDb();
+  const db = handle ?? (await getDb());
   const result = await db
     .updateTable("bookings")
     .set({ status: to, updated_at: sql`now()` })

@@ -35,29 +35,23 @@ const MATCH_SET_CAP = 1000;
  */
 export async function searchCustomers(options: { q?: string; after?: CustomerCursor | null; limit: number }) {
   const db = await getDb();
-  const pattern = options.q ? likePattern(options.q) : null;
+  const match = options.q ? await matchCustomers(options.q) : null;
   let query = db
     .selectFrom("users")
     .leftJoin("profiles", "profiles.user_id", "users.id")
     .select(["users.id", "users.email", "profiles.full_name", "users.created_at", "users.email_verified_at"])
     .where(isNotAdmin);
-  if (pattern) {
-    // Which users match, up to a cap: a term that names a few customers (the usual case) is
-    // served by the pg_trgm indexes, then those rows are fetched by primary key and sorted.
-    const found = await sql<{ id: string }>`select id from users where lower(email) like ${pattern}
-      union all select user_id from profiles where lower(full_name) like ${pattern}
-      limit ${MATCH_SET_CAP + 1}`.execute(db);
-    if (found.rows.length <= MATCH_SET_CAP) {
-      if (found.rows.length === 0) return [];
-      query = query.where("users.id", "in", [...new Set(found.rows.map((r) => r.id))]);
-    } else {
-      // A common term ("gmail"): matches are dense, so walking users in e-mail order and
-      // testing each row reaches the page's LIMIT after a few rows, where sorting every match
-      // would not.
-      query = query.where((eb) =>
-        eb.or([eb(sql`lower(users.email)`, "like", pattern), eb(sql`lower(profiles.full_name)`, "like", pattern)]),
-      );
-    }
+  if (match && "ids" in match) {
+    if (match.ids.length === 0) return [];
+    query = query.where("users.id", "in", match.ids);
+  } else if (match) {
+    // A common term ("gmail"): matches are dense, so walking users in e-mail order and
+    // testing each row reaches the page's LIMIT after a few rows, where sorting every match
+    // would not.
+    const { pattern } = match;
+    query = query.where((eb) =>
+      eb.or([eb(sql`lower(users.email)`, "like", pattern), eb(sql`lower(profiles.full_name)`, "like", pattern)]),
+    );
   }
   if (options.after) {
     query = query.where(sql<string>`lower(users.email)`, ">", options.after.email.replace(/\0/g, "").toLowerCase());
@@ -66,6 +60,24 @@ export async function searchCustomers(options: { q?: string; after?: CustomerCur
     .orderBy(sql`lower(users.email)`)
     .limit(options.limit)
     .execute() as Promise<CustomerRow[]>;
+}
+
+/**
+ * Who a search term names: the ids of the users whose e-mail or name contains it, when they
+ * are at most 1,000 (a term that names a few customers, the usual case, served by the pg_trgm
+ * indexes); else the LIKE pattern, for a query that tests each row it walks in its own order.
+ * Shared by the Customers list and the Visits list's customer filter.
+ */
+export type CustomerMatch = { ids: string[] } | { pattern: string };
+
+export async function matchCustomers(q: string): Promise<CustomerMatch> {
+  const db = await getDb();
+  const pattern = likePattern(q);
+  const found = await sql<{ id: string }>`select id from users where lower(email) like ${pattern}
+    union all select user_id from profiles where lower(full_name) like ${pattern}
+    limit ${MATCH_SET_CAP + 1}`.execute(db);
+  if (found.rows.length > MATCH_SET_CAP) return { pattern };
+  return { ids: [...new Set(found.rows.map((r) => r.id))] };
 }
 
 /** A customer (never an admin) by id, or null. */

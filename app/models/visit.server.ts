@@ -8,6 +8,7 @@ import type {
   VisitStatus,
   VisitType,
 } from "../../db/schema";
+import type { CustomerMatch } from "./customer.server";
 import { getDb, type Db } from "~/utils/db.server";
 import { isUuid } from "~/utils/uuid";
 
@@ -38,8 +39,8 @@ export type NewVisitInput = {
 };
 
 /** SPEC 4: an admin creates a visit ("Create Service") as 'scheduled'. */
-export async function createVisit(input: NewVisitInput): Promise<Visit> {
-  const db = await getDb();
+export async function createVisit(input: NewVisitInput, handle?: Db): Promise<Visit> {
+  const db = handle ?? (await getDb());
   return db
     .insertInto("services")
     .values({
@@ -56,9 +57,9 @@ export async function createVisit(input: NewVisitInput): Promise<Visit> {
 }
 
 /** The visit created from a booking, if any. */
-export async function findVisitByBookingId(bookingId: string): Promise<Visit | null> {
+export async function findVisitByBookingId(bookingId: string, handle?: Db): Promise<Visit | null> {
   if (!isUuid(bookingId)) return null;
-  const db = await getDb();
+  const db = handle ?? (await getDb());
   return (await db.selectFrom("services").selectAll().where("booking_id", "=", bookingId).executeTakeFirst()) ?? null;
 }
 
@@ -113,20 +114,45 @@ function visitPageBetween(db: Db, from: Date, to: Date, limit: number, filter: (
 }
 
 /**
- * The admin's Visits list: a date range in time order, optionally one status and one customer,
- * `limit` rows after the keyset cursor (services_service_date_id_idx). Never selects gate_code.
+ * The admin's Visits list: a date range in time order, optionally one status, one customer and
+ * the customers a search names, `limit` rows after the keyset cursor
+ * (services_service_date_id_idx). Never selects gate_code.
  */
 export async function listVisits(options: {
   from: Date;
   to: Date;
   status?: VisitStatus;
   customerId?: string;
+  /** From matchCustomers: the matching customers' ids, or for a common term its LIKE pattern. */
+  customers?: CustomerMatch;
   after?: VisitCursor | null;
   limit: number;
 }): Promise<VisitListRow[]> {
+  const customers = options.customers;
+  if (customers && "ids" in customers && customers.ids.length === 0) return [];
   return visitPageBetween(await getDb(), options.from, options.to, options.limit, (query) => {
     if (options.status) query = query.where("status", "=", options.status);
     if (options.customerId) query = query.where("customer_id", "=", options.customerId);
+    if (customers && "ids" in customers) query = query.where("customer_id", "in", customers.ids);
+    else if (customers) {
+      // A term naming over 1,000 customers: walking the range in order, most rows match.
+      const { pattern } = customers;
+      query = query.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom("users")
+            .leftJoin("profiles", "profiles.user_id", "users.id")
+            .select("users.id")
+            .whereRef("users.id", "=", "services.customer_id")
+            .where((inner) =>
+              inner.or([
+                inner(sql`lower(users.email)`, "like", pattern),
+                inner(sql`lower(profiles.full_name)`, "like", pattern),
+              ]),
+            ),
+        ),
+      );
+    }
     if (options.after) {
       const { date, id } = options.after;
       query = query.where(sql<boolean>`(service_date, id) > (${date}, ${id})`);
@@ -247,11 +273,26 @@ export async function updateVisitStatus(
     .executeTakeFirst();
 }
 
+/**
+ * A scheduled visit follows its booking to the booking that replaced it, at the new time
+ * (decision 046). Undefined when the visit is no longer scheduled.
+ */
+export async function moveVisitToBooking(trx: Db, visitId: string, bookingId: string, serviceDate: Date) {
+  return trx
+    .updateTable("services")
+    .set({ booking_id: bookingId, service_date: serviceDate, updated_at: new Date() })
+    .where("id", "=", visitId)
+    .where("status", "=", "scheduled")
+    .returningAll()
+    .executeTakeFirst();
+}
+
 export async function createReturnVisit(
   db: Db,
   missed: Visit,
   serviceDate: Date,
   createdBy: string,
+  notes: string,
 ): Promise<Visit | undefined> {
   return (
     db
@@ -261,7 +302,7 @@ export async function createReturnVisit(
         service_type: missed.service_type,
         service_date: serviceDate,
         status: "scheduled",
-        notes: `Return visit for the missed visit of ${missed.service_date.toISOString().slice(0, 10)}`,
+        notes,
         created_by: createdBy,
         return_visit_of: missed.id,
       })

@@ -42,6 +42,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         id: c.id,
         email: c.email,
         name: c.full_name,
+        verified: c.email_verified_at !== null,
         since: formatBusinessDate(c.created_at),
       })),
     },
@@ -80,7 +81,7 @@ export default function Customers() {
               <Link to={`/admin-dashboard/customers/${c.id}`} className={tapLinkClass}>
                 {c.name ?? c.email}
               </Link>
-              <span className="break-all text-slate-700 dark:text-slate-200">{`${c.email} · since ${c.since}`}</span>
+              <span className="break-all text-slate-700 dark:text-slate-200">{`${c.email}${c.verified ? "" : " (unverified)"} · since ${c.since}`}</span>
             </li>
           ))}
         </ul>

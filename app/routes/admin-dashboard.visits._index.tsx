@@ -32,6 +32,7 @@ export default function Visits() {
   const nextParams = new URLSearchParams({ from: filters.from, to: filters.to });
   if (filters.status) nextParams.set("status", filters.status);
   if (filters.customer) nextParams.set("customer", filters.customer);
+  if (filters.q) nextParams.set("q", filters.q);
   const firstPage = `/admin-dashboard/visits?${nextParams}`;
   if (data.next) nextParams.set("after", data.next);
 
@@ -57,7 +58,7 @@ export default function Visits() {
           ))}
         </div>
       ) : null}
-      <Form method="get" className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-4 lg:items-end">
+      <Form method="get" className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-5 lg:items-end">
         <Field
           label="From"
           inputProps={{ id: "visits-from", type: "date", name: "from", defaultValue: filters.from }}
@@ -74,14 +75,26 @@ export default function Visits() {
             </option>
           ))}
         </SelectField>
+        <Field
+          label="Customer name or e-mail"
+          inputProps={{
+            id: "visits-customer-search",
+            type: "search",
+            name: "q",
+            defaultValue: filters.q,
+            maxLength: 100,
+          }}
+        />
         {filters.customer ? <input type="hidden" name="customer" value={filters.customer} /> : null}
         <button type="submit" className={primaryButtonClass}>
           Show visits
         </button>
       </Form>
-      {filters.customer ? (
+      {filters.customer || filters.q ? (
         <p className="mt-3">
-          Showing one customer&apos;s visits.{" "}
+          {filters.customer
+            ? "Showing one customer's visits."
+            : `Showing the visits of customers matching "${filters.q}".`}{" "}
           <Link
             to={`/admin-dashboard/visits?${new URLSearchParams({ from: filters.from, to: filters.to })}`}
             className={linkClass}

@@ -264,4 +264,25 @@ test.describe("without JavaScript", () => {
     // Assigned, it leaves the Unmatched filter.
     await expect(page.getByTestId("booking").filter({ hasText: attendee })).toHaveCount(0);
   });
+
+  test("a stranger's booking with a customer's e-mail waits Unmatched, with a hint, until one press assigns it", async ({
+    page,
+    request,
+  }) => {
+    const customerEmail = `${unique("typed")}@example.com`;
+    await signUp(page, "Tess Typed", customerEmail);
+    // Someone else types that address into the public calendar: no signed reference.
+    expect((await deliverPendingBooking(request, customerEmail, unique("stranger"))).status()).toBe(200);
+
+    await signInAsAdmin(page);
+    await page.goto("/admin-dashboard/bookings?unmatched=1");
+    const card = page.getByTestId("booking").filter({ hasText: customerEmail });
+    await expect(card.getByText("Unmatched")).toBeVisible();
+    // The new account's address is not verified yet, and the hint says so.
+    await expect(card.getByText("Matches customer Tess Typed by e-mail (unverified)")).toBeVisible();
+    await expect(card.getByLabel("Customer e-mail")).toHaveValue(customerEmail);
+    await card.getByRole("button", { name: "Assign Customer" }).click();
+    await expectToast(page, false, "Customer assigned");
+    await expect(page.getByTestId("booking").filter({ hasText: customerEmail })).toHaveCount(0);
+  });
 });

@@ -135,6 +135,16 @@ for (const js of [true, false]) {
           hydrated: false,
         });
       }
+      // The Visits list finds this customer's visits by a part of the name (issue 24), and its
+      // form works with JavaScript off as well.
+      await page.goto("/admin-dashboard/visits");
+      await page.getByLabel("Customer name or e-mail").fill(fullName.split(" ")[1]);
+      await page.getByRole("button", { name: "Show visits" }).click();
+      await expect(page).toHaveURL(/[?&]q=/);
+      const found = page.getByRole("region", { name: "Visits table" });
+      await expect(found.getByRole("link", { name: fullName })).toHaveCount(1);
+      await expect(found.locator("tbody tr")).toHaveCount(1);
+      await page.goto("/admin-dashboard/visits/today");
       await card.getByRole("link").first().click();
       await expect(page.getByRole("heading", { level: 2, name: /Weekly Service/ })).toBeVisible();
       const visitUrl = new URL(page.url());

@@ -14,6 +14,8 @@ export type AdminBookingItem = {
   provider: string | null;
   customer: { name: string | null; email: string | null } | null;
   attendeeEmail: string | null;
+  /** An unmatched booking's hint: the customer with the attendee's e-mail, not linked (decision 045). */
+  emailMatch: { name: string; email: string; verified: boolean } | null;
   visitCreated: boolean;
   /** The buttons this booking offers, in BOOKING_ACTIONS order. */
   actions: BookingAction[];
@@ -88,7 +90,7 @@ function BookingActions({
               type="email"
               required
               autoComplete="off"
-              defaultValue={b.attendeeEmail ?? ""}
+              defaultValue={b.emailMatch?.email ?? b.attendeeEmail ?? ""}
               className="admin-field"
             />
           </div>
@@ -158,6 +160,11 @@ function BookingCard({ booking: b, busy }: { booking: AdminBookingItem; busy: bo
               </>
             )}
           </p>
+          {b.emailMatch ? (
+            <p className="text-slate-800 dark:text-slate-100">
+              {`Matches customer ${b.emailMatch.name} by e-mail${b.emailMatch.verified ? "" : " (unverified)"}`}
+            </p>
+          ) : null}
           {b.provider ? (
             <p className="text-sm text-slate-700 dark:text-slate-300">
               {`From ${PROVIDER_LABELS[b.provider] ?? b.provider}`}

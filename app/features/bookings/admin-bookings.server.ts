@@ -5,16 +5,24 @@ import { BOOKING_STATUSES, type BookingAction, type BookingStatus } from "./book
 import type { BookingFilter } from "./admin-bookings-url";
 import type { ActionToastMessage } from "~/components/action-toast";
 import { VISIT_TYPES } from "~/features/visits/visit-constants";
+import { syncVisitWithBooking } from "./booking-visits.server";
 import {
   assignBookingCustomer,
+  bookingsWithVisitBefore,
   changeBookingStatus,
   findCustomerIdByEmail,
+  findCustomersByEmails,
   getBookingById,
   listBookingsForAdmin,
+  lockBooking,
+  lockProviderBooking,
   type AdminBooking,
+  type Booking,
+  type EmailMatch,
 } from "~/models/booking.server";
 import { createVisit, findVisitByBookingId } from "~/models/visit.server";
 import { formatBusinessDateTime } from "~/utils/business-time";
+import { getDb, type Db } from "~/utils/db.server";
 import { errorFields, log } from "~/utils/logger.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { isUuid } from "~/utils/uuid";
@@ -50,12 +58,15 @@ export function readBookingFilter(url: URL): { filter: BookingFilter; invalid: s
  * One row as the page renders it, and no more: the loader's data travels twice (the HTML and
  * `__remixContext`), so the buttons a booking offers are one list, not four flags (decision 076).
  */
-function present(row: AdminBooking): AdminBookingItem {
+function present(row: AdminBooking, replacedVisited: Set<string>, matches: Map<string, EmailMatch>): AdminBookingItem {
   const status = row.status;
   const actions: BookingAction[] = [];
   if (!row.customer_id) actions.push("assign");
   if (CONFIRMABLE.includes(status)) actions.push("confirm");
-  if (row.customer_id && !row.visit_id && VISITABLE.includes(status)) actions.push("create-visit");
+  // A reschedule whose earlier booking has a visit: that visit is the booking's (decision 046).
+  if (row.customer_id && !row.visit_id && VISITABLE.includes(status) && !replacedVisited.has(row.id)) {
+    actions.push("create-visit");
+  }
   if (CANCELLABLE.includes(status)) actions.push("cancel");
   return {
     id: row.id,
@@ -66,9 +77,27 @@ function present(row: AdminBooking): AdminBookingItem {
     provider: row.provider,
     customer: row.customer_id ? { name: row.customer_name, email: row.customer_email } : null,
     attendeeEmail: row.attendee_email,
+    emailMatch: row.customer_id ? null : matchOf(row, matches),
     visitCreated: Boolean(row.visit_id),
     actions,
   };
+}
+
+/** "Matches customer X by e-mail": a hint for the admin, never a link (decision 045). */
+function matchOf(row: AdminBooking, matches: Map<string, EmailMatch>): AdminBookingItem["emailMatch"] {
+  const match = row.attendee_email ? matches.get(row.attendee_email.trim().toLowerCase()) : undefined;
+  return match ? { name: match.full_name || match.email, email: match.email, verified: match.verified } : null;
+}
+
+/** The page's rows with what their buttons and hints depend on: two small queries per section. */
+async function presentPage(rows: AdminBooking[]) {
+  const unmatchedEmails = rows.flatMap((row) => (!row.customer_id && row.attendee_email ? [row.attendee_email] : []));
+  const [replacedVisited, found] = await Promise.all([
+    bookingsWithVisitBefore(rows.filter((row) => row.rescheduled_from && !row.visit_id).map((row) => row.id)),
+    findCustomersByEmails(unmatchedEmails),
+  ]);
+  const matches = new Map(found.map((match) => [match.email.toLowerCase(), match]));
+  return rows.map((row) => present(row, replacedVisited, matches));
 }
 
 /** Both sections of the page, each one keyset page long. */
@@ -85,7 +114,7 @@ export async function loadAdminBookings(url: URL, now = new Date()) {
     });
     const page = rows.slice(0, BOOKINGS_PAGE_SIZE);
     const more = rows.length > BOOKINGS_PAGE_SIZE ? cursorOf(page[page.length - 1]) : null;
-    return { rows: page.map(present), next: more, paged: url.searchParams.has(param) };
+    return { rows: await presentPage(page), next: more, paged: url.searchParams.has(param) };
   };
   const [upcoming, past] = await Promise.all([section("upcoming", "upcoming_after"), section("past", "past_after")]);
   return { filter, invalid, upcoming, past };
@@ -136,28 +165,45 @@ export async function handleAdminBookingAction(request: Request, adminId: string
       return redirectWithSuccess(returnTo, { message: "Success", description: "Booking confirmed" });
     }
     case "cancel": {
-      if (!(await changeBookingStatus(booking.id, CANCELLABLE, "cancelled"))) {
-        return refuse(409, "This booking can no longer be cancelled");
-      }
-      log.info("booking.cancelled", { bookingId: booking.id, adminId });
+      const cancelled = await inBookingTransaction(booking, async (trx, locked) => {
+        if (!(await changeBookingStatus(locked.id, CANCELLABLE, "cancelled", trx))) return null;
+        // Its scheduled visit is cancelled with it (decision 046).
+        return syncVisitWithBooking(trx, { ...locked, status: "cancelled" }, adminId);
+      });
+      if (!cancelled) return refuse(409, "This booking can no longer be cancelled");
+      log.info("booking.cancelled", {
+        bookingId: booking.id,
+        adminId,
+        ...(cancelled.kind === "cancelled" ? { visitId: cancelled.visitId } : {}),
+      });
       return redirectWithSuccess(returnTo, { message: "Success", description: "Booking cancelled" });
     }
     case "create-visit": {
       const serviceType = VISIT_TYPES.find((type) => type === input.serviceType);
       if (!serviceType) return refuse(400, "Select one of the listed service types");
       if (!booking.customer_id) return refuse(409, "Assign a customer before creating the visit");
-      if (!VISITABLE.includes(booking.status)) return refuse(409, "This booking is no longer active");
-      if (await findVisitByBookingId(booking.id)) return refuse(409, "A visit was already created from this booking");
       try {
-        const visit = await createVisit({
-          customerId: booking.customer_id,
-          serviceType,
-          serviceDate: booking.booking_date,
-          notes: null,
-          createdBy: adminId,
-          bookingId: booking.id,
+        const outcome = await inBookingTransaction(booking, async (trx, locked) => {
+          // Read again under the lock: a calendar delivery may have cancelled or replaced it.
+          if (!VISITABLE.includes(locked.status) || !locked.customer_id) return "inactive" as const;
+          if (await findVisitByBookingId(locked.id, trx)) return "exists" as const;
+          if ((await bookingsWithVisitBefore([locked.id], trx)).size > 0) return "replaced" as const;
+          return createVisit(
+            {
+              customerId: locked.customer_id,
+              serviceType,
+              serviceDate: locked.booking_date,
+              notes: null,
+              createdBy: adminId,
+              bookingId: locked.id,
+            },
+            trx,
+          );
         });
-        log.info("booking.visit_created", { bookingId: booking.id, visitId: visit.id, adminId });
+        if (outcome === "inactive" || outcome === null) return refuse(409, "This booking is no longer active");
+        if (outcome === "exists") return refuse(409, "A visit was already created from this booking");
+        if (outcome === "replaced") return refuse(409, "The booking this one replaced already has a visit");
+        log.info("booking.visit_created", { bookingId: booking.id, visitId: outcome.id, adminId });
         return redirectWithSuccess(returnTo, { message: "Success", description: "Visit created from booking" });
       } catch (error) {
         // Two presses at once: the unique services.booking_id lets exactly one insert through.
@@ -169,4 +215,24 @@ export async function handleAdminBookingAction(request: Request, adminId: string
       }
     }
   }
+}
+
+/**
+ * One admin change of a booking, with the booking locked: a calendar delivery about it (which
+ * locks the booking it replaces first, then its own) waits, or is waited for. The booking it
+ * replaced is locked first here too, so the two never wait for each other. Null when the
+ * booking is gone.
+ */
+async function inBookingTransaction<T>(
+  booking: Booking,
+  work: (trx: Db, locked: Booking) => Promise<T>,
+): Promise<T | null> {
+  const db = await getDb();
+  return db.transaction().execute(async (trx) => {
+    if (booking.provider && booking.rescheduled_from) {
+      await lockProviderBooking(trx, booking.provider, booking.rescheduled_from);
+    }
+    const locked = await lockBooking(trx, booking.id);
+    return locked ? work(trx, locked) : null;
+  });
 }

@@ -102,6 +102,7 @@ export async function receiveBookingWebhook(request: Request, provider: BookingP
       externalId: delivery.externalId,
       bookingStatus: delivery.status,
       linkedBy: result.linkedBy,
+      ...(result.visit !== "none" ? { visit: result.visit } : {}),
       ...(delivery.replaces ? { replaces: delivery.replaces, replacedFound: result.replaced } : {}),
     });
     return json({ received: true, outcome: result.outcome }, { headers: noStore });

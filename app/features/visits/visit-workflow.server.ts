@@ -13,6 +13,7 @@ import {
 } from "~/models/visit.server";
 import { wantsVisitEmails } from "~/models/yard-profile.server";
 import type { HealthFlag, MissedReason } from "~/features/visits/visit-constants";
+import { formatBusinessDate, formatBusinessDateTime } from "~/utils/business-time";
 import { getDb, type Db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { log } from "~/utils/logger.server";
@@ -24,6 +25,11 @@ export type VisitActionInput =
 
 export type VisitActionResult =
   { kind: "done"; visit: Visit; returnVisit?: Visit } | { kind: "not-found" } | { kind: "not-allowed" };
+
+/** A reschedule's history line, in the business's time zone like every date a person reads. */
+export function visitMovedDetail(from: Date, to: Date, why?: string) {
+  return `From ${formatBusinessDateTime(from)} to ${formatBusinessDateTime(to)}${why ? `: ${why}` : ""}`;
+}
 
 async function emailContext(): Promise<VisitEmailContext> {
   const settings = await getSiteSettings();
@@ -59,7 +65,9 @@ export async function applyVisitAction(
         .forUpdate()
         .executeTakeFirst();
       if (!missed) return { kind: "not-allowed" };
-      const returnVisit = await createReturnVisit(trx, missed, input.serviceDate, actorId);
+      // The missed visit's day as the business lives it (a 5 PM visit in Las Vegas is the next day in UTC).
+      const note = `Return visit for the missed visit of ${formatBusinessDate(missed.service_date)}`;
+      const returnVisit = await createReturnVisit(trx, missed, input.serviceDate, actorId, note);
       if (!returnVisit) return { kind: "not-allowed" };
       await recordVisitEvent(trx, {
         visitId,
@@ -97,7 +105,7 @@ export async function applyVisitAction(
       to: updated.status,
       detail:
         input.action === "reschedule"
-          ? `From ${current.service_date.toISOString()} to ${updated.service_date.toISOString()}`
+          ? visitMovedDetail(current.service_date, updated.service_date)
           : input.action === "miss"
             ? `Reason: ${input.reason}${input.reasonText ? ` (${input.reasonText})` : ""}`
             : null,
