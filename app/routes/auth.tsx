@@ -9,26 +9,11 @@ import { ProviderButtons, WorkInProgressNote } from "~/features/accounts/auth-fi
 import { AuthTabs, SignInForm, SignUpForm, type AuthTab } from "~/features/accounts/auth-forms";
 import { SignInSchema, SignUpSchema } from "~/features/accounts/auth-schemas";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { createAccountWithPassword } from "~/features/accounts/accounts.server";
-import { PasswordQueueBusy } from "~/features/accounts/password.server";
-import {
-  BUSY_MESSAGE,
-  countSignInAttempt,
-  countSignUpAttempt,
-  forgetSignInAttempts,
-  recordSignInFailure,
-  refundSignInAttempt,
-  slowDownSignIn,
-  tooManyAttemptsMessage,
-} from "~/features/accounts/auth-limits.server";
-import { sendVerificationEmail } from "~/features/accounts/email-verification.server";
+import { signInWithPassword, signUp, type AuthRefusal } from "~/features/accounts/password-sign-in.server";
 import { finishFirstStep } from "~/features/accounts/sign-in.server";
 import { readFormData } from "~/utils/form-data.server";
-import { getSessionUserById } from "~/models/user.server";
 import { getOptionalUser, homeFor } from "~/features/accounts/auth.server";
-import { describeAuthFailure, getAuthenticator, isAuthorizationError } from "~/features/accounts/authenticator.server";
 import { getClientKey } from "~/utils/client-ip.server";
-import { log } from "~/utils/logger.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { privatePageMeta } from "~/utils/seo";
 import { RETURN_PARAM, returnPathOf, safeReturnPath } from "~/utils/return-path";
@@ -53,104 +38,37 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 type ActionData = { intent: Tab; result: SubmissionResult<string[]>; toast?: ActionToastMessage };
 
 /** A failed submission stays on the page with its values (never the password) and a toast. */
-function refuse(
-  intent: Tab,
-  result: SubmissionResult<string[]>,
-  status: number,
-  description?: string,
-  headers?: HeadersInit,
-) {
-  const toast: ActionToastMessage | undefined = description
-    ? { message: intent === "signin" ? "Login failed" : "Sign up failed", description }
+function refuse(intent: Tab, result: SubmissionResult<string[]>, refusal?: AuthRefusal) {
+  const toast: ActionToastMessage | undefined = refusal
+    ? { message: intent === "signin" ? "Login failed" : "Sign up failed", description: refusal.message }
     : undefined;
-  return json<ActionData>({ intent, result, toast }, { status, headers });
-}
-
-/** The password checks are queued beyond a few seconds' wait (decision 055): try again shortly. */
-function refuseBusy(intent: Tab, result: SubmissionResult<string[]>, busy: PasswordQueueBusy) {
-  log.warn("auth.password_queue_full", { intent });
-  return refuse(intent, result, 429, BUSY_MESSAGE, { "Retry-After": String(busy.retryAfterSeconds) });
+  return json<ActionData>({ intent, result, toast }, { status: refusal?.status ?? 400, headers: refusal?.headers });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  // remix-auth reads the body itself, so the action reads a copy. Not a form: 400.
-  const formData = await readFormData(request.clone());
-  const ip = getClientKey(request, context);
-  return formData.get("intent") === "signup" ? signUp(formData, ip) : signIn(request, formData, ip);
-}
-
-async function signIn(request: Request, formData: FormData, ip: string) {
-  const submission = parseWithZod(formData, { schema: SignInSchema });
-  if (submission.status !== "success") return refuse("signin", submission.reply({ hideFields: ["password"] }), 400);
-
-  const limit = await countSignInAttempt(submission.value.email, ip);
-  if (!limit.allowed) {
-    const message = tooManyAttemptsMessage(limit.retryAfterSeconds);
-    log.warn("auth.signin.limited", { ip });
-    return refuse("signin", submission.reply({ formErrors: [message], hideFields: ["password"] }), 429, message, {
-      "Retry-After": String(limit.retryAfterSeconds),
-    });
-  }
-
-  // An address drawing failures from everywhere answers more slowly; it is never refused.
-  await slowDownSignIn(submission.value.email);
-
-  let userId: string;
-  try {
-    userId = await getAuthenticator().authenticate("form", request, { context: { formData } });
-  } catch (error) {
-    if (!isAuthorizationError(error)) throw error;
-    if (error.cause instanceof PasswordQueueBusy) {
-      await refundSignInAttempt(submission.value.email, ip);
-      return refuseBusy(
-        "signin",
-        submission.reply({ formErrors: [BUSY_MESSAGE], hideFields: ["password"] }),
-        error.cause,
-      );
+  // Not a form: 400. The workflows in features/accounts do the rest (issue 23).
+  const formData = await readFormData(request);
+  const clientKey = getClientKey(request, context);
+  if (formData.get("intent") === "signup") {
+    const submission = parseWithZod(formData, { schema: SignUpSchema });
+    if (submission.status !== "success") return refuse("signup", submission.reply({ hideFields: ["password"] }));
+    const outcome = await signUp(submission.value, clientKey);
+    if (!outcome.ok) {
+      return refuse("signup", submission.reply({ formErrors: [outcome.message], hideFields: ["password"] }), outcome);
     }
-    await recordSignInFailure(submission.value.email);
-    const message = describeAuthFailure(error);
-    log.info("auth.signin.failed", { ip });
-    return refuse("signin", submission.reply({ formErrors: [message], hideFields: ["password"] }), 401, message);
-  }
-
-  const user = await getSessionUserById(userId);
-  if (!user) throw new Error("Signed-in user vanished");
-  await forgetSignInAttempts(submission.value.email, ip);
-  return finishFirstStep(request, user, "password", safeReturnPath(formData.get(RETURN_PARAM)));
-}
-
-async function signUp(formData: FormData, ip: string) {
-  const submission = parseWithZod(formData, { schema: SignUpSchema });
-  if (submission.status !== "success") return refuse("signup", submission.reply({ hideFields: ["password"] }), 400);
-
-  const limit = await countSignUpAttempt(submission.value.email, ip);
-  if (!limit.allowed) {
-    const message = tooManyAttemptsMessage(limit.retryAfterSeconds);
-    return refuse("signup", submission.reply({ formErrors: [message], hideFields: ["password"] }), 429, message, {
-      "Retry-After": String(limit.retryAfterSeconds),
+    return redirectWithSuccess("/auth", {
+      message: "Success!",
+      description: "Account created successfully. You can now log in.",
     });
   }
 
-  let created: Awaited<ReturnType<typeof createAccountWithPassword>>;
-  try {
-    created = await createAccountWithPassword(submission.value);
-  } catch (error) {
-    if (error instanceof PasswordQueueBusy)
-      return refuseBusy("signup", submission.reply({ formErrors: [BUSY_MESSAGE], hideFields: ["password"] }), error);
-    throw error;
+  const submission = parseWithZod(formData, { schema: SignInSchema });
+  if (submission.status !== "success") return refuse("signin", submission.reply({ hideFields: ["password"] }));
+  const outcome = await signInWithPassword(submission.value, clientKey);
+  if (!outcome.ok) {
+    return refuse("signin", submission.reply({ formErrors: [outcome.message], hideFields: ["password"] }), outcome);
   }
-  if (!created.ok) {
-    // Says no more than it must: the address cannot be used, not whose it is.
-    const message = "We could not create an account with this email. If you already have one, please sign in.";
-    return refuse("signup", submission.reply({ formErrors: [message], hideFields: ["password"] }), 400, message);
-  }
-  log.info("auth.signup", { userId: created.userId });
-  await sendVerificationEmail(created.userId);
-  return redirectWithSuccess("/auth", {
-    message: "Success!",
-    description: "Account created successfully. You can now log in.",
-  });
+  return finishFirstStep(request, outcome.user, "password", safeReturnPath(formData.get(RETURN_PARAM)));
 }
 
 export default function AuthPage() {

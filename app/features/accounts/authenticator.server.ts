@@ -1,9 +1,14 @@
 import { Authenticator, AuthorizationError } from "remix-auth";
-import { FacebookStrategy } from "remix-auth-facebook";
-import { FormStrategy } from "remix-auth-form";
-import { GoogleStrategy } from "remix-auth-google";
 import { PROVIDER_NAMES, type OAuthProvider } from "./account-constants";
-import { AccountError, findOrCreateOAuthUser, verifyCredentials, type OAuthIdentity } from "./accounts.server";
+import { AccountError, findOrCreateOAuthUser, type OAuthIdentity } from "./accounts.server";
+import {
+  FacebookStrategy,
+  GoogleStrategy,
+  PROVIDER_ENDPOINTS,
+  type IdentityProfile,
+  type OAuthEndpoints,
+} from "./oauth-strategies.server";
+import { INVALID_CREDENTIALS } from "./password-sign-in.server";
 import { getEnv } from "~/utils/env.server";
 import { log } from "~/utils/logger.server";
 import { getSessionStorage, USER_ID_KEY } from "~/utils/session.server";
@@ -14,17 +19,6 @@ export function isProviderConfigured(provider: OAuthProvider) {
   return provider === "google"
     ? Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET)
     : Boolean(env.FACEBOOK_CLIENT_ID && env.FACEBOOK_CLIENT_SECRET);
-}
-
-export const INVALID_CREDENTIALS = "Invalid email or password.";
-
-async function verifyForm({ form }: { form: FormData }) {
-  const email = form.get("email");
-  const password = form.get("password");
-  if (typeof email !== "string" || typeof password !== "string") throw new AccountError(INVALID_CREDENTIALS);
-  const userId = await verifyCredentials(email, password);
-  if (!userId) throw new AccountError(INVALID_CREDENTIALS);
-  return userId;
 }
 
 async function verifyOAuth(identity: OAuthIdentity) {
@@ -43,73 +37,47 @@ async function verifyOAuth(identity: OAuthIdentity) {
   return userId;
 }
 
-export type OAuthEndpoints = { authorizationURL: string; tokenURL: string; userInfoURL: string };
-let endpointOverrides: Partial<Record<OAuthProvider, OAuthEndpoints>> = {};
-
 function callbackURL(provider: OAuthProvider) {
   return new URL(`/auth/${provider}/callback`, getEnv().SITE_URL).toString();
 }
 
-// The strategies hard-code Google's and Facebook's URLs (some as TypeScript-private fields);
-// tests point them at a local OAuth2 server by replacing them on the instance.
-function withEndpoints<T extends object>(strategy: T, endpoints: OAuthEndpoints | undefined): T {
-  return endpoints ? Object.assign(strategy, endpoints) : strategy;
-}
+const verifyProfile = ({ profile }: { profile: IdentityProfile }) => verifyOAuth(profile.identity);
 
-function createAuthenticator() {
+/** The providers' URLs are an option: the tests pass a local OAuth2 server's. */
+function createAuthenticator(endpoints: Record<OAuthProvider, OAuthEndpoints>) {
   const env = getEnv();
   // The user id sits under the session module's key, so requireUser reads what this writes.
+  // Only Google and Facebook go through remix-auth; the password is checked by signInWithPassword.
   const authenticator = new Authenticator<string>(getSessionStorage(), { sessionKey: USER_ID_KEY, throwOnError: true });
-  authenticator.use(new FormStrategy(verifyForm), "form");
-
   if (env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET) {
-    const google = new GoogleStrategy(
-      { clientID: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET, callbackURL: callbackURL("google") },
-      ({ profile }) =>
-        verifyOAuth({
-          provider: "google",
-          providerUserId: profile.id,
-          email: profile._json.email ?? null,
-          // Only an address Google has verified may be matched to an existing account.
-          emailVerified: profile._json.email_verified === true,
-          fullName: profile.displayName ?? null,
-        }),
+    const options = { clientID: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET };
+    authenticator.use(
+      new GoogleStrategy({ ...options, ...endpoints.google, callbackURL: callbackURL("google") }, verifyProfile),
+      "google",
     );
-    authenticator.use(withEndpoints(google, endpointOverrides.google), "google");
   }
   if (env.FACEBOOK_CLIENT_ID && env.FACEBOOK_CLIENT_SECRET) {
-    const facebook = new FacebookStrategy(
-      {
-        clientID: env.FACEBOOK_CLIENT_ID,
-        clientSecret: env.FACEBOOK_CLIENT_SECRET,
-        callbackURL: callbackURL("facebook"),
-      },
-      ({ profile }) =>
-        verifyOAuth({
-          provider: "facebook",
-          providerUserId: profile.id,
-          email: profile._json.email ?? null,
-          // The Graph API returns an address only once its owner has confirmed it.
-          emailVerified: Boolean(profile._json.email),
-          fullName: profile.displayName ?? null,
-        }),
+    const options = { clientID: env.FACEBOOK_CLIENT_ID, clientSecret: env.FACEBOOK_CLIENT_SECRET };
+    authenticator.use(
+      new FacebookStrategy({ ...options, ...endpoints.facebook, callbackURL: callbackURL("facebook") }, verifyProfile),
+      "facebook",
     );
-    authenticator.use(withEndpoints(facebook, endpointOverrides.facebook), "facebook");
   }
   return authenticator;
 }
 
+let endpoints = PROVIDER_ENDPOINTS;
 let authenticator: Authenticator<string> | undefined;
 
-/** The app's remix-auth Authenticator: "form" always, "google"/"facebook" when configured. */
+/** The app's remix-auth Authenticator: "google"/"facebook" when configured. */
 export function getAuthenticator() {
-  authenticator ??= createAuthenticator();
+  authenticator ??= createAuthenticator(endpoints);
   return authenticator;
 }
 
-/** Tests: rebuild from the current environment, with providers pointed at a local server. */
-export function resetAuthenticatorForTests(endpoints: Partial<Record<OAuthProvider, OAuthEndpoints>> = {}) {
-  endpointOverrides = endpoints;
+/** Tests: rebuild from the current environment, with the providers at these URLs. */
+export function resetAuthenticatorForTests(overrides: Partial<Record<OAuthProvider, OAuthEndpoints>> = {}) {
+  endpoints = { ...PROVIDER_ENDPOINTS, ...overrides };
   authenticator = undefined;
 }
 
