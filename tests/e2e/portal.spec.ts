@@ -323,7 +323,7 @@ for (const js of [true, false]) {
     test("the seeded customer's dashboard: badges, bookings, empty media, and Logout to /", async ({ page }) => {
       await signIn(page, DEV_CUSTOMER.email, DEV_CUSTOMER.password);
       const recentVisits = page.getByRole("region", { name: "Recent Services" });
-      await expect(recentVisits.getByRole("listitem")).toHaveCount(4);
+      await expect(recentVisits.getByRole("listitem")).toHaveCount(5);
       // SPEC 4's colours, as drawn (Tailwind's green-100, blue-100, yellow-100).
       const background = "background-color";
       await expect(recentVisits.getByText("completed", { exact: true }).first()).toHaveCSS(
