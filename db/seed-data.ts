@@ -97,6 +97,16 @@ const day = 24 * hour;
 const businessDay = (time: number) =>
   new Intl.DateTimeFormat("en-CA", { timeZone: "America/Los_Angeles" }).format(new Date(time));
 
+/** The business's wall-clock `hourOfDay` on the day of `time` (a visit in the morning, not at 00:27). */
+function atBusinessHour(time: number, hourOfDay: number): Date {
+  const wallClock = Date.parse(`${businessDay(time)}T${String(hourOfDay).padStart(2, "0")}:00:00Z`);
+  const offset = new Intl.DateTimeFormat("en-US", { timeZone: "America/Los_Angeles", timeZoneName: "shortOffset" })
+    .formatToParts(new Date(wallClock))
+    .find((part) => part.type === "timeZoneName")!
+    .value.match(/GMT([+-]\d+)?/)![1];
+  return new Date(wallClock - Number(offset ?? 0) * hour);
+}
+
 /** `now` moved by `offset`, or `now` itself when that would leave today (near midnight). */
 function laterToday(now: number, offset: number): Date {
   return new Date(businessDay(now + offset) === businessDay(now) ? now + offset : now);
@@ -120,11 +130,17 @@ type SeedVisit = {
 function seedVisits(now: number): SeedVisit[] {
   return [
     // The development customer: five visits, the dashboard's whole "Recent Services" list.
-    { customer: "customer", type: "Weekly Service", date: new Date(now - 21 * day), status: "completed", photos: 0 },
     {
       customer: "customer",
       type: "Weekly Service",
-      date: new Date(now - 14 * day),
+      date: atBusinessHour(now - 21 * day, 8),
+      status: "completed",
+      photos: 0,
+    },
+    {
+      customer: "customer",
+      type: "Weekly Service",
+      date: atBusinessHour(now - 14 * day, 9),
       status: "completed",
       notes: "Two dogs. Back corner was heavy this week.",
       health: { flags: ["loose_stool"], note: "Some loose stool near the patio; worth watching this week." },
@@ -134,25 +150,31 @@ function seedVisits(now: number): SeedVisit[] {
       key: "missed",
       customer: "customer",
       type: "Weekly Service",
-      date: new Date(now - 7 * day),
+      date: atBusinessHour(now - 7 * day, 8),
       status: "missed",
       missed: { reason: "locked_gate", note: "The side gate was padlocked." },
     },
     {
       customer: "customer",
       type: "Weekly Service",
-      date: new Date(now - 6 * day),
+      date: atBusinessHour(now - 6 * day, 10),
       status: "completed",
       returnTo: "missed",
       photos: 2,
     },
-    { customer: "customer", type: "Weekly Service", date: new Date(now + 1 * day), status: "scheduled" },
+    { customer: "customer", type: "Weekly Service", date: atBusinessHour(now + 1 * day, 9), status: "scheduled" },
     // Others: a skipped week, a health flag, and today's round for the admin's Today page.
-    { customer: "morgan", type: "Weekly Service", date: new Date(now - 10 * day), status: "completed", photos: 1 },
     {
       customer: "morgan",
       type: "Weekly Service",
-      date: new Date(now - 3 * day),
+      date: atBusinessHour(now - 10 * day, 11),
+      status: "completed",
+      photos: 1,
+    },
+    {
+      customer: "morgan",
+      type: "Weekly Service",
+      date: atBusinessHour(now - 3 * day, 11),
       status: "skipped",
       notes: "Customer asked to skip this week (away).",
     },
@@ -161,7 +183,7 @@ function seedVisits(now: number): SeedVisit[] {
     {
       customer: "riley",
       type: "Twice Weekly Service",
-      date: new Date(now - 4 * day),
+      date: atBusinessHour(now - 4 * day, 10),
       status: "completed",
       health: { flags: ["worms_or_foreign_objects"], note: "A chewed toy in one pile; mentioned to the owner." },
     },
@@ -341,7 +363,8 @@ async function addPhotos(
 ) {
   for (const [index, type] of (["before", "after"] as const).entries()) {
     const picture = photo.pair[type];
-    const key = `${photo.customerId}/${photo.visitId}/${type}_${photo.at.getTime() + index * 20 * minute}.${picture.extension}`;
+    const taken = photo.at.getTime() + index * 20 * minute;
+    const key = `${photo.customerId}/${photo.visitId}/${type}_${taken}.${picture.extension}`;
     await storage.put(key, streamOf(picture.bytes), { contentType: picture.contentType });
     await trx
       .insertInto("service_images")
@@ -352,6 +375,8 @@ async function addPhotos(
         content_type: picture.contentType,
         size_bytes: picture.bytes.length,
         uploaded_by: photo.admin,
+        // As if uploaded at the visit: the dashboard shows the newest visits' photos first.
+        created_at: new Date(taken),
       })
       .execute();
   }
