@@ -5,6 +5,7 @@ import { databaseOptionsFromEnv } from "../../db/options";
 import type { Database } from "../../db/schema";
 import { getEnv } from "./env.server";
 import { errorFields, log } from "./logger.server";
+import { getStorage } from "./storage.server";
 
 /** A handle or a transaction: workflows pass their transaction so that rows commit together. */
 export type Db = Kysely<Database>;
@@ -37,12 +38,15 @@ function start(): State {
 }
 
 /**
- * The development accounts and their data. Imported only when seeding is on, so a production
- * server never evaluates db/seed-data.ts (docs/decisions/016).
+ * The development accounts and their data, with before and after photos in the uploads storage.
+ * Imported only when seeding is on, so a production server never evaluates db/seed-data.ts
+ * (docs/decisions/016).
  */
 async function seedForDevelopment(db: Db) {
   const { seedDevelopmentData } = await import("../../db/seed-data");
-  if (await seedDevelopmentData(db)) log.info("database.seeded", { note: "development accounts in README" });
+  if (await seedDevelopmentData(db, { storage: getStorage() })) {
+    log.info("database.seeded", { note: "development accounts in README" });
+  }
 }
 
 /** The migrated database. The first call connects and applies pending migrations. */

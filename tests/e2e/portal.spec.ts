@@ -320,10 +320,10 @@ for (const js of [true, false]) {
       }
     });
 
-    test("the seeded customer's dashboard: badges, bookings, empty media, and Logout to /", async ({ page }) => {
+    test("the seeded customer's dashboard: badges, bookings, photos, and Logout to /", async ({ page }) => {
       await signIn(page, DEV_CUSTOMER.email, DEV_CUSTOMER.password);
       const recentVisits = page.getByRole("region", { name: "Recent Services" });
-      await expect(recentVisits.getByRole("listitem")).toHaveCount(4);
+      await expect(recentVisits.getByRole("listitem")).toHaveCount(5);
       // SPEC 4's colours, as drawn (Tailwind's green-100, blue-100, yellow-100).
       const background = "background-color";
       await expect(recentVisits.getByText("completed", { exact: true }).first()).toHaveCSS(
@@ -331,6 +331,14 @@ for (const js of [true, false]) {
         "rgb(220, 252, 231)",
       );
       await expect(recentVisits.getByText("scheduled", { exact: true })).toHaveCSS(background, "rgb(219, 234, 254)");
+      // The seed's before and after photos (the bundled dataset's pictures), served from storage.
+      const photos = page.getByRole("region", { name: "Service Photos & Videos" }).getByRole("img");
+      await expect(photos).toHaveCount(4);
+      for (const photo of await photos.all()) {
+        await photo.scrollIntoViewIfNeeded();
+        await expect(photo).toHaveJSProperty("complete", true);
+        expect(await photo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+      }
       const bookings = page.getByRole("region", { name: "Upcoming Bookings" });
       await expect(bookings.getByText("confirmed", { exact: true })).toHaveCSS(background, "rgb(220, 252, 231)");
       await expect(bookings.getByText("pending", { exact: true })).toHaveCSS(background, "rgb(254, 249, 195)");
