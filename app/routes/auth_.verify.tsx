@@ -50,7 +50,12 @@ export async function action({ request }: ActionFunctionArgs) {
   if (result.status === "limited") {
     log.warn("auth.second_step.limited", {});
     return json(
-      { error: tooManyCodesMessage(result.retryAfterSeconds) },
+      {
+        result: submission.reply({
+          fieldErrors: { code: [tooManyCodesMessage(result.retryAfterSeconds)] },
+          hideFields: ["code"],
+        }),
+      },
       { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } },
     );
   }
