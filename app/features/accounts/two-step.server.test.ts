@@ -213,7 +213,8 @@ describe("sign-in with two-step", () => {
     }
     const eleventh = await completeSecondStep(await firstStep(user.email, user.password), secret, { code: "999999" });
     expect(eleventh.status).toBe(429);
-    expect(await eleventh.json()).toEqual({ error: "Too many attempts. Try again in 15 minutes." });
+    const refused = (await eleventh.json()) as { result: { error?: Record<string, string[]> } };
+    expect(refused.result.error).toEqual({ code: ["Too many attempts. Try again in 15 minutes."] });
     const right = await completeSecondStep(await firstStep(user.email, user.password), secret);
     expect(right.status).toBe(429);
     expect(setCookie(right, "__session")).toBeUndefined();
