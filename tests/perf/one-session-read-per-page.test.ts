@@ -15,7 +15,7 @@ import { testServerUrl } from "../helpers/test-database";
  */
 const serverUrl = testServerUrl();
 const SESSION_READ = 'select "data", "expires_at" from "sessions"';
-const USER_READ = 'as "two_step"';
+const USER_READ = 'as "two_step_enabled_at"';
 
 const database = useAppDatabase();
 let proxy: TcpProxy;
