@@ -33,6 +33,12 @@ export type ConnectionOptions = {
 
 // bigint columns (sizes, counts) fit comfortably in a JS number here.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
+// A `date` column is a calendar day in the business's time zone ("2027-03-02"): read as that
+// string, never as a JS Date at the server's local midnight (which shifts it by the UTC offset).
+pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
+const DATE_OID = 1082;
+/** PGlite's parsers, the same as pg's above; every `new PGlite` passes them. */
+export const PGLITE_OPTIONS = { parsers: { [DATE_OID]: (value: string) => value } };
 
 export function connect(options: ConnectionOptions): DatabaseHandle {
   if (options.databaseUrl) {
@@ -82,9 +88,9 @@ export function connect(options: ConnectionOptions): DatabaseHandle {
 
 async function openPGlite(dataDir = ".data/pglite"): Promise<PGlite> {
   const { PGlite } = await import("@electric-sql/pglite");
-  if (dataDir.startsWith("memory://")) return new PGlite();
+  if (dataDir.startsWith("memory://")) return new PGlite(PGLITE_OPTIONS);
   mkdirSync(path.resolve(dataDir), { recursive: true });
-  return new PGlite(path.resolve(dataDir));
+  return new PGlite(path.resolve(dataDir), PGLITE_OPTIONS);
 }
 
 /**

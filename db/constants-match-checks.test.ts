@@ -12,8 +12,11 @@ import {
   OAUTH_PROVIDERS,
   OUTBOX_KINDS,
   OUTBOX_STATUSES,
+  PLAN_EVENT_KINDS,
+  PLAN_STATUSES,
   QUOTE_STATUSES,
   ROLES,
+  SKIP_REASONS,
   TOKEN_PURPOSES,
   VISIT_EVENT_KINDS,
   VISIT_STATUSES,
@@ -42,6 +45,10 @@ const LIVE_LISTS: { table: string; column: string; values: readonly string[] }[]
   { table: "quote_requests", column: "status", values: QUOTE_STATUSES },
   { table: "quote_requests", column: "dogs", values: DOG_COUNTS },
   { table: "quote_requests", column: "yard_size", values: YARD_SIZES },
+  { table: "services", column: "skip_reason", values: SKIP_REASONS },
+  { table: "customer_plans", column: "status", values: PLAN_STATUSES },
+  { table: "customer_plans", column: "yard_size", values: YARD_SIZES },
+  { table: "customer_plan_events", column: "kind", values: PLAN_EVENT_KINDS },
 ];
 
 let database: TestDatabase;
@@ -60,6 +67,9 @@ async function allowedValues(table: string, column: string): Promise<string[]> {
     join pg_class t on t.oid = c.conrelid
     join pg_attribute a on a.attrelid = t.oid and a.attnum = any (c.conkey)
     where c.contype = 'c' and t.relname = ${table} and a.attname = ${column}
+      -- the value list is the column's own check (PostgreSQL's name for it); a check that ties
+      -- columns together (a paused plan has its dates) may quote a value too
+      and c.conname = ${`${table}_${column}_check`}
       and t.relnamespace = (select oid from pg_namespace where nspname = current_schema())`.execute(database.db);
   const lists = rows
     .map((row) => [...row.definition.matchAll(/'((?:[^']|'')*)'::text/g)].map((m) => m[1].replace(/''/g, "'")))

@@ -16,13 +16,15 @@ export const OAUTH_PROVIDERS = ["google", "facebook"] as const;
 export type OAuthProvider = (typeof OAUTH_PROVIDERS)[number];
 
 /** What a single-use e-mailed link is for (account_tokens.purpose). */
-export const TOKEN_PURPOSES = ["verify-email", "reset-password"] as const;
+export const TOKEN_PURPOSES = ["verify-email", "reset-password", "set-password"] as const;
 export type TokenPurpose = (typeof TOKEN_PURPOSES)[number];
 
 // Visits (rows of `services`: the table keeps the spec's name)
 export const VISIT_TYPES = [
   "Weekly Service",
   "Twice Weekly Service",
+  // Added with customer plans (migration 0008): the thrice-weekly catalogue plan's visits.
+  "Thrice Weekly Service",
   "Desert Dash",
   "Desert Refresh",
   "Yard Refresh",
@@ -59,6 +61,8 @@ export const VISIT_EVENT_KINDS = [
   "health_notes",
   "media_deleted",
   "email_skipped",
+  // An admin changed a visit made from a plan by hand: it no longer follows the plan.
+  "left_plan",
 ] as const;
 export type VisitEventKind = (typeof VISIT_EVENT_KINDS)[number];
 
@@ -104,6 +108,11 @@ export const OUTBOX_KINDS = [
   "quote_visitor",
   "account_verification",
   "account_password_reset",
+  // A customer plan changed: to the customer, and to the owner's address.
+  "plan_customer",
+  "plan_owner",
+  // A customer made from a quote request: the "Set your password" link.
+  "account_invite",
   "other",
 ] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
@@ -115,3 +124,31 @@ export type OutboxKind = (typeof OUTBOX_KINDS)[number];
  */
 export const OUTBOX_STATUSES = ["pending", "sending", "sent", "failed", "skipped"] as const;
 export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
+
+// Customer plans (a customer's subscription to a catalogue plan)
+/**
+ * active: visits are made for it; paused: active, but its visits from paused_from to
+ * paused_until are skipped; cancelled: no visit after last_visit_date.
+ */
+export const PLAN_STATUSES = ["active", "paused", "cancelled"] as const;
+export type PlanStatus = (typeof PLAN_STATUSES)[number];
+
+/** Why a visit is skipped (services.skip_reason; null for any other status). */
+export const SKIP_REASONS = ["customer", "paused", "payment_overdue", "admin"] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+/** What a plan's history records (customer_plan_events.kind). */
+export const PLAN_EVENT_KINDS = [
+  "started",
+  "changed",
+  "paused",
+  "resumed",
+  "cancelled",
+  "visit_skipped",
+  "skip_undone",
+] as const;
+export type PlanEventKind = (typeof PLAN_EVENT_KINDS)[number];
+
+/** The service weekdays a plan may use: ISO numbers, Monday 1 to Friday 5. */
+export const PLAN_WEEKDAYS = [1, 2, 3, 4, 5] as const;
+export type PlanWeekday = (typeof PLAN_WEEKDAYS)[number];

@@ -9,6 +9,9 @@ import type {
   ImageType,
   MissedReason,
   OAuthProvider,
+  PlanEventKind,
+  PlanStatus,
+  SkipReason,
   OutboxKind,
   OutboxStatus,
   QuoteStatus,
@@ -82,6 +85,51 @@ export interface ServicesTable {
   health_note: string | null;
   completed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** The customer plan this visit was made from (docs/decisions/090). */
+  plan_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The plan's service day this visit stands for ("YYYY-MM-DD"); unique per plan. */
+  plan_slot: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When an admin changed it by hand: from then on it no longer follows its plan. */
+  plan_left_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Why it is skipped; null unless status is 'skipped'. */
+  skip_reason: ColumnType<SkipReason | null, SkipReason | null | undefined, SkipReason | null>;
+}
+
+/** Calendar days are read and written as "YYYY-MM-DD" (db/connection.ts parses them so). */
+type Day = string;
+
+/** A customer's subscription to a catalogue plan (docs/decisions/090). */
+export interface CustomerPlansTable {
+  id: Generated<string>;
+  customer_id: string;
+  /** The Sanity document id of the catalogue plan, and its name when the plan was made or changed. */
+  catalogue_plan_id: string;
+  catalogue_plan_name: string;
+  visits_per_week: number;
+  /** ISO weekdays, Monday 1 to Friday 5, ascending; as many as visits_per_week. */
+  weekdays: number[];
+  dog_count: number;
+  yard_size: YardSize;
+  start_date: Day;
+  notes: string | null;
+  status: ColumnType<PlanStatus, PlanStatus | undefined, PlanStatus>;
+  paused_from: ColumnType<Day | null, Day | null | undefined, Day | null>;
+  paused_until: ColumnType<Day | null, Day | null | undefined, Day | null>;
+  cancelled_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  last_visit_date: ColumnType<Day | null, Day | null | undefined, Day | null>;
+  created_by: string | null;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** One line of a customer plan's history: who changed what, when. */
+export interface CustomerPlanEventsTable {
+  id: Generated<string>;
+  plan_id: string;
+  actor_id: string | null;
+  kind: PlanEventKind;
+  detail: string | null;
+  created_at: CreatedAt;
 }
 
 export interface ServiceEventsTable {
@@ -251,12 +299,17 @@ export interface Database {
   service_events: ServiceEventsTable;
   yard_profiles: YardProfilesTable;
   outbox: OutboxTable;
+  customer_plans: CustomerPlansTable;
+  customer_plan_events: CustomerPlanEventsTable;
 }
 
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type Profile = Selectable<ProfilesTable>;
 export type Visit = Selectable<ServicesTable>;
+export type CustomerPlan = Selectable<CustomerPlansTable>;
+export type NewCustomerPlan = Insertable<CustomerPlansTable>;
+export type CustomerPlanEvent = Selectable<CustomerPlanEventsTable>;
 export type NewVisit = Insertable<ServicesTable>;
 export type VisitImage = Selectable<ServiceImagesTable>;
 export type NewVisitImage = Insertable<ServiceImagesTable>;

@@ -306,7 +306,9 @@ describe("the dataset holds the content of the spec", () => {
     };
     const terms = await text("terms-of-service");
     for (const fact of [
-      "24 hours before the scheduled visit",
+      // The notice is the plan rule from Site settings (rendered "24 hours before ..."): quoted, not typed.
+      '"field":"changeNoticeHours"',
+      "hours before the scheduled visit",
       "full service rate",
       "within 24 hours",
       "the amount you paid for the most recent service",

@@ -20,10 +20,11 @@ export const SITE_SETTINGS_QUERY = /* groq */ `*[_id == "siteSettings"][0]{
   social{facebook, instagram, tiktok, youtube},
   bookingCalendarUrl,
   "bookingServiceTypes": bookingServiceTypes[]{eventType, serviceType},
+  planRules{changeNoticeHours, longestPauseDays, horizonDays, firstVisitTime, "closedDays": closedDays[]{date, name}},
   ${SEO}
 }`;
 
-const PLAN_CARD = `_id, name, "slug": slug.current, kind, price{amount, unit}, shortDescription, features,
+const PLAN_CARD = `_id, name, "slug": slug.current, kind, visitsPerWeek, price{amount, unit}, shortDescription, features,
   "popular": coalesce(popular, false), badge, order, ${IMAGE}`;
 
 export const CATALOGUE_QUERY = /* groq */ `*[_type == "servicePlan" && showInCatalogue == true

@@ -12,11 +12,20 @@ export type SiteFacts = {
   serviceAreas: string;
   /** The settings' opening hours as one line. */
   hours: string;
+  /** The plan rules the Terms quote (Site settings > Plans & schedule). */
+  changeNoticeHours: string;
+  longestPauseDays: string;
 };
 
 export function isSiteFact(field: unknown): field is keyof SiteFacts {
   return (
-    field === "businessName" || field === "phone" || field === "email" || field === "serviceAreas" || field === "hours"
+    field === "businessName" ||
+    field === "phone" ||
+    field === "email" ||
+    field === "serviceAreas" ||
+    field === "hours" ||
+    field === "changeNoticeHours" ||
+    field === "longestPauseDays"
   );
 }
 
@@ -32,5 +41,7 @@ export function siteFacts(settings: SiteSettings): SiteFacts {
     email: settings.email,
     serviceAreas: listOfPlaces(settings.serviceAreas),
     hours: settings.hours.display,
+    changeNoticeHours: String(settings.planRules.changeNoticeHours),
+    longestPauseDays: String(settings.planRules.longestPauseDays),
   };
 }

@@ -129,6 +129,13 @@ describe("content store cache", () => {
     trustBadges: [],
     social: null,
     bookingCalendarUrl: "https://example.com/book",
+    planRules: {
+      changeNoticeHours: 24,
+      longestPauseDays: 90,
+      horizonDays: 28,
+      firstVisitTime: "08:00",
+      closedDays: [],
+    },
     seo: { title: "Title", description: "Description" },
   };
 

@@ -80,8 +80,21 @@ export const siteSettingsSchema = z.object({
     .array(z.object({ eventType: text, serviceType: text }))
     .nullable()
     .optional(),
+  planRules: z.object({
+    changeNoticeHours: z.number().int().min(0).max(168),
+    longestPauseDays: z.number().int().min(1).max(365),
+    horizonDays: z.number().int().min(7).max(90),
+    firstVisitTime: time,
+    closedDays: z
+      .array(z.object({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), name: text }))
+      .nullable()
+      .transform((days) => days ?? []),
+  }),
   seo: seoSchema,
 });
+
+/** The owner's rules for customer plans (Site settings > Plans & schedule). */
+export type PlanRules = z.infer<typeof siteSettingsSchema>["planRules"];
 
 export const PRICE_UNITS = ["month", "one-time", "per-bin", "from"] as const;
 export const priceSchema = z.object({ amount: z.number().positive(), unit: z.enum(PRICE_UNITS) });
@@ -91,6 +104,8 @@ export const planCardSchema = z.object({
   name: text,
   slug: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/),
   kind: z.enum(["subscription", "one-time"]),
+  /** Subscriptions: visits a week; null for a one-time visit (it cannot be a customer plan). */
+  visitsPerWeek: z.number().int().min(1).max(5).nullable(),
   price: priceSchema,
   shortDescription: text,
   features: z.array(text).min(1),

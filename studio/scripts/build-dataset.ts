@@ -111,6 +111,10 @@ docs.push({
     {_key: 'evt3d', _type: 'bookingServiceType', eventType: 'sanitize-deodorize', serviceType: 'Sanitize & Deodorize'},
     {_key: 'evt4e', _type: 'bookingServiceType', eventType: 'trash-bin-clean', serviceType: 'Trash Bin Clean'},
   ],
+  planRules: {
+    ...business.planRules,
+    closedDays: keyed(business.planRules.closedDays, 'planRules.closedDays', 'closedDay'),
+  },
   seo: seo(siteSeo.title, siteSeo.description),
 })
 
@@ -192,6 +196,7 @@ for (const plan of plans) {
     name: plan.name,
     slug: {_type: 'slug', current: plan.slug},
     kind: plan.kind,
+    ...(plan.visitsPerWeek ? {visitsPerWeek: plan.visitsPerWeek} : {}),
     price: {_type: 'price', amount: plan.amount, unit: plan.unit},
     shortDescription: plan.shortDescription,
     features: plan.features,

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { connect, type DatabaseHandle } from "../../db/connection";
+import { connect, PGLITE_OPTIONS, type DatabaseHandle } from "../../db/connection";
 import { migrateToLatest } from "../../db/migrator";
 
 export type TestDatabase = DatabaseHandle & { name: string };
@@ -41,7 +41,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     };
   }
   const template = process.env.PGLITE_TEMPLATE;
-  const pglite = template ? new PGlite({ loadDataDir: new Blob([readFileSync(template)]) }) : new PGlite();
+  const pglite = template
+    ? new PGlite({ ...PGLITE_OPTIONS, loadDataDir: new Blob([readFileSync(template)]) })
+    : new PGlite(PGLITE_OPTIONS);
   const handle = connect({ pglite });
   await migrateToLatest(handle.db);
   return {

@@ -49,6 +49,23 @@ export const servicePlan = defineType({
       validation: (rule) => rule.required(),
     }),
     defineField({
+      name: 'visitsPerWeek',
+      title: 'Visits per week',
+      type: 'number',
+      group: 'card',
+      description:
+        'How many visits a week a customer on this plan gets (weekly 1, twice-weekly 2, thrice-weekly 3). Only subscriptions have it; a plan without it is a one-time visit and cannot be a customer’s plan.',
+      options: {list: [1, 2, 3, 4, 5], layout: 'radio', direction: 'horizontal'},
+      hidden: ({document}) => (document as {kind?: string} | undefined)?.kind !== 'subscription',
+      validation: (rule) =>
+        rule.custom((value: number | undefined, context) => {
+          const kind = (context.document as {kind?: string} | undefined)?.kind
+          if (kind !== 'subscription') return true
+          if (value === undefined) return 'A subscription needs its visits per week'
+          return Number.isInteger(value) && value >= 1 && value <= 5 ? true : 'Between 1 and 5 visits a week'
+        }),
+    }),
+    defineField({
       name: 'price',
       title: 'Price',
       type: 'price',

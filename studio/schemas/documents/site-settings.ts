@@ -22,6 +22,7 @@ export const siteSettings = defineType({
     {name: 'business', title: 'Business', default: true},
     {name: 'area', title: 'Service area'},
     {name: 'trust', title: 'Promises & badges'},
+    {name: 'plans', title: 'Plans & schedule'},
     {name: 'links', title: 'Links'},
     {name: 'seo', title: 'Search engines'},
   ],
@@ -195,6 +196,78 @@ export const siteSettings = defineType({
           const keys = (items ?? []).map((item) => item.eventType?.trim().toLowerCase()).filter(Boolean)
           return new Set(keys).size === keys.length ? true : 'Each calendar event type can be listed once'
         }),
+    }),
+    defineField({
+      name: 'planRules',
+      title: 'Plan rules',
+      type: 'object',
+      group: 'plans',
+      description:
+        'The rules customers’ plans follow. The Terms quote the change notice and the longest pause from here, so change them here, not in the text.',
+      options: {collapsible: false},
+      fields: [
+        defineField({
+          name: 'changeNoticeHours',
+          title: 'Change notice (hours)',
+          type: 'number',
+          description: 'How long before a visit starts a customer can still skip it or undo a skip.',
+          initialValue: 24,
+          validation: (rule) => rule.required().integer().min(0).max(168),
+        }),
+        defineField({
+          name: 'longestPauseDays',
+          title: 'Longest pause (days)',
+          type: 'number',
+          initialValue: 90,
+          validation: (rule) => rule.required().integer().min(1).max(365),
+        }),
+        defineField({
+          name: 'horizonDays',
+          title: 'Plan horizon (days)',
+          type: 'number',
+          description: 'How far ahead each plan’s visits are scheduled.',
+          initialValue: 28,
+          validation: (rule) => rule.required().integer().min(7).max(90),
+        }),
+        defineField({
+          name: 'firstVisitTime',
+          title: 'First visit time',
+          type: 'string',
+          description: 'When a plan’s visits start on a service day, as HH:MM (24-hour clock), e.g. 08:00.',
+          initialValue: '08:00',
+          validation: (rule) => rule.required().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/, {name: 'time HH:MM'}),
+        }),
+        defineField({
+          name: 'closedDays',
+          title: 'Closed days',
+          type: 'array',
+          description:
+            'Days with no visits, e.g. Thanksgiving. A plan’s visit on a closed day moves to the next weekday that is not closed.',
+          of: [
+            defineArrayMember({
+              name: 'closedDay',
+              title: 'Closed day',
+              type: 'object',
+              fields: [
+                defineField({name: 'date', title: 'Date', type: 'date', validation: (rule) => rule.required()}),
+                defineField({
+                  name: 'name',
+                  title: 'Name',
+                  type: 'string',
+                  validation: (rule) => rule.required().max(80),
+                }),
+              ],
+              preview: {select: {title: 'name', subtitle: 'date'}},
+            }),
+          ],
+          validation: (rule) =>
+            rule.custom((items: {date?: string}[] | undefined) => {
+              const dates = (items ?? []).map((item) => item.date).filter(Boolean)
+              return new Set(dates).size === dates.length ? true : 'Each date can be listed once'
+            }),
+        }),
+      ],
+      validation: (rule) => rule.required(),
     }),
     defineField({
       name: 'seo',

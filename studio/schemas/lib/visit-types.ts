@@ -6,6 +6,7 @@
 export const VISIT_TYPES = [
   'Weekly Service',
   'Twice Weekly Service',
+  'Thrice Weekly Service',
   'Desert Dash',
   'Desert Refresh',
   'Yard Refresh',

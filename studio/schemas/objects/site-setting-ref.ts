@@ -11,6 +11,8 @@ export const SITE_SETTING_FIELDS = [
   {title: 'Business name', value: 'businessName'},
   {title: 'Service areas', value: 'serviceAreas'},
   {title: 'Opening hours', value: 'hours'},
+  {title: 'Change notice (hours)', value: 'changeNoticeHours'},
+  {title: 'Longest pause (days)', value: 'longestPauseDays'},
 ] as const
 
 export type SiteSettingField = (typeof SITE_SETTING_FIELDS)[number]['value']

@@ -30,6 +30,23 @@ export const business = {
     tiktok: 'https://www.tiktok.com/@swiftscoopnv',
     youtube: 'https://www.youtube.com/@swiftscoopnv',
   },
+  // The rules customers' plans follow (Site settings > Plans & schedule).
+  planRules: {
+    changeNoticeHours: 24,
+    longestPauseDays: 90,
+    horizonDays: 28,
+    firstVisitTime: '08:00',
+    closedDays: [
+      {date: '2026-11-26', name: 'Thanksgiving'},
+      {date: '2026-12-25', name: 'Christmas Day'},
+      {date: '2027-01-01', name: 'New Year’s Day'},
+      {date: '2027-05-31', name: 'Memorial Day'},
+      {date: '2027-07-05', name: 'Independence Day (observed)'},
+      {date: '2027-09-06', name: 'Labor Day'},
+      {date: '2027-11-25', name: 'Thanksgiving'},
+      {date: '2027-12-24', name: 'Christmas Day (observed)'},
+    ],
+  },
   legalUpdated: '2025-01-17',
   arbitrationVenue: 'Nye County, Nevada',
 }

@@ -36,7 +36,7 @@ To do our job safely we need:
 We close and latch gates behind us. We are not responsible for gates left open by anyone else, or for pets that leave the property when the yard was not secured.
 
 ## 6. Cancellations, rescheduling and denied access
-You can cancel or reschedule a visit free of charge if you tell us at least **24 hours before the scheduled visit**. A cancellation with less than 24 hours' notice, or a visit where we cannot do the work because access is denied (for example a locked gate, a loose pet, or an unsafe condition in the yard), is billed at the full service rate.
+You can skip, cancel or reschedule a visit free of charge if you tell us at least {{changeNoticeHours}} hours before the scheduled visit; you can skip a visit yourself in your account until then. You can also pause your plan for up to {{longestPauseDays}} days at a time, or cancel it, from your account. A cancellation with less than {{changeNoticeHours}} hours' notice, or a visit where we cannot do the work because access is denied (for example a locked gate, a loose pet, or an unsafe condition in the yard), is billed at the full service rate.
 
 If we need to move a visit because of weather or safety, we will tell you and reschedule it to the next available day at no extra charge.
 

@@ -2,6 +2,8 @@ export type PlanSource = {
   slug: string
   name: string
   kind: 'subscription' | 'one-time'
+  /** Subscriptions only: visits a week (a customer's plan has as many service weekdays). */
+  visitsPerWeek?: number
   amount: number
   unit: 'month' | 'one-time' | 'per-bin' | 'from'
   shortDescription: string
@@ -23,6 +25,7 @@ export const plans: PlanSource[] = [
     slug: 'weekly',
     name: 'Weekly Swift Service',
     kind: 'subscription',
+    visitsPerWeek: 1,
     amount: 89,
     unit: 'month',
     shortDescription:
@@ -62,6 +65,7 @@ You can skip a week when you are traveling or cancel at any time. We only ask fo
     slug: 'twice-weekly',
     name: 'Twice-Weekly Swift Service',
     kind: 'subscription',
+    visitsPerWeek: 2,
     amount: 159,
     unit: 'month',
     shortDescription:
@@ -97,6 +101,7 @@ There is no contract. Skip a visit or cancel anytime with 24 hours' notice befor
     slug: 'thrice-weekly',
     name: 'Triple Swift Service',
     kind: 'subscription',
+    visitsPerWeek: 3,
     amount: 225,
     unit: 'month',
     shortDescription:

@@ -1,0 +1,77 @@
+import type { PlanWeekday, VisitType } from "../../../db/enums";
+import { addDays } from "~/features/visits/visit-dates";
+import { parseBusinessDateTime } from "~/utils/business-time";
+
+/**
+ * The calendar of a customer plan, as pure functions of days ("YYYY-MM-DD", business time) so that
+ * the generator, the customer's page and the admin's page agree, and tests can fix the clock.
+ * Rules: docs/decisions/090 (visits from plans) and 091 (closed days).
+ */
+
+export const WEEKDAY_NAMES: Record<PlanWeekday, string> = {
+  1: "Monday",
+  2: "Tuesday",
+  3: "Wednesday",
+  4: "Thursday",
+  5: "Friday",
+};
+
+/** The visit type of a plan's visits, by its visits per week. */
+export function planVisitType(visitsPerWeek: number): VisitType {
+  if (visitsPerWeek >= 3) return "Thrice Weekly Service";
+  return visitsPerWeek === 2 ? "Twice Weekly Service" : "Weekly Service";
+}
+
+/** ISO weekday of a day: Monday 1 ... Sunday 7. */
+export function isoWeekday(day: string): number {
+  const [y, m, d] = day.split("-").map(Number);
+  const weekday = new Date(Date.UTC(y, m - 1, d)).getUTCDay();
+  return weekday === 0 ? 7 : weekday;
+}
+
+/** "Tuesday and Thursday", "Monday, Wednesday and Friday". */
+export function describeWeekdays(weekdays: readonly number[]): string {
+  const names = [...weekdays].sort((a, b) => a - b).map((day) => WEEKDAY_NAMES[day as PlanWeekday] ?? String(day));
+  return names.length < 2 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+/** The plan's slots from `from` to `to` (both included): each day that is one of its weekdays. */
+export function slotDays(weekdays: readonly number[], from: string, to: string): string[] {
+  const days: string[] = [];
+  const wanted = new Set(weekdays);
+  for (let day = from; day <= to; day = addDays(day, 1)) {
+    if (wanted.has(isoWeekday(day))) days.push(day);
+  }
+  return days;
+}
+
+/**
+ * The day a slot's visit happens: the slot itself, or, when the business is closed that day, the
+ * next weekday (Monday to Friday) that is not closed (decision 091). Null if none is found within
+ * 31 days (a calendar closed for a month makes no visit rather than one a month late).
+ */
+export function serviceDayFor(slot: string, closedDays: ReadonlySet<string>): string | null {
+  let day = slot;
+  for (let step = 0; step <= 31; step += 1) {
+    if (isoWeekday(day) <= 5 && !closedDays.has(day)) return day;
+    day = addDays(day, 1);
+  }
+  return null;
+}
+
+/** The instant a plan visit on `day` starts: the first visit time, business time. */
+export function visitStartsAt(day: string, firstVisitTime: string): Date {
+  const start = parseBusinessDateTime(`${day}T${firstVisitTime}`);
+  if (!start) throw new Error(`Not a day and time: ${day}T${firstVisitTime}`);
+  return start;
+}
+
+/** Whether a visit starting at `startsAt` can still be changed by its customer at `now`. */
+export function canChangeVisit(startsAt: Date, now: Date, changeNoticeHours: number): boolean {
+  return startsAt.getTime() - now.getTime() >= changeNoticeHours * 3_600_000;
+}
+
+/** The refusal a customer reads when the change notice has passed (exact words: issue 25). */
+export function changeNoticeMessage(changeNoticeHours: number): string {
+  return `Visits can be changed up to ${changeNoticeHours} hours before they start.`;
+}
