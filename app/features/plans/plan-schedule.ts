@@ -75,3 +75,49 @@ export function canChangeVisit(startsAt: Date, now: Date, changeNoticeHours: num
 export function changeNoticeMessage(changeNoticeHours: number): string {
   return `Visits can be changed up to ${changeNoticeHours} hours before they start.`;
 }
+
+/** What a plan's calendar reads: the plan's days and status, never its customer or prices. */
+export type PlanCalendar = {
+  weekdays: readonly number[];
+  start_date: string;
+  status: "active" | "paused" | "cancelled";
+  paused_from: string | null;
+  paused_until: string | null;
+  last_visit_date: string | null;
+};
+
+/** The schedule rules the calendar needs, closed days as a set (built once per run). */
+export type ScheduleRules = { firstVisitTime: string; closed: ReadonlySet<string> };
+
+export function scheduleRules(rules: {
+  firstVisitTime: string;
+  closedDays: readonly { date: string }[];
+}): ScheduleRules {
+  return { firstVisitTime: rules.firstVisitTime, closed: new Set(rules.closedDays.map((day) => day.date)) };
+}
+
+/** A visit the plan should have: its slot, the day it happens (moved off closed days) and when. */
+export type PlannedVisit = { slot: string; day: string; startsAt: Date; paused: boolean };
+
+/**
+ * The visits a plan should have for its slots from `from` to `to` (days, both included): none
+ * before its start date, none after its last visit day once cancelled; `paused` marks those whose
+ * day falls in its pause (they exist, skipped, so the customer sees them as "Skipped").
+ */
+export function plannedVisits(plan: PlanCalendar, rules: ScheduleRules, from: string, to: string): PlannedVisit[] {
+  const first = from < plan.start_date ? plan.start_date : from;
+  const visits: PlannedVisit[] = [];
+  for (const slot of slotDays(plan.weekdays, first, to)) {
+    const day = serviceDayFor(slot, rules.closed);
+    if (!day) continue;
+    if (plan.status === "cancelled" && plan.last_visit_date !== null && day > plan.last_visit_date) continue;
+    const paused =
+      plan.status === "paused" &&
+      plan.paused_from !== null &&
+      plan.paused_until !== null &&
+      day >= plan.paused_from &&
+      day <= plan.paused_until;
+    visits.push({ slot, day, startsAt: visitStartsAt(day, rules.firstVisitTime), paused });
+  }
+  return visits;
+}
