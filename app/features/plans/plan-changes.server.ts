@@ -1,0 +1,552 @@
+import type { CustomerPlan, PlanEventKind, YardSize } from "../../../db/schema";
+import { YARD_SIZES } from "../../../db/enums";
+import { planChangeEmails, type PlanChangeNotice } from "./plan-emails.server";
+import {
+  canChangeVisit,
+  changeNoticeMessage,
+  describeWeekdays,
+  planVisitType,
+  plannedVisits,
+  scheduleRules,
+} from "./plan-schedule";
+import { getSiteSettings } from "~/content/content.server";
+import type { PlanRules } from "~/content/types";
+import { enqueueEmail } from "~/features/outbox/outbox.server";
+import { addDays, businessToday, startOfBusinessDay } from "~/features/visits/visit-dates";
+import {
+  findOpenPlanForCustomer,
+  insertPlan,
+  insertPlanEvent,
+  lockPlan,
+  updatePlan,
+} from "~/models/customer-plan.server";
+import {
+  deletePlanVisitWithoutMedia,
+  insertPlanVisits,
+  lastPlanVisitBefore,
+  lockCustomerVisit,
+  lockFollowingVisitsFrom,
+  setPlanVisit,
+  type PlanVisitRow,
+} from "~/models/plan-visit.server";
+import { recordVisitEvent } from "~/models/visit.server";
+import { formatBusinessDate } from "~/utils/business-time";
+import type { Db } from "~/utils/db.server";
+import { getEnv } from "~/utils/env.server";
+
+/**
+ * Every change of a customer plan (docs/decisions/090, 092): start, change, pause, resume, cancel,
+ * and a customer's skip of one visit. Each runs in one transaction that locks the plan's row,
+ * writes the plan, brings its future visits in line (`syncPlanVisits`), writes a history line
+ * and queues the e-mails to the customer and to the owner: all of it commits, or none.
+ *
+ * A customer acts alone within the owner's rules (Site settings): nothing that starts within the
+ * change notice moves. An admin's change applies from now on.
+ */
+
+/** A refusal the person can act on; `status` is the HTTP answer (404 for someone else's plan). */
+export class PlanChangeError extends Error {
+  constructor(
+    message: string,
+    readonly status: 400 | 404 | 409 = 400,
+  ) {
+    super(message);
+    this.name = "PlanChangeError";
+  }
+}
+
+/** Who changes the plan. A customer is held to the change notice; an admin is not. */
+export type PlanActor = { id: string; isAdmin: boolean; name?: string | null };
+
+export type CataloguePlanChoice = { _id: string; name: string; visitsPerWeek: number | null };
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const MAX_DOGS = 20;
+const LATEST_START_DAYS = 365;
+
+type Context = { now: Date; rules?: PlanRules };
+
+async function rulesAndContext(context: Context) {
+  const settings = await getSiteSettings();
+  const rules = context.rules ?? settings.planRules;
+  return {
+    rules,
+    email: {
+      businessName: settings.businessName,
+      phone: settings.phone,
+      ownerEmail: settings.email,
+      siteUrl: getEnv().SITE_URL,
+    },
+  };
+}
+
+/** The instant before which nothing moves: the change notice for a customer, now for an admin. */
+function lockedUntil(actor: PlanActor, rules: PlanRules, now: Date) {
+  return actor.isAdmin ? now : new Date(now.getTime() + rules.changeNoticeHours * 3_600_000);
+}
+
+function isRealDay(day: string) {
+  return DAY.test(day) && startOfBusinessDay(day) !== null;
+}
+
+function checkedWeekdays(weekdays: readonly number[], plan: CataloguePlanChoice): number[] {
+  if (plan.visitsPerWeek === null) {
+    throw new PlanChangeError(`${plan.name} is a one-time visit: pick a subscription plan.`);
+  }
+  const days = [...new Set(weekdays)].sort((a, b) => a - b);
+  if (days.length !== weekdays.length || days.some((day) => !Number.isInteger(day) || day < 1 || day > 5)) {
+    throw new PlanChangeError("Service days are Monday to Friday, each at most once.");
+  }
+  if (days.length !== plan.visitsPerWeek) {
+    const count = plan.visitsPerWeek === 1 ? "1 service day" : `${plan.visitsPerWeek} service days`;
+    throw new PlanChangeError(
+      `${plan.name} has ${plan.visitsPerWeek} visit${plan.visitsPerWeek === 1 ? "" : "s"} a week: pick ${count}.`,
+    );
+  }
+  return days;
+}
+
+function checkedDogsAndYard(dogCount: number, yardSize: string): YardSize {
+  if (!Number.isInteger(dogCount) || dogCount < 1 || dogCount > MAX_DOGS) {
+    throw new PlanChangeError(`Dogs: a whole number from 1 to ${MAX_DOGS}.`);
+  }
+  if (!(YARD_SIZES as readonly string[]).includes(yardSize)) throw new PlanChangeError("Pick a yard size.");
+  return yardSize as YardSize;
+}
+
+function checkedDayFrom(day: string, today: string, what: string): string {
+  if (!isRealDay(day)) throw new PlanChangeError(`${what}: enter a date.`);
+  if (day < today) throw new PlanChangeError(`${what} cannot be in the past.`);
+  if (day > addDays(today, LATEST_START_DAYS)) throw new PlanChangeError(`${what} must be within a year from today.`);
+  return day;
+}
+
+/**
+ * Brings the plan's future visits in line with the plan as it now is, from `from` (a day) on, but
+ * never one that starts before `notBefore`: missing slots are made (paused ones as skipped); a
+ * scheduled visit whose slot the plan no longer has is removed (cancelled once the plan is, or when
+ * it holds media); one whose day or type changed is moved; one in a pause is skipped ("Paused by
+ * customer"), and back to scheduled once the pause no longer covers it. Completed, missed and
+ * cancelled visits, visits the customer skipped, and visits an admin changed by hand
+ * (`plan_left_at`) are never touched. Returns how many visits it made, changed and removed.
+ */
+export async function syncPlanVisits(
+  db: Db,
+  plan: CustomerPlan,
+  rules: PlanRules,
+  options: { now: Date; from?: string; notBefore?: Date; actorId?: string | null },
+) {
+  const today = businessToday(options.now);
+  const from = options.from && options.from > today ? options.from : today;
+  const notBefore = new Date(
+    Math.max((options.notBefore ?? options.now).getTime(), startOfBusinessDay(from)!.getTime()),
+  );
+  const horizonEnd = addDays(today, rules.horizonDays);
+  const planned = new Map(
+    plannedVisits(plan, scheduleRules(rules), from, horizonEnd)
+      .filter((visit) => visit.startsAt >= notBefore)
+      .map((visit) => [visit.slot, visit]),
+  );
+  const serviceType = planVisitType(plan.visits_per_week);
+  let changed = 0;
+  let removed = 0;
+  for (const visit of await lockFollowingVisitsFrom(db, plan.id, notBefore)) {
+    const wanted = visit.plan_slot ? planned.get(visit.plan_slot) : undefined;
+    if (visit.plan_slot) planned.delete(visit.plan_slot);
+    if (visit.status === "skipped" && visit.skip_reason !== "paused") continue;
+    if (!wanted) {
+      if (plan.status !== "cancelled" && (await deletePlanVisitWithoutMedia(db, visit.id))) {
+        removed += 1;
+        continue;
+      }
+      await setPlanVisit(db, visit.id, { status: "cancelled", skip_reason: null });
+      await recordVisitEvent(db, {
+        visitId: visit.id,
+        actorId: options.actorId ?? null,
+        kind: "status",
+        from: visit.status,
+        to: "cancelled",
+        detail: plan.status === "cancelled" ? "Plan cancelled" : "No longer on the plan's days",
+      });
+      removed += 1;
+      continue;
+    }
+    const status = wanted.paused ? "skipped" : "scheduled";
+    const moved = visit.service_date.getTime() !== wanted.startsAt.getTime();
+    if (status === visit.status && !moved && visit.service_type === serviceType) continue;
+    await setPlanVisit(db, visit.id, {
+      status,
+      skip_reason: wanted.paused ? "paused" : null,
+      service_date: wanted.startsAt,
+      service_type: serviceType,
+    });
+    if (status !== visit.status) {
+      await recordVisitEvent(db, {
+        visitId: visit.id,
+        actorId: options.actorId ?? null,
+        kind: "status",
+        from: visit.status,
+        to: status,
+        detail: wanted.paused ? "Paused by customer" : "Pause ended",
+      });
+    }
+    if (moved) {
+      await recordVisitEvent(db, {
+        visitId: visit.id,
+        actorId: options.actorId ?? null,
+        kind: "rescheduled",
+        detail: `From ${formatBusinessDate(visit.service_date)} to ${formatBusinessDate(wanted.startsAt)}: the plan changed`,
+      });
+    }
+    changed += 1;
+  }
+  const rows: PlanVisitRow[] = [...planned.values()].map((visit) => ({
+    customer_id: plan.customer_id,
+    plan_id: plan.id,
+    plan_slot: visit.slot,
+    service_type: serviceType,
+    service_date: visit.startsAt,
+    status: visit.paused ? "skipped" : "scheduled",
+    skip_reason: visit.paused ? "paused" : null,
+  }));
+  const made = await insertPlanVisits(db, rows);
+  return { made, changed, removed };
+}
+
+async function customerOf(db: Db, customerId: string) {
+  const row = await db
+    .selectFrom("users")
+    .leftJoin("profiles", "profiles.user_id", "users.id")
+    .select(["users.email", "profiles.full_name"])
+    .where("users.id", "=", customerId)
+    .executeTakeFirst();
+  if (!row) throw new PlanChangeError("This customer does not exist.", 404);
+  return { email: row.email, name: row.full_name };
+}
+
+async function record(
+  db: Db,
+  plan: CustomerPlan,
+  actor: PlanActor,
+  change: { kind: PlanEventKind; title: string; summary: string; detail: string },
+  email: Awaited<ReturnType<typeof rulesAndContext>>["email"],
+) {
+  await insertPlanEvent(db, { planId: plan.id, actorId: actor.id, kind: change.kind, detail: change.detail });
+  const notice: PlanChangeNotice = {
+    title: change.title,
+    summary: change.summary,
+    customer: await customerOf(db, plan.customer_id),
+    byCustomer: !actor.isAdmin,
+    actorName: actor.name ?? null,
+    planName: plan.catalogue_plan_name,
+  };
+  for (const message of planChangeEmails(notice, email)) {
+    await enqueueEmail(db, { ...message, relatedId: plan.id });
+  }
+}
+
+/** The plan of this customer, locked; 404 when the id is not theirs (or not a plan at all). */
+async function lockCustomersPlan(db: Db, planId: string, customerId: string) {
+  const plan = await lockPlan(db, planId);
+  if (!plan || plan.customer_id !== customerId) throw new PlanChangeError("We could not find that plan.", 404);
+  return plan;
+}
+
+function isUniqueViolation(error: unknown) {
+  return typeof error === "object" && error !== null && (error as { code?: string }).code === "23505";
+}
+
+export type StartPlanInput = {
+  customerId: string;
+  cataloguePlan: CataloguePlanChoice;
+  weekdays: readonly number[];
+  dogCount: number;
+  yardSize: string;
+  startDate: string;
+  notes: string | null;
+  actorId: string;
+  now: Date;
+  rules?: PlanRules;
+  actorName?: string | null;
+};
+
+/** An admin starts a customer's plan (also from a quote request); its first visits are made at once. */
+export async function startPlan(db: Db, input: StartPlanInput): Promise<CustomerPlan> {
+  const { rules, email } = await rulesAndContext(input);
+  const weekdays = checkedWeekdays(input.weekdays, input.cataloguePlan);
+  const yardSize = checkedDogsAndYard(input.dogCount, input.yardSize);
+  const startDate = checkedDayFrom(input.startDate, businessToday(input.now), "Start date");
+  const notes = input.notes?.trim().slice(0, 1000) || null;
+  const actor: PlanActor = { id: input.actorId, isAdmin: true, name: input.actorName };
+  return db.transaction().execute(async (trx) => {
+    await customerOf(trx, input.customerId);
+    if (await findOpenPlanForCustomer(input.customerId, trx)) {
+      throw new PlanChangeError("This customer already has a plan: change it instead.", 409);
+    }
+    let plan: CustomerPlan;
+    try {
+      plan = await insertPlan(trx, {
+        customer_id: input.customerId,
+        catalogue_plan_id: input.cataloguePlan._id,
+        catalogue_plan_name: input.cataloguePlan.name,
+        visits_per_week: weekdays.length,
+        weekdays,
+        dog_count: input.dogCount,
+        yard_size: yardSize,
+        start_date: startDate,
+        notes,
+        created_by: input.actorId,
+      });
+    } catch (error) {
+      if (isUniqueViolation(error))
+        throw new PlanChangeError("This customer already has a plan: change it instead.", 409);
+      throw error;
+    }
+    await syncPlanVisits(trx, plan, rules, { now: input.now, actorId: input.actorId });
+    const days = describeWeekdays(weekdays);
+    await record(
+      trx,
+      plan,
+      actor,
+      {
+        kind: "started",
+        title: "Plan started",
+        summary: `Your ${plan.catalogue_plan_name} starts on ${formatDay(startDate)}, every ${days}.`,
+        detail: `${plan.catalogue_plan_name}, ${days}, ${input.dogCount} dog${input.dogCount === 1 ? "" : "s"}, from ${formatDay(startDate)}`,
+      },
+      email,
+    );
+    return plan;
+  });
+}
+
+export type ChangePlanInput = {
+  planId: string;
+  customerId: string;
+  cataloguePlan: CataloguePlanChoice;
+  weekdays: readonly number[];
+  dogCount: number;
+  yardSize: string;
+  /** The first day the change applies to; visits before it stay as they are. */
+  fromDate: string;
+  notes: string | null;
+  actor: PlanActor;
+  now: Date;
+  rules?: PlanRules;
+};
+
+/** An admin changes the plan (catalogue plan, days, dogs, yard) from a date on. */
+export async function changePlan(db: Db, input: ChangePlanInput): Promise<CustomerPlan> {
+  const { rules, email } = await rulesAndContext(input);
+  const weekdays = checkedWeekdays(input.weekdays, input.cataloguePlan);
+  const yardSize = checkedDogsAndYard(input.dogCount, input.yardSize);
+  const fromDate = checkedDayFrom(input.fromDate, businessToday(input.now), "Change from");
+  return db.transaction().execute(async (trx) => {
+    const current = await lockCustomersPlan(trx, input.planId, input.customerId);
+    if (current.status === "cancelled") throw new PlanChangeError("This plan is cancelled.", 409);
+    const plan = await updatePlan(trx, current.id, {
+      catalogue_plan_id: input.cataloguePlan._id,
+      catalogue_plan_name: input.cataloguePlan.name,
+      visits_per_week: weekdays.length,
+      weekdays,
+      dog_count: input.dogCount,
+      yard_size: yardSize,
+      notes: input.notes?.trim().slice(0, 1000) || null,
+    });
+    await syncPlanVisits(trx, plan, rules, {
+      now: input.now,
+      from: fromDate,
+      notBefore: lockedUntil(input.actor, rules, input.now),
+      actorId: input.actor.id,
+    });
+    const days = describeWeekdays(weekdays);
+    await record(
+      trx,
+      plan,
+      input.actor,
+      {
+        kind: "changed",
+        title: "Plan changed",
+        summary: `From ${formatDay(fromDate)} your plan is ${plan.catalogue_plan_name}, every ${days}, for ${input.dogCount} dog${input.dogCount === 1 ? "" : "s"}.`,
+        detail: `${plan.catalogue_plan_name}, ${days}, ${input.dogCount} dog${input.dogCount === 1 ? "" : "s"}, from ${formatDay(fromDate)}`,
+      },
+      email,
+    );
+    return plan;
+  });
+}
+
+export type PlanActionInput = { planId: string; customerId: string; actor: PlanActor; now: Date; rules?: PlanRules };
+
+/** Pauses the plan from one day to another (at most the longest pause); its visits then are skipped. */
+export async function pausePlan(db: Db, input: PlanActionInput & { from: string; until: string }) {
+  const { rules, email } = await rulesAndContext(input);
+  const today = businessToday(input.now);
+  const from = checkedDayFrom(input.from, today, "From");
+  if (!isRealDay(input.until)) throw new PlanChangeError("Until: enter a date.");
+  const until = input.until;
+  if (until < from) throw new PlanChangeError("Until must be on or after From.");
+  const days = Math.round((Date.parse(`${until}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+  if (days > rules.longestPauseDays) {
+    throw new PlanChangeError(`A pause can last at most ${rules.longestPauseDays} days.`);
+  }
+  return db.transaction().execute(async (trx) => {
+    const current = await lockCustomersPlan(trx, input.planId, input.customerId);
+    if (current.status === "cancelled") throw new PlanChangeError("This plan is cancelled.", 409);
+    const plan = await updatePlan(trx, current.id, { status: "paused", paused_from: from, paused_until: until });
+    await syncPlanVisits(trx, plan, rules, {
+      now: input.now,
+      notBefore: lockedUntil(input.actor, rules, input.now),
+      actorId: input.actor.id,
+    });
+    await record(
+      trx,
+      plan,
+      input.actor,
+      {
+        kind: "paused",
+        title: "Service paused",
+        summary: `Your service is paused from ${formatDay(from)} until ${formatDay(until)}. Visits in those days are skipped.`,
+        detail: `${formatDay(from)} to ${formatDay(until)}`,
+      },
+      email,
+    );
+    return plan;
+  });
+}
+
+/** Ends a pause now: the visits it skipped that can still change are scheduled again. */
+export async function resumePlan(db: Db, input: PlanActionInput) {
+  const { rules, email } = await rulesAndContext(input);
+  return db.transaction().execute(async (trx) => {
+    const current = await lockCustomersPlan(trx, input.planId, input.customerId);
+    if (current.status !== "paused") throw new PlanChangeError("This plan is not paused.", 409);
+    const plan = await updatePlan(trx, current.id, { status: "active", paused_from: null, paused_until: null });
+    await syncPlanVisits(trx, plan, rules, {
+      now: input.now,
+      notBefore: lockedUntil(input.actor, rules, input.now),
+      actorId: input.actor.id,
+    });
+    await record(
+      trx,
+      plan,
+      input.actor,
+      {
+        kind: "resumed",
+        title: "Service resumed",
+        summary: "Your service is back on: your visits are scheduled again.",
+        detail: "Pause ended",
+      },
+      email,
+    );
+    return plan;
+  });
+}
+
+/**
+ * Cancels the plan. Visits that start within the change notice (for a customer) still happen;
+ * the last of them is the plan's last visit day, and every later one is cancelled.
+ */
+export async function cancelPlan(db: Db, input: PlanActionInput) {
+  const { rules, email } = await rulesAndContext(input);
+  return db.transaction().execute(async (trx) => {
+    const current = await lockCustomersPlan(trx, input.planId, input.customerId);
+    if (current.status === "cancelled") throw new PlanChangeError("This plan is already cancelled.", 409);
+    const until = lockedUntil(input.actor, rules, input.now);
+    const last = await lastPlanVisitBefore(trx, current.id, until);
+    const lastDay = last ? businessToday(last) : businessToday(input.now);
+    const plan = await updatePlan(trx, current.id, {
+      status: "cancelled",
+      cancelled_at: input.now,
+      last_visit_date: lastDay,
+      paused_from: null,
+      paused_until: null,
+    });
+    await syncPlanVisits(trx, plan, rules, { now: input.now, notBefore: until, actorId: input.actor.id });
+    await record(
+      trx,
+      plan,
+      input.actor,
+      {
+        kind: "cancelled",
+        title: "Plan cancelled",
+        summary: last
+          ? `Your ${plan.catalogue_plan_name} is cancelled. Your last visit is on ${formatDay(lastDay)}.`
+          : `Your ${plan.catalogue_plan_name} is cancelled. There are no more visits.`,
+        detail: `Last visit ${formatDay(lastDay)}`,
+      },
+      email,
+    );
+    return plan;
+  });
+}
+
+export type VisitActionInput = { visitId: string; customerId: string; actor: PlanActor; now: Date; rules?: PlanRules };
+
+/** The customer skips one visit of their plan, until the change notice before it starts. */
+export async function skipVisit(db: Db, input: VisitActionInput) {
+  return changeOneVisit(db, input, "skip");
+}
+
+/** The customer takes a skip back, under the same notice. */
+export async function undoSkip(db: Db, input: VisitActionInput) {
+  return changeOneVisit(db, input, "undo");
+}
+
+async function changeOneVisit(db: Db, input: VisitActionInput, change: "skip" | "undo") {
+  const { rules, email } = await rulesAndContext(input);
+  return db.transaction().execute(async (trx) => {
+    const found = await lockCustomerVisit(trx, input.visitId, input.customerId);
+    if (!found || !found.plan_id) throw new PlanChangeError("We could not find that visit.", 404);
+    const plan = await lockCustomersPlan(trx, found.plan_id, input.customerId);
+    // Locked after the plan, as every plan change does: the visit again, now that no change of
+    // the plan can run between the two reads.
+    const visit = (await lockCustomerVisit(trx, input.visitId, input.customerId))!;
+    if (!input.actor.isAdmin && !canChangeVisit(visit.service_date, input.now, rules.changeNoticeHours)) {
+      throw new PlanChangeError(changeNoticeMessage(rules.changeNoticeHours), 409);
+    }
+    if (visit.service_date <= input.now) throw new PlanChangeError("This visit has already started.", 409);
+    const date = formatBusinessDate(visit.service_date);
+    if (change === "skip") {
+      if (visit.status !== "scheduled") throw new PlanChangeError("Only a scheduled visit can be skipped.", 409);
+      await setPlanVisit(trx, visit.id, { status: "skipped", skip_reason: "customer" });
+    } else {
+      if (visit.status !== "skipped" || visit.skip_reason !== "customer") {
+        throw new PlanChangeError("This visit is not skipped.", 409);
+      }
+      if (plan.status === "cancelled") throw new PlanChangeError("This plan is cancelled.", 409);
+      await setPlanVisit(trx, visit.id, { status: "scheduled", skip_reason: null });
+    }
+    await recordVisitEvent(trx, {
+      visitId: visit.id,
+      actorId: input.actor.id,
+      kind: "status",
+      from: visit.status,
+      to: change === "skip" ? "skipped" : "scheduled",
+      detail: change === "skip" ? "Skipped by customer" : "Skip undone",
+    });
+    await record(
+      trx,
+      plan,
+      input.actor,
+      change === "skip"
+        ? {
+            kind: "visit_skipped",
+            title: "Visit skipped",
+            summary: `Your visit on ${date} is skipped.`,
+            detail: date,
+          }
+        : {
+            kind: "skip_undone",
+            title: "Skip undone",
+            summary: `Your visit on ${date} is back on.`,
+            detail: date,
+          },
+      email,
+    );
+  });
+}
+
+function formatDay(day: string) {
+  return formatBusinessDate(startOfBusinessDay(day)!);
+}
