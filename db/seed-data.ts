@@ -307,6 +307,46 @@ export async function seedDevelopmentData(db: Kysely<Database>, options: SeedOpt
       ])
       .execute();
 
+    // Customer plans (decision 090): their visits are made by the visit generator, which the
+    // server runs at start, so the seed writes only the plans. The catalogue plan ids and names
+    // are the bundled dataset's.
+    // The business's calendar day (Pacific time; app/utils/business-time.ts says why).
+    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Los_Angeles" }).format(new Date(now));
+    const plans = [
+      { customer: ids.customer, plan: "weekly", name: "Weekly Swift Service", weekdays: [2], dogs: 2, yard: "medium" },
+      {
+        customer: ids.morgan,
+        plan: "twice-weekly",
+        name: "Twice-Weekly Swift Service",
+        weekdays: [1, 4],
+        dogs: 1,
+        yard: "small",
+      },
+      { customer: ids.jordan, plan: "weekly", name: "Weekly Swift Service", weekdays: [5], dogs: 3, yard: "large" },
+    ] as const;
+    for (const seed of plans) {
+      const plan = await trx
+        .insertInto("customer_plans")
+        .values({
+          customer_id: seed.customer,
+          catalogue_plan_id: `servicePlan.${seed.plan}`,
+          catalogue_plan_name: seed.name,
+          visits_per_week: seed.weekdays.length,
+          weekdays: [...seed.weekdays],
+          dog_count: seed.dogs,
+          yard_size: seed.yard,
+          start_date: today,
+          notes: null,
+          created_by: admin,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto("customer_plan_events")
+        .values({ plan_id: plan.id, actor_id: admin, kind: "started", detail: `${seed.name}, from ${today}` })
+        .execute();
+    }
+
     await trx
       .insertInto("quote_requests")
       .values([
