@@ -111,6 +111,8 @@ export interface CustomerPlansTable {
   dog_count: number;
   yard_size: YardSize;
   start_date: Day;
+  /** The first day the current weekdays apply (a change from a date); null means start_date. */
+  schedule_from: ColumnType<Day | null, Day | null | undefined, Day | null>;
   notes: string | null;
   status: ColumnType<PlanStatus, PlanStatus | undefined, PlanStatus>;
   paused_from: ColumnType<Day | null, Day | null | undefined, Day | null>;

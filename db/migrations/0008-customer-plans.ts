@@ -73,6 +73,9 @@ export async function up(db: Kysely<any>) {
     .addColumn("dog_count", "integer", (c) => c.notNull().check(sql`dog_count between 1 and 20`))
     .addColumn("yard_size", "text", (c) => c.notNull().check(oneOf("yard_size", YARD_SIZES)))
     .addColumn("start_date", "date", (c) => c.notNull())
+    // The first day the plan's current days apply ("Change plan" from a date); null: start_date.
+    // Visits of earlier slots keep the days they were made for.
+    .addColumn("schedule_from", "date")
     .addColumn("notes", "text", (c) => c.check(sql`length(notes) <= 1000`))
     .addColumn("status", "text", (c) => c.notNull().defaultTo("active").check(oneOf("status", PLAN_STATUSES)))
     .addColumn("paused_from", "date")

@@ -151,7 +151,10 @@ export async function syncPlanVisits(
   let changed = 0;
   let removed = 0;
   for (const visit of await lockFollowingVisitsFrom(db, plan.id, notBefore)) {
-    const wanted = visit.plan_slot ? planned.get(visit.plan_slot) : undefined;
+    // A slot before the current days apply ("Change plan" from a later date) keeps its day and
+    // type: only a pause skips it, and a cancellation ends it.
+    const earlier = plan.schedule_from !== null && visit.plan_slot !== null && visit.plan_slot < plan.schedule_from;
+    const wanted = earlier ? keptAsItIs(plan, visit) : visit.plan_slot ? planned.get(visit.plan_slot) : undefined;
     if (visit.plan_slot) planned.delete(visit.plan_slot);
     if (visit.status === "skipped" && visit.skip_reason !== "paused") continue;
     if (!wanted) {
@@ -173,12 +176,13 @@ export async function syncPlanVisits(
     }
     const status = wanted.paused ? "skipped" : "scheduled";
     const moved = visit.service_date.getTime() !== wanted.startsAt.getTime();
-    if (status === visit.status && !moved && visit.service_type === serviceType) continue;
+    const type = earlier ? visit.service_type : serviceType;
+    if (status === visit.status && !moved && visit.service_type === type) continue;
     await setPlanVisit(db, visit.id, {
       status,
       skip_reason: wanted.paused ? "paused" : null,
       service_date: wanted.startsAt,
-      service_type: serviceType,
+      service_type: type,
     });
     if (status !== visit.status) {
       await recordVisitEvent(db, {
@@ -211,6 +215,19 @@ export async function syncPlanVisits(
   }));
   const made = await insertPlanVisits(db, rows);
   return { made, changed, removed };
+}
+
+/** A visit made for the plan's earlier days: wanted as it is, unless the plan ended before it. */
+function keptAsItIs(plan: CustomerPlan, visit: { plan_slot: string | null; service_date: Date }) {
+  const day = businessToday(visit.service_date);
+  if (plan.status === "cancelled" && plan.last_visit_date !== null && day > plan.last_visit_date) return undefined;
+  const paused =
+    plan.status === "paused" &&
+    plan.paused_from !== null &&
+    plan.paused_until !== null &&
+    day >= plan.paused_from &&
+    day <= plan.paused_until;
+  return { slot: visit.plan_slot!, day, startsAt: visit.service_date, paused };
 }
 
 async function customerOf(db: Db, customerId: string) {
@@ -340,7 +357,12 @@ export async function changePlan(db: Db, input: ChangePlanInput): Promise<Custom
   const { rules, email } = await rulesAndContext(input);
   const weekdays = checkedWeekdays(input.weekdays, input.cataloguePlan);
   const yardSize = checkedDogsAndYard(input.dogCount, input.yardSize);
-  const fromDate = checkedDayFrom(input.fromDate, businessToday(input.now), "Change from");
+  const today = businessToday(input.now);
+  const fromDate = checkedDayFrom(input.fromDate, today, "Change from");
+  // Within the horizon: the earlier days' visits up to it exist already, so none goes missing.
+  if (fromDate > addDays(today, rules.horizonDays)) {
+    throw new PlanChangeError(`Change from: a date within the next ${rules.horizonDays} days.`);
+  }
   return db.transaction().execute(async (trx) => {
     const current = await lockCustomersPlan(trx, input.planId, input.customerId);
     if (current.status === "cancelled") throw new PlanChangeError("This plan is cancelled.", 409);
@@ -352,6 +374,7 @@ export async function changePlan(db: Db, input: ChangePlanInput): Promise<Custom
       dog_count: input.dogCount,
       yard_size: yardSize,
       notes: input.notes?.trim().slice(0, 1000) || null,
+      schedule_from: fromDate,
     });
     await syncPlanVisits(trx, plan, rules, {
       now: input.now,

@@ -80,6 +80,8 @@ export function changeNoticeMessage(changeNoticeHours: number): string {
 export type PlanCalendar = {
   weekdays: readonly number[];
   start_date: string;
+  /** The first day the current weekdays apply (after "Change plan" from a date); null: start_date. */
+  schedule_from?: string | null;
   status: "active" | "paused" | "cancelled";
   paused_from: string | null;
   paused_until: string | null;
@@ -105,7 +107,8 @@ export type PlannedVisit = { slot: string; day: string; startsAt: Date; paused: 
  * day falls in its pause (they exist, skipped, so the customer sees them as "Skipped").
  */
 export function plannedVisits(plan: PlanCalendar, rules: ScheduleRules, from: string, to: string): PlannedVisit[] {
-  const first = from < plan.start_date ? plan.start_date : from;
+  const starts = plan.schedule_from && plan.schedule_from > plan.start_date ? plan.schedule_from : plan.start_date;
+  const first = from < starts ? starts : from;
   const visits: PlannedVisit[] = [];
   for (const slot of slotDays(plan.weekdays, first, to)) {
     const day = serviceDayFor(slot, rules.closed);
