@@ -124,19 +124,6 @@ export async function findProviderBookingCustomer(provider: BookingProvider, ext
   return row?.customer_id ?? null;
 }
 
-/** The id when it names an existing customer (a signed reference may outlive its account). */
-export async function findCustomerIdById(userId: string, handle?: Db): Promise<string | null> {
-  if (!isUuid(userId)) return null;
-  const db = handle ?? (await getDb());
-  const row = await db
-    .selectFrom("users")
-    .select("users.id")
-    .where("users.id", "=", userId)
-    .where(isNotAdmin)
-    .executeTakeFirst();
-  return row?.id ?? null;
-}
-
 /** The customer with this e-mail, whatever its case. */
 export async function findCustomerIdByEmail(email: string): Promise<string | null> {
   const db = await getDb();
