@@ -87,13 +87,16 @@ it("seeds completed, missed (with its return visit), skipped and today's visits,
   const pacificDay = (d: Date) => new Intl.DateTimeFormat("en-CA", { timeZone: "America/Los_Angeles" }).format(d);
   const today = visits.filter((v) => pacificDay(v.service_date) === pacificDay(new Date()));
   expect(today.length).toBeGreaterThanOrEqual(2);
-  // The documented customer's dashboard lists exactly these (tests/e2e/portal.spec.ts counts them).
+  // The documented customer's visit history holds these five, and the dashboard lists the three
+  // completed ones (decision 047; tests/e2e/portal.spec.ts counts them).
   const customer = await database.db
     .selectFrom("users")
     .select("id")
     .where("email", "=", DEV_ACCOUNTS.customer.email)
     .executeTakeFirstOrThrow();
-  expect(visits.filter((v) => v.customer_id === customer.id)).toHaveLength(5);
+  const customersVisits = visits.filter((v) => v.customer_id === customer.id);
+  expect(customersVisits).toHaveLength(5);
+  expect(customersVisits.filter((v) => v.status === "completed")).toHaveLength(3);
 });
 
 it("stores before and after photos from the bundled dataset, readable from storage", async () => {

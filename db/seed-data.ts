@@ -129,7 +129,8 @@ type SeedVisit = {
 
 function seedVisits(now: number): SeedVisit[] {
   return [
-    // The development customer: five visits, the dashboard's whole "Recent Services" list.
+    // The development customer: five visits, the three completed ones the dashboard's "Recent
+    // Services" (decision 047), the others in their visit history.
     {
       customer: "customer",
       type: "Weekly Service",

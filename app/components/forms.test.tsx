@@ -88,6 +88,52 @@ describe("Field with plain props", () => {
   });
 });
 
+describe("the lean look, the file look, and what follows a control", () => {
+  it("a lean field (a long list's) takes the component classes and nothing else", () => {
+    const page = render(
+      <>
+        <Field lean label="Customer e-mail" inputProps={{ id: "e", name: "customerEmail", type: "email" }} />
+        <SelectField lean label="Visit type" selectProps={{ id: "t", name: "serviceType" }}>
+          <option value="">Select a service type</option>
+        </SelectField>
+      </>,
+    );
+    expect(byId(page, "e").className).toBe("admin-field");
+    expect(byId(page, "t").className).toBe("admin-field");
+    expect(page.querySelector('label[for="e"]')?.className).toBe("admin-label");
+    expect(page.querySelector('label[for="t"]')?.className).toBe("admin-label");
+    // Never refused on the page: no error element, no aria.
+    expect(page.querySelector('[id="e-error"]')).toBeNull();
+    expect(byId(page, "e").hasAttribute("aria-describedby")).toBe(false);
+  });
+
+  it("a file input takes the file look and its hint", () => {
+    const page = render(
+      <Field
+        label="Before Image/Video"
+        description="Supports images and videos (max 50MB)"
+        inputProps={{ id: "before-file", name: "before", type: "file", accept: "image/*,video/*" }}
+      />,
+    );
+    const input = byId(page, "before-file") as HTMLInputElement;
+    expect(input.type).toBe("file");
+    expect(input.className).toContain("file:rounded-full");
+    expect(input.className).not.toContain("border-slate-500");
+    expect(input.getAttribute("aria-describedby")).toBe("before-file-hint");
+  });
+
+  it("puts children right after the control, before the hint and the messages", () => {
+    const page = render(
+      <Field label="Customer" errors={["Select a customer"]} describedBy="s" inputProps={{ id: "c" }}>
+        <p id="s">3 customers found</p>
+      </Field>,
+    );
+    const ids = [...page.querySelectorAll("[id]")].map((element) => element.id);
+    expect(ids).toEqual(["c", "s", "c-error"]);
+    expect(byId(page, "c").getAttribute("aria-describedby")).toBe("c-error s");
+  });
+});
+
 describe("Fields from Conform's metadata", () => {
   const refused: SubmissionResult<string[]> = {
     status: "error",

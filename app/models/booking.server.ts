@@ -6,7 +6,26 @@ import { isUuid } from "~/utils/uuid";
 
 export type Booking = Selectable<BookingsTable>;
 
-/** SPEC 6/9: a customer's own latest 5 bookings, by booking date descending. */
+/**
+ * SPEC 6/9: the customer's "Upcoming Bookings": their own bookings from `from` on (the start of
+ * today in the business's time zone), soonest first, at most `limit` (decision 047; the spec's
+ * literal query listed the latest booking dates first, past ones included). Served by
+ * bookings (customer_id, booking_date desc), read backwards.
+ */
+export async function listUpcomingBookingsForCustomer(customerId: string, from: Date, limit = 5): Promise<Booking[]> {
+  const db = await getDb();
+  return db
+    .selectFrom("bookings")
+    .selectAll()
+    .where("customer_id", "=", customerId)
+    .where("booking_date", ">=", from)
+    .orderBy("booking_date")
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+}
+
+/** The admin's customer page: a customer's latest bookings, by booking date descending. */
 export async function listRecentBookingsForCustomer(customerId: string, limit = 5): Promise<Booking[]> {
   const db = await getDb();
   return db
@@ -122,19 +141,6 @@ export async function findProviderBookingCustomer(provider: BookingProvider, ext
     .where("external_id", "=", externalId)
     .executeTakeFirst();
   return row?.customer_id ?? null;
-}
-
-/** The id when it names an existing customer (a signed reference may outlive its account). */
-export async function findCustomerIdById(userId: string, handle?: Db): Promise<string | null> {
-  if (!isUuid(userId)) return null;
-  const db = handle ?? (await getDb());
-  const row = await db
-    .selectFrom("users")
-    .select("users.id")
-    .where("users.id", "=", userId)
-    .where(isNotAdmin)
-    .executeTakeFirst();
-  return row?.id ?? null;
 }
 
 /** The customer with this e-mail, whatever its case. */

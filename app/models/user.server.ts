@@ -1,4 +1,4 @@
-import { getDb } from "~/utils/db.server";
+import { getDb, type Db } from "~/utils/db.server";
 import { isUuid } from "~/utils/uuid";
 import { hasAdminRole, isNotAdmin } from "./user-roles.server";
 
@@ -48,9 +48,9 @@ export async function getSessionUserById(id: string): Promise<SessionUser | null
 }
 
 /** Whether the id names a customer (a user without the admin role). */
-export async function isCustomer(userId: string): Promise<boolean> {
+export async function isCustomer(userId: string, handle?: Db): Promise<boolean> {
   if (!isUuid(userId)) return false;
-  const db = await getDb();
+  const db = handle ?? (await getDb());
   const row = await db
     .selectFrom("users")
     .select("users.id")

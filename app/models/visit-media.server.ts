@@ -1,6 +1,7 @@
 import type { NewVisitImage, VisitImage } from "../../db/schema";
 import { getDb, type Db } from "~/utils/db.server";
 import { isUuid } from "~/utils/uuid";
+import { completedVisitsOf } from "./visit.server";
 
 /** A row of `service_images`: a before or after photo or video of a visit. */
 export type { VisitImage };
@@ -20,9 +21,9 @@ export async function listMediaForVisits(visitIds: string[], limit?: number): Pr
 }
 
 /**
- * The newest `limit` media rows of a customer's `visits` most recent visits (by visit date, as
- * listRecentVisitsForCustomer orders them), in one query: the dashboard runs it beside the
- * visits query instead of after it.
+ * The newest `limit` media rows of a customer's `visits` most recent completed visits (as
+ * listRecentCompletedVisitsForCustomer lists them), in one query: the dashboard runs it beside
+ * the visits query instead of after it.
  */
 export async function listRecentMediaForCustomer(
   customerId: string,
@@ -33,15 +34,7 @@ export async function listRecentMediaForCustomer(
   return db
     .selectFrom("service_images")
     .selectAll()
-    .where("service_id", "in", (eb) =>
-      eb
-        .selectFrom("services")
-        .select("id")
-        .where("customer_id", "=", customerId)
-        .orderBy("service_date", "desc")
-        .orderBy("id")
-        .limit(visits),
-    )
+    .where("service_id", "in", completedVisitsOf(db, customerId).select("id").limit(visits))
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
     .limit(limit)

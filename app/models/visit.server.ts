@@ -15,17 +15,24 @@ import { isUuid } from "~/utils/uuid";
 /** A row of `services`: one visit to a customer's yard (the table keeps the spec's name). */
 export type { Visit };
 
-/** SPEC 6/9: a customer sees their own latest 5 visits ("services"), newest visit date first. */
-export async function listRecentVisitsForCustomer(customerId: string, limit = 5): Promise<Visit[]> {
-  const db = await getDb();
+/**
+ * A customer's completed visits, newest visit date first: the dashboard's "Your last 5 completed
+ * services" and the visits its photos come from (decision 047; the spec's literal query listed
+ * every status, future visits first). Served by services (customer_id, service_date desc).
+ */
+export function completedVisitsOf(db: Db, customerId: string) {
   return db
     .selectFrom("services")
-    .selectAll()
     .where("customer_id", "=", customerId)
+    .where("status", "=", "completed")
     .orderBy("service_date", "desc")
-    .orderBy("id")
-    .limit(limit)
-    .execute();
+    .orderBy("id");
+}
+
+/** SPEC 6/9: the customer's own latest 5 completed visits ("services"). */
+export async function listRecentCompletedVisitsForCustomer(customerId: string, limit = 5): Promise<Visit[]> {
+  const db = await getDb();
+  return completedVisitsOf(db, customerId).selectAll().limit(limit).execute();
 }
 
 export type NewVisitInput = {

@@ -1,11 +1,14 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { submitClass } from "~/features/accounts/auth-fields";
-import { Field } from "~/components/forms";
-import { linkClass } from "~/components/ui-classes";
+import { ErrorList, Field } from "~/components/forms";
 import { AccountPage } from "~/features/accounts/account-form";
+import { RecoveryCodesPage } from "~/features/accounts/recovery-codes-page";
 import { homeFor, requireUserSession } from "~/features/accounts/auth.server";
+import { SecurityFormSchema } from "~/features/accounts/auth-schemas";
 import {
   completeEnrolment,
   describeSetupKey,
@@ -44,66 +47,75 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
 }
 
-type ActionData = { intent: string; error?: string; recoveryCodes?: string[] };
+// Every refusal is Conform's `submission.reply()` (decision 017): a code's messages on the code
+// field, the others on the form; the code itself is never sent back.
+type ActionData = { result: SubmissionResult<string[]>; recoveryCodes?: string[] };
 
 const WRONG_CODE = "That code is not right. Please try again.";
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { user, session } = await requireUserSession(request, context);
-  const form = await readFormData(request);
-  const intent = String(form.get("intent") ?? "");
-  const code = String(form.get("code") ?? "").slice(0, 40);
+  const submission = parseWithZod(await readFormData(request), { schema: SecurityFormSchema });
+  const refuse = (status: number, errors: { code?: string; form?: string }, headers?: HeadersInit) =>
+    json<ActionData>(
+      {
+        result: submission.reply({
+          fieldErrors: errors.code ? { code: [errors.code] } : undefined,
+          formErrors: errors.form ? [errors.form] : undefined,
+          hideFields: ["code"],
+        }),
+      },
+      { status, headers },
+    );
+  if (submission.status !== "success") return refuse(400, { form: "Unknown action." });
+  const { intent, code } = submission.value;
 
   if (intent === "sign-out-others") {
     const ended = await deleteSessionsOfUser(user.id, session.id || null);
     log.info("auth.sessions.ended_others", { userId: user.id, ended });
     return jsonWithSuccess<ActionData>(
-      { intent },
+      { result: submission.reply({ resetForm: true }) },
       { message: "Signed out elsewhere", description: "Every other device has been signed out." },
     );
   }
   if (intent === "setup") {
-    if (user.twoStepEnabled) return json<ActionData>({ intent, error: "Two-step verification is already on." }, 409);
+    if (user.twoStepEnabled) return refuse(409, { form: "Two-step verification is already on." });
     // A new key at every press, kept in this session only.
     setSetupKey(session, await newSetupKey());
     return redirect("/account/security", { headers: { ...NO_STORE, "Set-Cookie": await commitSession(session) } });
   }
   if (intent === "enable") {
-    if (user.twoStepEnabled) return json<ActionData>({ intent, error: "Two-step verification is already on." }, 409);
+    if (user.twoStepEnabled) return refuse(409, { form: "Two-step verification is already on." });
     const setupKey = setupKeyOf(session);
-    if (!setupKey) {
-      return json<ActionData>({ intent, error: "Press \u201cSet up two-step\u201d first." }, { status: 400 });
-    }
+    if (!setupKey) return refuse(400, { form: "Press \u201cSet up two-step\u201d first." });
     const enrolment = await completeEnrolment(user.id, setupKey, code, session.id || null);
-    if (!enrolment) return json<ActionData>({ intent, error: WRONG_CODE }, { status: 400 });
+    if (!enrolment) return refuse(400, { code: WRONG_CODE });
     // This session proved the code just now: it is the one that stays, with its second step.
     setSetupKey(session, null);
     setSecondStepAt(session, enrolment.enabledAt);
     log.info("auth.two_step.enabled", { userId: user.id });
     return json<ActionData>(
-      { intent, recoveryCodes: enrolment.recoveryCodes },
+      { result: submission.reply({ resetForm: true }), recoveryCodes: enrolment.recoveryCodes },
       { headers: { ...NO_STORE, "Set-Cookie": await commitSession(session) } },
     );
   }
-  if (intent === "disable") {
-    if (!user.twoStepEnabled) return json<ActionData>({ intent, error: "Two-step verification is off." }, 409);
-    const check = await disableTwoStep(user.id, code, session.id || null);
-    if (check.status === "limited") {
-      return json<ActionData>(
-        { intent, error: tooManyCodesMessage(check.retryAfterSeconds) },
-        { status: 429, headers: { "Retry-After": String(check.retryAfterSeconds) } },
-      );
-    }
-    if (check.status === "wrong") return json<ActionData>({ intent, error: WRONG_CODE }, { status: 400 });
-    setSecondStepAt(session, null);
-    log.info("auth.two_step.disabled", { userId: user.id });
-    return redirectWithSuccess(
-      "/account/security",
-      { message: "Two-step verification is off", description: "Signing in now needs only your password." },
-      { headers: { "Set-Cookie": await commitSession(session) } },
+  if (!user.twoStepEnabled) return refuse(409, { form: "Two-step verification is off." });
+  const check = await disableTwoStep(user.id, code, session.id || null);
+  if (check.status === "limited") {
+    return refuse(
+      429,
+      { code: tooManyCodesMessage(check.retryAfterSeconds) },
+      { "Retry-After": String(check.retryAfterSeconds) },
     );
   }
-  return json<ActionData>({ intent, error: "Unknown action." }, { status: 400 });
+  if (check.status === "wrong") return refuse(400, { code: WRONG_CODE });
+  setSecondStepAt(session, null);
+  log.info("auth.two_step.disabled", { userId: user.id });
+  return redirectWithSuccess(
+    "/account/security",
+    { message: "Two-step verification is off", description: "Signing in now needs only your password." },
+    { headers: { "Set-Cookie": await commitSession(session) } },
+  );
 }
 
 export default function SecurityPage() {
@@ -111,32 +123,18 @@ export default function SecurityPage() {
   const data = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
 
-  if (data?.recoveryCodes) {
-    return (
-      <AccountPage title="Two-step verification">
-        <h2 className="text-xl font-bold text-slate-900 dark:text-white">Two-step verification is on</h2>
-        <p className="mt-2 text-slate-800 dark:text-slate-200">
-          Save these {data.recoveryCodes.length} recovery codes somewhere safe. Each works once, in place of a code from
-          your app, if you lose your phone. They are shown only now.
-        </p>
-        <ul aria-label="Recovery codes" className="mt-4 grid grid-cols-2 gap-2 font-mono text-lg">
-          {data.recoveryCodes.map((c) => (
-            <li key={c}>
-              <code>{c}</code>
-            </li>
-          ))}
-        </ul>
-        <p className="mt-6">
-          <Link to={home} className={linkClass}>
-            Continue
-          </Link>
-        </p>
-      </AccountPage>
-    );
-  }
+  const codeErrors = data?.result.error?.code;
+  const formErrors = data?.result.error?.[""];
+
+  if (data?.recoveryCodes) return <RecoveryCodesPage codes={data.recoveryCodes} home={home} />;
 
   return (
     <AccountPage title="Two-step verification">
+      {requiredForAdmin ? (
+        <p role="alert" className="mb-4 font-semibold text-slate-900 dark:text-white">
+          Admins must use two-step verification. Turn it on to open the admin pages.
+        </p>
+      ) : null}
       {enabled ? (
         <>
           <p className="text-slate-800 dark:text-slate-200">
@@ -155,7 +153,7 @@ export default function SecurityPage() {
                 autoComplete: "one-time-code",
                 maxLength: 40,
               }}
-              errors={data?.intent === "disable" && data.error ? [data.error] : undefined}
+              errors={codeErrors}
             />
             <button type="submit" className={submitClass} disabled={busy}>
               Turn off
@@ -164,11 +162,6 @@ export default function SecurityPage() {
         </>
       ) : setup ? (
         <>
-          {requiredForAdmin ? (
-            <p role="alert" className="mb-4 font-semibold text-slate-900 dark:text-white">
-              Admins must use two-step verification. Turn it on to open the admin pages.
-            </p>
-          ) : null}
           <p className="text-slate-800 dark:text-slate-200">
             Scan this QR code with an authenticator app (Google Authenticator, 1Password, Authy…), then enter the code
             it shows.
@@ -197,7 +190,7 @@ export default function SecurityPage() {
                 autoComplete: "one-time-code",
                 maxLength: 10,
               }}
-              errors={data?.intent === "enable" && data.error ? [data.error] : undefined}
+              errors={codeErrors}
             />
             <button type="submit" className={submitClass} disabled={busy}>
               Turn on
@@ -206,11 +199,6 @@ export default function SecurityPage() {
         </>
       ) : (
         <>
-          {requiredForAdmin ? (
-            <p role="alert" className="mb-4 font-semibold text-slate-900 dark:text-white">
-              Admins must use two-step verification. Turn it on to open the admin pages.
-            </p>
-          ) : null}
           <p className="text-slate-800 dark:text-slate-200">
             Two-step verification is off. With it on, signing in needs your password and a code from an authenticator
             app (Google Authenticator, 1Password, Authy…).
@@ -221,13 +209,9 @@ export default function SecurityPage() {
               Set up two-step
             </button>
           </Form>
-          {data?.intent === "enable" && data.error ? (
-            <p role="alert" className="mt-4 text-red-700 dark:text-red-300">
-              {data.error}
-            </p>
-          ) : null}
         </>
       )}
+      <ErrorList role="alert" errors={formErrors} className="mt-4 text-red-700 dark:text-red-300" />
 
       <Form method="post" className="mt-8 border-t border-slate-200 pt-6 dark:border-slate-700">
         <input type="hidden" name="intent" value="sign-out-others" />

@@ -7,11 +7,11 @@ import { BrowserScript } from "~/components/browser-script";
 import { submitClass } from "~/features/accounts/auth-fields";
 import { Field } from "~/components/forms";
 import { AccountPage } from "~/features/accounts/account-form";
+import { ExpiredLinkPage } from "~/features/accounts/expired-link-page";
 import { MIN_PASSWORD_LENGTH, RESET_LINK_EXPIRED_MESSAGE } from "~/features/accounts/account-constants";
 import { ResetPasswordSchema } from "~/features/accounts/auth-schemas";
 import { isResetTokenLive, resetPasswordWithToken } from "~/features/accounts/password-reset.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { linkClass } from "~/components/ui-classes";
 import { readFormData } from "~/utils/form-data.server";
 import { log } from "~/utils/logger.server";
 import { browserScriptUrl } from "~/utils/browser-scripts.server";
@@ -63,16 +63,12 @@ export default function ResetPasswordPage() {
   const data = useActionData<typeof action>();
   if (!token || data?.expired) {
     return (
-      <AccountPage title="Choose a new password">
-        <p role="alert" className="text-slate-800 dark:text-slate-200">
-          {RESET_LINK_EXPIRED_MESSAGE}
-        </p>
-        <p className="mt-4">
-          <a href="/auth/forgot-password" className={linkClass}>
-            Request a new link
-          </a>
-        </p>
-      </AccountPage>
+      <ExpiredLinkPage
+        title="Choose a new password"
+        message={RESET_LINK_EXPIRED_MESSAGE}
+        to="/auth/forgot-password"
+        linkText="Request a new link"
+      />
     );
   }
   return (

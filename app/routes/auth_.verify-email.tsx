@@ -2,8 +2,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { submitClass } from "~/features/accounts/auth-fields";
-import { linkClass } from "~/components/ui-classes";
 import { AccountPage } from "~/features/accounts/account-form";
+import { VERIFY_LINK_EXPIRED_MESSAGE } from "~/features/accounts/account-constants";
+import { ExpiredLinkPage } from "~/features/accounts/expired-link-page";
 import { getOptionalUser, homeFor } from "~/features/accounts/auth.server";
 import { isVerifyTokenLive, verifyEmailWithToken } from "~/features/accounts/email-verification.server";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -34,10 +35,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const next = user ? homeFor(user) : "/auth";
   const userId = await verifyEmailWithToken(token);
   if (!userId) {
-    return redirectWithError(next, {
-      message: "Link expired",
-      description: "This verification link has expired or was already used. Request a new one from your dashboard.",
-    });
+    return redirectWithError(next, { message: "Link expired", description: VERIFY_LINK_EXPIRED_MESSAGE });
   }
   log.info("auth.email_verified", { userId });
   return redirectWithSuccess(next, { message: "Success", description: "Your e-mail address is verified." });
@@ -47,16 +45,12 @@ export default function VerifyEmailPage() {
   const { token } = useLoaderData<typeof loader>();
   if (!token) {
     return (
-      <AccountPage title="Verify your e-mail">
-        <p role="alert" className="text-slate-800 dark:text-slate-200">
-          This verification link has expired or was already used. Request a new one from your dashboard.
-        </p>
-        <p className="mt-4">
-          <a href="/customer-dashboard" className={linkClass}>
-            Go to your dashboard
-          </a>
-        </p>
-      </AccountPage>
+      <ExpiredLinkPage
+        title="Verify your e-mail"
+        message={VERIFY_LINK_EXPIRED_MESSAGE}
+        to="/customer-dashboard"
+        linkText="Go to your dashboard"
+      />
     );
   }
   return (

@@ -7,11 +7,12 @@ import { DashboardHeader } from "~/components/dashboard-header";
 import { MediaView, type MediaViewItem } from "~/features/media/media-view";
 import { BookingStatusBadge, VisitStatusBadge } from "~/components/status-badge";
 import { bookingCalendarLink, getBookingCalendarUrl } from "~/features/bookings/booking-calendar.server";
-import { listRecentBookingsForCustomer } from "~/models/booking.server";
+import { listUpcomingBookingsForCustomer } from "~/models/booking.server";
 import { mediaKindOf } from "~/features/media/visit-media.server";
 import { listRecentMediaForCustomer } from "~/models/visit-media.server";
 import { formatBusinessDate, formatBusinessDateTime } from "~/utils/business-time";
-import { listRecentVisitsForCustomer } from "~/models/visit.server";
+import { listRecentCompletedVisitsForCustomer } from "~/models/visit.server";
+import { startOfBusinessToday } from "~/features/visits/visit-dates";
 import { requireUser } from "~/features/accounts/auth.server";
 import { VerifyEmailNotice } from "~/features/accounts/verify-email-notice";
 import { redirectWithError } from "~/utils/toast.server";
@@ -24,9 +25,10 @@ const VISITS_SHOWN = 5;
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   // Every query is scoped to the signed-in user's id; nothing here takes an id from the URL.
+  // Completed visits and their photos; bookings from today on, soonest first (decision 047).
   const [recentVisits, bookings, calendarUrl, media] = await Promise.all([
-    listRecentVisitsForCustomer(user.id, VISITS_SHOWN),
-    listRecentBookingsForCustomer(user.id),
+    listRecentCompletedVisitsForCustomer(user.id, VISITS_SHOWN),
+    listUpcomingBookingsForCustomer(user.id, startOfBusinessToday()),
     getBookingCalendarUrl(),
     listRecentMediaForCustomer(user.id, VISITS_SHOWN, MEDIA_SHOWN),
   ]);

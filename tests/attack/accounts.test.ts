@@ -1,21 +1,11 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import url from "node:url";
-import { createRequestHandler, type ServerBuild } from "@remix-run/node";
-import express from "express";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { boundedBodies } from "../../server/body-limits.js";
-import { refuseCrossSiteWrites } from "../../server/cross-site.js";
-import { createRemixRequest } from "../../server/remix-request.js";
-import { requestGuards } from "../../server/request-guards.js";
 import { useAppDatabase } from "../helpers/app-database";
+import { startInProcessServer, type InProcessServer } from "../helpers/in-process-server";
 import { startAppServer, type AppServer } from "../helpers/app-server";
-import { BUILD_FILE, ensureBuild } from "../helpers/ensure-build";
 import { createUser, sessionCookieFor, type TestUser } from "../helpers/factories";
 import { TINY_PNG } from "../helpers/media-bytes";
 import { startTestSmtpServer, type TestSmtpServer } from "../helpers/smtp-server";
@@ -24,49 +14,27 @@ import { totpCode } from "../helpers/totp";
 /**
  * The attacker's probe of issue 24 (items 1, 2, 3, 5, 6 and 7), over HTTP against the
  * production build. Items 1, 2, 3 and 6 need accounts in the database: the build runs in this
- * process behind server.js's middleware on a real socket (as tests/corpus/bad-input.test.ts
- * does), on the test database. Items 5 and 7 are about what server.js itself does (its headers,
+ * process behind server.js's middleware on a real socket (tests/helpers/in-process-server.ts),
+ * on the test database. Items 5 and 7 are about what server.js itself does (its headers,
  * its log, the TCP peer it passes on): they run against `node server.js` (tests/helpers/app-server.ts).
  */
 
 const database = useAppDatabase();
-let server: http.Server;
+let server: InProcessServer;
 let base = "";
 let dataDir: string;
 let smtp: TestSmtpServer;
 let mediaId = "";
 
 beforeAll(async () => {
-  ensureBuild();
   smtp = await startTestSmtpServer();
   dataDir = mkdtempSync(path.join(os.tmpdir(), "attack-accounts-"));
   // Read by the build's environment on its first request.
   process.env.DATA_DIR = dataDir;
   process.env.SMTP_URL = smtp.url;
   process.env.MAIL_FROM = "Swift Scoop <hello@example.com>";
-  const build = (await import(/* @vite-ignore */ url.pathToFileURL(BUILD_FILE).href)) as ServerBuild;
-  const handle = createRequestHandler(build, "production");
-  const app = express();
-  app.disable("x-powered-by");
-  app.use(requestGuards(), refuseCrossSiteWrites({ siteUrl: "http://localhost:3000" }), boundedBodies());
-  app.all("*", async (req, res, next) => {
-    try {
-      const response = await handle(createRemixRequest(req, res), {
-        cspNonce: "attack",
-        clientAddress: req.socket.remoteAddress,
-      });
-      res.status(response.status);
-      for (const [key, value] of response.headers.entries()) res.append(key, value);
-      if (!response.body) return void res.end();
-      await pipeline(Readable.fromWeb(response.body as never), res);
-    } catch (error) {
-      if (res.headersSent) return void res.destroy();
-      next(error);
-    }
-  });
-  server = app.listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startInProcessServer({ cspNonce: "attack" });
+  base = server.base;
 
   // One customer's photo, stored where the build's folder storage reads it (rows and file
   // written directly: the probe needs no app module but the build).
@@ -102,7 +70,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.close();
   await smtp?.stop();
   rmSync(dataDir, { recursive: true, force: true });
   for (const name of ["SMTP_URL", "MAIL_FROM"]) delete process.env[name];

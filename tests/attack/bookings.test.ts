@@ -1,75 +1,42 @@
-import type http from "node:http";
-import type { AddressInfo } from "node:net";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import url from "node:url";
-import { createRequestHandler, type ServerBuild } from "@remix-run/node";
-import express from "express";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { boundedBodies } from "../../server/body-limits.js";
-import { refuseCrossSiteWrites } from "../../server/cross-site.js";
-import { createRemixRequest } from "../../server/remix-request.js";
-import { requestGuards } from "../../server/request-guards.js";
 import { useAppDatabase } from "../helpers/app-database";
+import { startInProcessServer, type InProcessServer } from "../helpers/in-process-server";
 import { CAL_COM_SECRET, calComBody, calComRequest, uid } from "../helpers/booking-webhooks";
-import { BUILD_FILE, ensureBuild } from "../helpers/ensure-build";
 import { createUser, sessionCookieFor, type TestUser } from "../helpers/factories";
 import { createCustomerReference } from "~/features/bookings/customer-reference.server";
 
 /**
  * The attacker's probe of issue 24 items 4, 10 and 11, over HTTP against the production build:
- * the build runs in this process behind server.js's middleware on a real socket (as
- * tests/corpus/bad-input.test.ts does), on the test database. Pages are read as a browser
+ * the build runs in this process behind server.js's middleware on a real socket
+ * (tests/helpers/in-process-server.ts), on the test database. Pages are read as a browser
  * without JavaScript reads them (HTML), and forms are posted as such a browser posts them.
  */
 
 const database = useAppDatabase();
 const db = () => database.current.db;
 const DAY = 24 * 3600 * 1000;
-let server: http.Server;
+let server: InProcessServer;
 let base = "";
 let dataDir: string;
 let admin: TestUser;
 let adminCookie = "";
 
 beforeAll(async () => {
-  ensureBuild();
   dataDir = mkdtempSync(path.join(os.tmpdir(), "attack-bookings-"));
   process.env.DATA_DIR = dataDir;
   process.env.CAL_COM_WEBHOOK_SECRET = CAL_COM_SECRET;
-  const build = (await import(/* @vite-ignore */ url.pathToFileURL(BUILD_FILE).href)) as ServerBuild;
-  const handle = createRequestHandler(build, "production");
-  const app = express();
-  app.disable("x-powered-by");
-  app.use(requestGuards(), refuseCrossSiteWrites({ siteUrl: "http://localhost:3000" }), boundedBodies());
-  app.all("*", async (req, res, next) => {
-    try {
-      const response = await handle(createRemixRequest(req, res), {
-        cspNonce: "attack",
-        clientAddress: req.socket.remoteAddress,
-      });
-      res.status(response.status);
-      for (const [key, value] of response.headers.entries()) res.append(key, value);
-      if (!response.body) return void res.end();
-      await pipeline(Readable.fromWeb(response.body as never), res);
-    } catch (error) {
-      if (res.headersSent) return void res.destroy();
-      next(error);
-    }
-  });
-  server = app.listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startInProcessServer({ cspNonce: "attack" });
+  base = server.base;
 
   admin = await createUser(db(), { email: `admin-${uid()}@example.com`, admin: true });
   adminCookie = await sessionCookieFor(admin.id);
 }, 240_000);
 
 afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.close();
   rmSync(dataDir, { recursive: true, force: true });
   delete process.env.CAL_COM_WEBHOOK_SECRET;
 });

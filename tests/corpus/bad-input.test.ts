@@ -1,22 +1,12 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import url from "node:url";
-import { createRequestHandler, type ServerBuild } from "@remix-run/node";
-import express from "express";
 import fc from "fast-check";
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { boundedBodies } from "../../server/body-limits.js";
-import { refuseCrossSiteWrites } from "../../server/cross-site.js";
-import { createRemixRequest } from "../../server/remix-request.js";
-import { requestGuards } from "../../server/request-guards.js";
 import { useAppDatabase } from "../helpers/app-database";
-import { BUILD_FILE, ensureBuild } from "../helpers/ensure-build";
+import { startInProcessServer, type InProcessServer } from "../helpers/in-process-server";
 import { createUser, sessionCookieFor } from "../helpers/factories";
 import { createVisitRow } from "../helpers/portal-data";
 import { goodQuote } from "../helpers/quote-form";
@@ -30,7 +20,7 @@ import { goodQuote } from "../helpers/quote-form";
  */
 const RUNS = Number(process.env.CORPUS_RUNS ?? 1200);
 const database = useAppDatabase();
-let server: http.Server;
+let server: InProcessServer;
 let port: number;
 let dataDir: string;
 const cookies: Record<"none" | "customer" | "admin" | "forged", string> = {
@@ -42,42 +32,11 @@ const cookies: Record<"none" | "customer" | "admin" | "forged", string> = {
 const ids: { quote: string; service: string; customer: string } = { quote: "", service: "", customer: "" };
 
 beforeAll(async () => {
-  ensureBuild();
   dataDir = mkdtempSync(path.join(os.tmpdir(), "corpus-"));
   process.env.DATA_DIR = dataDir; // uploads go to a temporary folder
   process.env.SANITY_WEBHOOK_SECRET = "corpus-webhook-secret";
-  const build = (await import(/* @vite-ignore */ url.pathToFileURL(BUILD_FILE).href)) as ServerBuild;
-  const handle = createRequestHandler(build, "production");
-
-  const app = express();
-  app.disable("x-powered-by");
-  app.set("trust proxy", true);
-  app.use(requestGuards(), refuseCrossSiteWrites({ siteUrl: "http://localhost:3000" }), boundedBodies());
-  app.use(express.static("public"));
-  app.all("*", async (req, res, next) => {
-    try {
-      const response = await handle(createRemixRequest(req, res), {
-        cspNonce: "corpus",
-        clientAddress: req.socket.remoteAddress,
-      });
-      res.status(response.status);
-      for (const [key, value] of response.headers.entries()) res.append(key, value);
-      if (!response.body) return void res.end();
-      await pipeline(Readable.fromWeb(response.body as never), res);
-    } catch (error) {
-      if (res.headersSent) return void res.destroy();
-      next(error);
-    }
-  });
-  app.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    res
-      .status(500)
-      .type("text/plain")
-      .send(`Unexpected Application Error! ${String(error)}`);
-  });
-  server = app.listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  port = (server.address() as AddressInfo).port;
+  server = await startInProcessServer({ cspNonce: "corpus", trustProxy: true, publicFiles: true, plainErrors: true });
+  port = server.port;
 
   const db = database.current.db;
   const admin = await createUser(db, { admin: true });
@@ -108,7 +67,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.close();
   rmSync(dataDir, { recursive: true, force: true });
   delete process.env.SANITY_WEBHOOK_SECRET;
 });

@@ -168,9 +168,14 @@ test("a booking made through the dashboard's calendar link reaches the customer 
     await adminContext.close();
   }
 
-  // The visit shows among the customer's services.
+  // The visit, five days ahead, is in the customer's visit history; Recent Services lists
+  // completed visits only (decision 047).
   await page.reload();
-  await expect(page.getByRole("region", { name: "Recent Services" }).getByText("Weekly Service")).toBeVisible();
+  const recent = page.getByRole("region", { name: "Recent Services" });
+  await expect(recent.getByText("No services yet")).toBeVisible();
+  await recent.getByRole("link", { name: "Visit history" }).click();
+  await expect(page.getByRole("main").getByRole("link", { name: "Weekly Service" })).toBeVisible();
+  await expect(page.getByRole("main").getByText("scheduled", { exact: true })).toBeVisible();
 });
 
 test("loaded as a document, Bookings ships no React, a booking's form posts once, and the admin's tabs still work", async ({

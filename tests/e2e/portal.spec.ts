@@ -77,7 +77,8 @@ for (const js of [true, false]) {
       page,
       context,
     }) => {
-      test.setTimeout(120_000);
+      // The longest journey (two sign-ins, three uploads, the visit marked completed): slow on a shared machine.
+      test.setTimeout(180_000);
       const customer = await signUpCustomer(page, `Casey ${unique("Yard")}`);
 
       // --- The admin creates the service -------------------------------------------------
@@ -205,6 +206,13 @@ for (const js of [true, false]) {
       await page.reload();
       await expect(page.getByTestId("current-service")).toContainText("Desert Dash");
       if (js) await expectNoAxeViolations(page, "on the upload tab with media");
+
+      // The visit is done: the customer's Recent Services and photos come from completed visits
+      // (decision 047).
+      await page.goto(`/admin-dashboard/visits/${visitId}`);
+      if (js) await waitForHydration(page);
+      await page.getByRole("button", { name: "Mark Completed" }).click();
+      await expectToast(page, js, "Success", "Visit marked completed");
       await logout(page);
 
       // --- The customer sees the pair and plays the video ----------------------------------
@@ -215,7 +223,7 @@ for (const js of [true, false]) {
       const recentVisits = page.getByRole("region", { name: "Recent Services" });
       await expect(recentVisits.getByText("Your last 5 completed services")).toBeVisible();
       await expect(recentVisits.getByText("Desert Dash")).toBeVisible();
-      await expect(recentVisits.getByText("scheduled", { exact: true })).toBeVisible();
+      await expect(recentVisits.getByText("completed", { exact: true })).toBeVisible();
       await expect(
         page.getByRole("region", { name: "Upcoming Bookings" }).getByText("No upcoming bookings"),
       ).toBeVisible();
@@ -322,15 +330,17 @@ for (const js of [true, false]) {
 
     test("the seeded customer's dashboard: badges, bookings, photos, and Logout to /", async ({ page }) => {
       await signIn(page, DEV_CUSTOMER.email, DEV_CUSTOMER.password);
+      // The seed's three completed visits of five (decision 047: completed visits only).
       const recentVisits = page.getByRole("region", { name: "Recent Services" });
-      await expect(recentVisits.getByRole("listitem")).toHaveCount(5);
+      await expect(recentVisits.getByRole("listitem")).toHaveCount(3);
       // SPEC 4's colours, as drawn (Tailwind's green-100, blue-100, yellow-100).
       const background = "background-color";
+      await expect(recentVisits.getByText("completed", { exact: true })).toHaveCount(3);
       await expect(recentVisits.getByText("completed", { exact: true }).first()).toHaveCSS(
         background,
         "rgb(220, 252, 231)",
       );
-      await expect(recentVisits.getByText("scheduled", { exact: true })).toHaveCSS(background, "rgb(219, 234, 254)");
+      await expect(recentVisits.getByText(/^(scheduled|missed)$/)).toHaveCount(0);
       // The seed's before and after photos (the bundled dataset's pictures), served from storage.
       const photos = page.getByRole("region", { name: "Service Photos & Videos" }).getByRole("img");
       await expect(photos).toHaveCount(4);
@@ -342,7 +352,19 @@ for (const js of [true, false]) {
       const bookings = page.getByRole("region", { name: "Upcoming Bookings" });
       await expect(bookings.getByText("confirmed", { exact: true })).toHaveCSS(background, "rgb(220, 252, 231)");
       await expect(bookings.getByText("pending", { exact: true })).toHaveCSS(background, "rgb(254, 249, 195)");
+      // Upcoming, soonest first: tomorrow's confirmed booking, then the pending one in nine days.
+      await expect(bookings.getByRole("listitem")).toHaveCount(2);
+      await expect(bookings.getByRole("listitem").first()).toContainText("confirmed");
       if (js) await expectNoAxeViolations(page, "on the seeded customer's dashboard");
+      // Tomorrow's scheduled visit is in the visit history, with its blue badge.
+      await recentVisits.getByRole("link", { name: "Visit history" }).click();
+      await expect(page.getByRole("heading", { name: "Visit history", level: 1 })).toBeVisible();
+      await expect(page.getByRole("main").getByText("scheduled", { exact: true })).toHaveCSS(
+        background,
+        "rgb(219, 234, 254)",
+      );
+      await page.getByRole("main").getByRole("link", { name: "Dashboard", exact: true }).click();
+      await expect(page).toHaveURL(/\/customer-dashboard$/);
       await logout(page);
     });
   });

@@ -12,7 +12,8 @@ import { storeVisitMedia } from "~/features/media/visit-media.server";
 import { loader } from "~/routes/customer-dashboard";
 import { createFolderStorage, setStorageForTests } from "~/utils/storage.server";
 
-// SPEC 6 and 9: own rows only, newest first; 5 visits, 5 bookings, 4 media items.
+// SPEC 6 and 9: own rows only; 5 completed visits newest first, 5 bookings from today on soonest
+// first (decision 047), 4 media items.
 const database = useAppDatabase();
 let uploads: string;
 
@@ -38,16 +39,24 @@ test("the caps, the order, and before/after shown as a pair", async () => {
   const customer = await createUser(db, { fullName: "Dana Dog" });
   const admin = await createUser(db, { admin: true });
 
-  // 7 visits, created out of date order: the newest 5 by service_date are shown.
-  const offsets = [-30, 2, -1, -60, -7, 9, -3];
+  // 6 completed visits, created out of date order: the newest 5 by service_date are shown; the
+  // two scheduled ahead are not.
+  const offsets = [-30, -1, -60, -7, -3, -90];
   const visits: Awaited<ReturnType<typeof createVisitRow>>[] = [];
   for (const daysFromNow of offsets) visits.push(await createVisitRow(db, customer.id, { daysFromNow }));
   const byDateDesc = [...visits].sort((a, b) => +new Date(b.service_date) - +new Date(a.service_date));
+  const scheduled = [
+    await createVisitRow(db, customer.id, { daysFromNow: 2, status: "scheduled" }),
+    await createVisitRow(db, customer.id, { daysFromNow: 9, status: "scheduled" }),
+  ];
 
+  // 7 bookings: the 5 soonest from today on are shown, the past ones are not.
   const bookings: Awaited<ReturnType<typeof createBookingRow>>[] = [];
-  for (const daysFromNow of [5, -2, 30, 1, 12, -9, 3])
+  for (const daysFromNow of [5, -2, 30, 1, 12, -9, 3, 20])
     bookings.push(await createBookingRow(db, customer.id, { daysFromNow }));
-  const bookingsDesc = [...bookings].sort((a, b) => +new Date(b.booking_date) - +new Date(a.booking_date));
+  const upcomingSoonest = bookings
+    .filter((b) => +new Date(b.booking_date) > Date.now())
+    .sort((a, b) => +new Date(a.booking_date) - +new Date(b.booking_date));
 
   // Media, oldest upload first: visit X before+after, visit Y before+after, visit Z before.
   const [x, y, z] = [byDateDesc[0], byDateDesc[1], byDateDesc[2]];
@@ -83,7 +92,8 @@ test("the caps, the order, and before/after shown as a pair", async () => {
   const data: Data = await response.json();
 
   expect(data.recentVisits.map((s) => s.id)).toEqual(byDateDesc.slice(0, 5).map((s) => s.id));
-  expect(data.bookings.map((b) => b.id)).toEqual(bookingsDesc.slice(0, 5).map((b) => b.id));
+  for (const visit of scheduled) expect(data.recentVisits.map((s) => s.id)).not.toContain(visit.id);
+  expect(data.bookings.map((b) => b.id)).toEqual(upcomingSoonest.slice(0, 5).map((b) => b.id));
 
   // The newest 4 of this customer's items: Z before, Y after, Y before, X after; grouped by
   // visit in order of their newest item, before first within a visit.

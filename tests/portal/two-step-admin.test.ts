@@ -191,3 +191,31 @@ describe("an admin with two-step", () => {
     expect(state.enabled).toBe(true);
   });
 });
+
+describe("/account/security answers in the forms kit's one shape (Conform's submission.reply())", () => {
+  it("a wrong code is the code field's message, never echoed; other refusals are the form's", async () => {
+    const customer = await createUser(db(), { twoStep: false });
+    const cookie = await sessionCookieFor(customer.id);
+    const post = async (form: Record<string, string>) =>
+      callRoute(security.action, "/account/security", { cookie, form });
+
+    const early = await post({ intent: "enable", code: "123456" });
+    expect(early.status).toBe(400);
+    expect((await early.json()).result.error).toEqual({ "": ["Press \u201cSet up two-step\u201d first."] });
+
+    await post({ intent: "setup" });
+    const wrong = await post({ intent: "enable", code: "000000" });
+    expect(wrong.status).toBe(400);
+    const { result } = await wrong.json();
+    expect(result.error).toEqual({ code: ["That code is not right. Please try again."] });
+    expect(JSON.stringify(result)).not.toContain("000000");
+
+    const unknown = await post({ intent: "self-destruct" });
+    expect(unknown.status).toBe(400);
+    expect((await unknown.json()).result.error[""]).toEqual(["Unknown action."]);
+    const offWhenOff = await post({ intent: "disable", code: "123456" });
+    expect(offWhenOff.status).toBe(409);
+    expect((await offWhenOff.json()).result.error[""]).toEqual(["Two-step verification is off."]);
+    expect(await db().selectFrom("user_totp").where("user_id", "=", customer.id).execute()).toHaveLength(0);
+  });
+});

@@ -17,3 +17,7 @@ export const MIN_PASSWORD_LENGTH = 6;
 export const RESET_REQUESTED_MESSAGE =
   "If an account exists for that address, we've sent a link to reset the password.";
 export const RESET_LINK_EXPIRED_MESSAGE = "This link has expired. Request a new one.";
+
+/** The e-mail verification link's text when it is spent or too old (its page and its toast). */
+export const VERIFY_LINK_EXPIRED_MESSAGE =
+  "This verification link has expired or was already used. Request a new one from your dashboard.";

@@ -44,3 +44,14 @@ const CODE_REQUIRED = "Enter the code from your authenticator app.";
 export const TwoStepCodeSchema = z.object({
   code: z.string({ required_error: CODE_REQUIRED }).trim().min(1, CODE_REQUIRED),
 });
+
+/** /account/security: the button pressed, and the code of "Turn on" and "Turn off". */
+export const SECURITY_INTENTS = ["sign-out-others", "setup", "enable", "disable"] as const;
+export const SecurityFormSchema = z.object({
+  intent: z.enum(SECURITY_INTENTS),
+  // A missing code is a wrong code (the server says so); longer than any code is cut, not refused.
+  code: z
+    .string()
+    .optional()
+    .transform((code) => (code ?? "").slice(0, 40)),
+});

@@ -7,10 +7,6 @@ import { getEnv } from "~/utils/env.server";
 
 export const RESET_PASSWORD_TTL_MS = 60 * 60 * 1000;
 
-export const RESET_REQUESTED_MESSAGE =
-  "If an account exists for that address, we've sent a link to reset the password.";
-export const RESET_LINK_EXPIRED_MESSAGE = "This link has expired. Request a new one.";
-
 /**
  * Sends a one-hour reset link when the address has an account. An unknown address gets the
  * same work up to the mail (a token is made and hashed, the lookup is the same), and the

@@ -1,5 +1,6 @@
 import { useId } from "react";
 import { Form, Link, useNavigation } from "@remix-run/react";
+import { Field, SelectField } from "~/components/forms";
 import { BookingStatusBadge } from "~/components/status-badge";
 import { VISIT_TYPES } from "~/features/visits/visit-constants";
 import type { BookingAction, BookingStatus } from "./booking-constants";
@@ -23,8 +24,9 @@ export type AdminBookingItem = {
 
 const PROVIDER_LABELS: Record<string, string> = { cal_com: "Cal.com", calendly: "Calendly" };
 
-// The buttons and fields are component classes (app/tailwind.css, decision 076); the links keep
-// their utilities (the high-contrast theme outlines pill links by their class names).
+// The buttons are component classes (app/tailwind.css, decision 076), the fields the kit's lean
+// ones; the links keep their utilities (the high-contrast theme outlines pill links by their
+// class names).
 const primary = "admin-btn admin-btn-primary";
 const secondary = "admin-btn admin-btn-secondary";
 const secondaryLink =
@@ -80,41 +82,38 @@ function BookingActions({
       <input type="hidden" name="bookingId" value={b.id} />
       {offers("assign") ? (
         <div className="flex flex-wrap items-end gap-2">
-          <div>
-            <label htmlFor={`${idPrefix}e`} className="admin-label">
-              Customer e-mail
-            </label>
-            <input
-              id={`${idPrefix}e`}
-              name="customerEmail"
-              type="email"
-              required
-              autoComplete="off"
-              defaultValue={b.emailMatch?.email ?? b.attendeeEmail ?? ""}
-              className="admin-field"
-            />
-          </div>
+          <Field
+            lean
+            label="Customer e-mail"
+            inputProps={{
+              id: `${idPrefix}e`,
+              name: "customerEmail",
+              type: "email",
+              required: true,
+              autoComplete: "off",
+              defaultValue: b.emailMatch?.email ?? b.attendeeEmail ?? "",
+            }}
+          />
           {button("assign", true)}
         </div>
       ) : null}
       {offers("confirm") ? button("confirm") : null}
       {offers("create-visit") ? (
         <div className="flex flex-wrap items-end gap-2">
-          <div>
-            <label htmlFor={`${idPrefix}t`} className="admin-label">
-              Visit type
-            </label>
-            <select id={`${idPrefix}t`} name="serviceType" required defaultValue={suggested} className="admin-field">
-              <option value="" disabled>
-                Select a service type
+          <SelectField
+            lean
+            label="Visit type"
+            selectProps={{ id: `${idPrefix}t`, name: "serviceType", required: true, defaultValue: suggested }}
+          >
+            <option value="" disabled>
+              Select a service type
+            </option>
+            {VISIT_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {type}
               </option>
-              {VISIT_TYPES.map((type) => (
-                <option key={type} value={type}>
-                  {type}
-                </option>
-              ))}
-            </select>
-          </div>
+            ))}
+          </SelectField>
           {button("create-visit", true)}
         </div>
       ) : null}

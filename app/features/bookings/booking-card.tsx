@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { CheckboxField } from "~/components/forms";
 
 const LEGAL_LINKS = [
   { href: "/terms-of-service", label: "Terms of Service" },
@@ -14,11 +15,12 @@ const LEGAL_LINKS = [
 export function BookingCard({ calendarUrl }: { calendarUrl: string | null }) {
   const [hydrated, setHydrated] = useState(false);
   const [agreed, setAgreed] = useState(false);
-  const checkbox = useRef<HTMLInputElement>(null);
+  const form = useRef<HTMLFormElement>(null);
   useEffect(() => {
     setHydrated(true);
     // The box may have been ticked before the page became interactive.
-    setAgreed(Boolean(checkbox.current?.checked));
+    const box = form.current?.elements.namedItem("agree");
+    setAgreed(box instanceof HTMLInputElement && box.checked);
   }, []);
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
@@ -36,36 +38,37 @@ export function BookingCard({ calendarUrl }: { calendarUrl: string | null }) {
       <h2 id="book-heading" className="text-2xl font-bold text-slate-900 dark:text-white">
         Book a Service
       </h2>
-      <form method="post" onSubmit={onSubmit} className="mt-4">
-        <div className="flex items-start gap-3">
-          <input
-            id="agree"
-            name="agree"
-            type="checkbox"
-            value="yes"
-            ref={checkbox}
-            onChange={(e) => setAgreed(e.currentTarget.checked)}
-            className="mt-1 h-5 w-5 shrink-0 accent-brand-700"
-          />
-          <label htmlFor="agree" className="text-base text-slate-800 dark:text-slate-100">
-            I agree to the{" "}
-            {LEGAL_LINKS.map((link, i) => (
-              <span key={link.href}>
-                <a
-                  href={link.href}
-                  target="_blank"
-                  rel="noopener"
-                  className="font-semibold text-brand-800 underline underline-offset-2 hover:text-brand-900 dark:text-brand-200 dark:hover:text-brand-100"
-                >
-                  {link.label}
-                  <span className="sr-only"> (opens in a new tab)</span>
-                </a>
-                {i === 0 ? ", " : i === 1 ? " and " : ""}
-              </span>
-            ))}
-            .
-          </label>
-        </div>
+      <form ref={form} method="post" onSubmit={onSubmit} className="mt-4">
+        <CheckboxField
+          label={
+            <>
+              I agree to the{" "}
+              {LEGAL_LINKS.map((link, i) => (
+                <span key={link.href}>
+                  <a
+                    href={link.href}
+                    target="_blank"
+                    rel="noopener"
+                    className="font-semibold text-brand-800 underline underline-offset-2 hover:text-brand-900 dark:text-brand-200 dark:hover:text-brand-100"
+                  >
+                    {link.label}
+                    <span className="sr-only"> (opens in a new tab)</span>
+                  </a>
+                  {i === 0 ? ", " : i === 1 ? " and " : ""}
+                </span>
+              ))}
+              .
+            </>
+          }
+          labelProps={{ className: "text-base text-slate-800 dark:text-slate-100" }}
+          inputProps={{
+            id: "agree",
+            name: "agree",
+            value: "yes",
+            onChange: (e) => setAgreed(e.currentTarget.checked),
+            className: "accent-brand-700",
+          }}
+        />
         <button
           type="submit"
           disabled={hydrated && (!agreed || !calendarUrl)}

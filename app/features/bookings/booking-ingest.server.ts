@@ -3,13 +3,13 @@ import { readCustomerReference } from "./customer-reference.server";
 import { serviceTypeForEventType } from "./booking-service-type.server";
 import { syncVisitWithBooking, type VisitSync } from "./booking-visits.server";
 import {
-  findCustomerIdById,
   findProviderBookingCustomer,
   lockProviderBooking,
   markProviderBookingRescheduled,
   upsertProviderBooking,
   type UpsertOutcome,
 } from "~/models/booking.server";
+import { isCustomer } from "~/models/user.server";
 import { getDb, type Db } from "~/utils/db.server";
 
 export type LinkedBy = "reference" | "reschedule" | "none";
@@ -27,8 +27,8 @@ export async function resolveCustomer(
 ): Promise<{ customerId: string | null; linkedBy: LinkedBy }> {
   const referenced = readCustomerReference(delivery.reference, now);
   if (referenced) {
-    const customerId = await findCustomerIdById(referenced, handle);
-    if (customerId) return { customerId, linkedBy: "reference" };
+    // A signed reference may outlive its account (or name an admin since): it must still be a customer.
+    if (await isCustomer(referenced, handle)) return { customerId: referenced, linkedBy: "reference" };
   }
   if (delivery.replaces) {
     const customerId = await findProviderBookingCustomer(delivery.provider, delivery.replaces, handle);

@@ -1,6 +1,8 @@
 import { useNavigate } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { cx, Field } from "~/components/forms";
 import { toast } from "~/components/toaster";
+import { labelClass, primaryButtonClass } from "~/components/ui-classes";
 import { MAX_UPLOAD_BYTES } from "~/utils/upload-limit";
 
 export const UPLOAD_HINT = "Supports images and videos (max 50MB)";
@@ -28,8 +30,6 @@ export function MediaUploadForm({
   const [preview, setPreview] = useState<Preview | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const previewUrl = useRef<string | null>(null);
-  const inputId = `${imageType}-file`;
-  const hintId = `${imageType}-file-hint`;
 
   const replacePreview = (next: Preview | null) => {
     if (previewUrl.current) URL.revokeObjectURL(previewUrl.current);
@@ -99,22 +99,19 @@ export function MediaUploadForm({
       onSubmit={onSubmit}
       className="rounded-xl border border-slate-300 p-5 dark:border-slate-600"
     >
-      <label htmlFor={inputId} className="block text-lg font-semibold text-slate-900 dark:text-white">
-        {label}
-      </label>
-      <p id={hintId} className="mt-1 text-sm text-slate-700 dark:text-slate-300">
-        {UPLOAD_HINT}
-      </p>
-      <input
-        id={inputId}
-        type="file"
-        name={imageType}
-        accept="image/*,video/*"
-        required
-        disabled={disabled || uploading}
-        aria-describedby={hintId}
-        onChange={onFileChange}
-        className="mt-3 block w-full text-base text-slate-800 file:mr-4 file:min-h-11 file:rounded-full file:border-0 file:bg-brand-50 file:px-4 file:py-2 file:font-semibold file:text-brand-800 hover:file:bg-brand-100 disabled:opacity-60 dark:text-slate-100 dark:file:bg-brand-900 dark:file:text-brand-50"
+      <Field
+        label={label}
+        labelProps={{ className: cx(labelClass, "text-lg") }}
+        description={UPLOAD_HINT}
+        inputProps={{
+          id: `${imageType}-file`,
+          type: "file",
+          name: imageType,
+          accept: "image/*,video/*",
+          required: true,
+          disabled: disabled || uploading,
+          onChange: onFileChange,
+        }}
       />
       {preview ? (
         <figure className="mt-4">
@@ -151,11 +148,7 @@ export function MediaUploadForm({
           </progress>
         </div>
       ) : null}
-      <button
-        type="submit"
-        disabled={disabled || uploading}
-        className="mt-4 inline-flex min-h-11 items-center rounded-full bg-brand-700 px-5 py-2 font-semibold text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:bg-slate-400 disabled:text-slate-900 dark:bg-brand-500 dark:text-brand-950 dark:hover:bg-brand-400"
-      >
+      <button type="submit" disabled={disabled || uploading} className={cx(primaryButtonClass, "mt-4")}>
         {uploading ? "Uploading…" : `Upload ${imageType === "before" ? "Before" : "After"}`}
       </button>
     </form>

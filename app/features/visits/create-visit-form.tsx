@@ -5,7 +5,7 @@ import { Form, useNavigation } from "@remix-run/react";
 import { toast } from "~/components/toaster";
 import { CREATE_SERVICE_TOASTS, createVisitSchema, missingVisitFields, NOTES_MAX_LENGTH } from "./create-visit-schema";
 import { VISIT_TYPES } from "./visit-constants";
-import { ErrorList, Field, SelectField, TextareaField } from "~/components/forms";
+import { Field, SelectField, TextareaField } from "~/components/forms";
 import { primaryButtonClass } from "~/components/ui-classes";
 
 import { CustomerPicker, CustomerSearchForm } from "./customer-picker";
@@ -63,16 +63,12 @@ export function CreateVisitForm({
     <>
       <CustomerSearchForm visitId={visitId} />
       <Form key={formKey} method="post" action={action} {...getFormProps(form)} className="mt-4 space-y-5">
-        <div>
-          <CustomerPicker
-            field={fields.customerId}
-            selected={selectedCustomer}
-            matches={customerMatches}
-            query={customerQuery}
-            describedBy={fields.customerId.errors?.length ? fields.customerId.errorId : undefined}
-          />
-          <ErrorList id={fields.customerId.errorId} errors={fields.customerId.errors} />
-        </div>
+        <CustomerPicker
+          field={fields.customerId}
+          selected={selectedCustomer}
+          matches={customerMatches}
+          query={customerQuery}
+        />
         <SelectField key={fields.serviceType.key} field={fields.serviceType} label="Service Type">
           <option value="">Select a service type</option>
           {VISIT_TYPES.map((t) => (

@@ -1,9 +1,9 @@
-import { getSelectProps, type FieldMetadata } from "@conform-to/react";
+import type { FieldMetadata } from "@conform-to/react";
 import { Form, useFetcher } from "@remix-run/react";
 import { useEffect, useId, useRef, useState, useSyncExternalStore, type KeyboardEvent } from "react";
 import { CUSTOMER_QUERY_MAX_LENGTH, type CustomerOption } from "./customer-options";
-import { cx } from "~/components/forms";
-import { hintClass, inputClass, labelClass, outlineButtonClass } from "~/components/ui-classes";
+import { cx, Field, SelectField } from "~/components/forms";
+import { hintClass, outlineButtonClass } from "~/components/ui-classes";
 
 /** The GET form of the search without JavaScript; its inputs sit inside the Create Service form. */
 export const CUSTOMER_SEARCH_FORM_ID = "customer-search";
@@ -27,14 +27,14 @@ type PickerProps = {
   /** The matches of the search without JavaScript; null when nothing was searched. */
   matches: CustomerOption[] | null;
   query: string;
-  describedBy?: string;
 };
 
 /**
  * The Create Service customer picker: never a list of every customer (docs/decisions/064).
  * Without JavaScript: a search box (a GET form) and a select of its matches, at most 20. With
  * JavaScript: an ARIA 1.2 combobox (editable, list autocomplete) that fetches matches from
- * /resources/customer-search as the admin types; the chosen id travels in a hidden input.
+ * /resources/customer-search as the admin types; the chosen id travels in a hidden input. Both
+ * are the forms kit's fields, so the picker shows its error as every other field does.
  */
 export function CustomerPicker(props: PickerProps) {
   return useHydrated() ? <CustomerCombobox {...props} /> : <CustomerSearchSelect {...props} />;
@@ -50,7 +50,7 @@ export function CustomerSearchForm({ visitId }: { visitId?: string | null }) {
   );
 }
 
-function CustomerSearchSelect({ field, selected, matches, query, describedBy }: PickerProps) {
+function CustomerSearchSelect({ field, selected, matches, query }: PickerProps) {
   const options = [...(selected ? [selected] : []), ...(matches ?? []).filter((m) => m.id !== selected?.id)];
   const prompt =
     matches === null
@@ -63,48 +63,37 @@ function CustomerSearchSelect({ field, selected, matches, query, describedBy }: 
   return (
     <div className="space-y-3">
       <div>
-        <label htmlFor="customer-search-input" className={labelClass}>
-          Find a customer
-        </label>
-        <div className="flex flex-wrap items-end gap-2">
-          <input
-            id="customer-search-input"
-            type="search"
-            name={CUSTOMER_SEARCH_PARAM}
-            form={CUSTOMER_SEARCH_FORM_ID}
-            defaultValue={query}
-            maxLength={CUSTOMER_QUERY_MAX_LENGTH}
-            aria-describedby="customer-search-hint"
-            className={cx(inputClass, "min-w-56 flex-1")}
-          />
-          <button type="submit" form={CUSTOMER_SEARCH_FORM_ID} className={outlineButtonClass}>
-            Search customers
-          </button>
-        </div>
-        <p id="customer-search-hint" className={hintClass}>
-          Part of a name or e-mail address; up to 20 matches are listed.
-        </p>
+        <Field
+          label="Find a customer"
+          description="Part of a name or e-mail address; up to 20 matches are listed."
+          inputProps={{
+            id: "customer-search-input",
+            type: "search",
+            name: CUSTOMER_SEARCH_PARAM,
+            form: CUSTOMER_SEARCH_FORM_ID,
+            defaultValue: query,
+            maxLength: CUSTOMER_QUERY_MAX_LENGTH,
+          }}
+        />
+        <button type="submit" form={CUSTOMER_SEARCH_FORM_ID} className={cx(outlineButtonClass, "mt-2")}>
+          Search customers
+        </button>
       </div>
-      <div>
-        <label htmlFor={field.id} className={labelClass}>
-          Customer
-        </label>
-        <select {...getSelectProps(field)} key={field.key} aria-describedby={describedBy} className={inputClass}>
-          <option value="">{prompt}</option>
-          {options.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.label}
-            </option>
-          ))}
-        </select>
-      </div>
+      <SelectField key={field.key} field={field} label="Customer">
+        <option value="">{prompt}</option>
+        {options.map((c) => (
+          <option key={c.id} value={c.id}>
+            {c.label}
+          </option>
+        ))}
+      </SelectField>
     </div>
   );
 }
 
 type SearchData = { customers: CustomerOption[]; error: string | null };
 
-function CustomerCombobox({ field, selected, describedBy }: PickerProps) {
+function CustomerCombobox({ field, selected }: PickerProps) {
   const baseId = useId();
   const listboxId = `${baseId}-listbox`;
   const statusId = `${baseId}-status`;
@@ -184,69 +173,67 @@ function CustomerCombobox({ field, selected, describedBy }: PickerProps) {
           : `${results.length} customer${results.length === 1 ? "" : "s"} found`;
 
   return (
-    <div>
-      <label htmlFor={field.id} className={labelClass}>
-        Customer
-      </label>
-      <div className="relative">
-        <input
-          id={field.id}
-          type="text"
-          role="combobox"
-          aria-autocomplete="list"
-          aria-expanded={showing && results.length > 0}
-          aria-controls={listboxId}
-          aria-activedescendant={showing && active >= 0 ? `${listboxId}-${active}` : undefined}
-          aria-describedby={[statusId, describedBy].filter(Boolean).join(" ")}
-          aria-invalid={field.errors?.length ? true : undefined}
-          autoComplete="off"
-          spellCheck={false}
-          placeholder="Type a name or e-mail address"
-          maxLength={CUSTOMER_QUERY_MAX_LENGTH}
-          value={text}
-          onChange={(event) => {
-            setText(event.target.value);
-            // What is typed no longer names the chosen customer: nothing is chosen until one is picked.
-            if (chosen && event.target.value !== chosen.label) setChosen(null);
-            setOpen(true);
-            setActive(-1);
-            search(event.target.value);
-          }}
-          onKeyDown={onKeyDown}
-          onBlur={() => setOpen(false)}
-          className={inputClass}
-        />
-        <ul
-          id={listboxId}
-          role="listbox"
-          aria-label="Matching customers"
-          hidden={!(showing && results.length > 0)}
-          className="absolute z-10 mt-1 max-h-72 w-full overflow-y-auto rounded-lg border border-slate-400 bg-white py-1 shadow-lg dark:border-slate-500 dark:bg-slate-900"
-        >
-          {results.map((option, i) => (
-            // Keys go to the combobox input, which points at the active option (aria-activedescendant).
-            // eslint-disable-next-line jsx-a11y/click-events-have-key-events
-            <li
-              key={option.id}
-              id={`${listboxId}-${i}`}
-              role="option"
-              aria-selected={i === active}
-              // Keep the focus in the input, so that the pick does not blur and close the list first.
-              onMouseDown={(event) => event.preventDefault()}
-              onClick={() => choose(option)}
-              className={`cursor-pointer break-all px-3 py-2 text-slate-900 dark:text-slate-100 ${
-                i === active ? "bg-brand-100 dark:bg-brand-900" : "hover:bg-slate-100 dark:hover:bg-slate-800"
-              }`}
-            >
-              {option.label}
-            </li>
-          ))}
-        </ul>
-      </div>
-      <p id={statusId} aria-live="polite" className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+    <Field
+      label="Customer"
+      className="relative"
+      errors={field.errors}
+      describedBy={statusId}
+      inputProps={{
+        id: field.id,
+        type: "text",
+        role: "combobox",
+        "aria-autocomplete": "list",
+        "aria-expanded": showing && results.length > 0,
+        "aria-controls": listboxId,
+        "aria-activedescendant": showing && active >= 0 ? `${listboxId}-${active}` : undefined,
+        autoComplete: "off",
+        spellCheck: false,
+        placeholder: "Type a name or e-mail address",
+        maxLength: CUSTOMER_QUERY_MAX_LENGTH,
+        value: text,
+        onChange: (event) => {
+          setText(event.target.value);
+          // What is typed no longer names the chosen customer: nothing is chosen until one is picked.
+          if (chosen && event.target.value !== chosen.label) setChosen(null);
+          setOpen(true);
+          setActive(-1);
+          search(event.target.value);
+        },
+        onKeyDown,
+        onBlur: () => setOpen(false),
+      }}
+    >
+      {/* Placed where it stands in the flow (right under the input), over what follows. */}
+      <ul
+        id={listboxId}
+        role="listbox"
+        aria-label="Matching customers"
+        hidden={!(showing && results.length > 0)}
+        className="absolute z-10 mt-1 max-h-72 w-full overflow-y-auto rounded-lg border border-slate-400 bg-white py-1 shadow-lg dark:border-slate-500 dark:bg-slate-900"
+      >
+        {results.map((option, i) => (
+          // Keys go to the combobox input, which points at the active option (aria-activedescendant).
+          // eslint-disable-next-line jsx-a11y/click-events-have-key-events
+          <li
+            key={option.id}
+            id={`${listboxId}-${i}`}
+            role="option"
+            aria-selected={i === active}
+            // Keep the focus in the input, so that the pick does not blur and close the list first.
+            onMouseDown={(event) => event.preventDefault()}
+            onClick={() => choose(option)}
+            className={`cursor-pointer break-all px-3 py-2 text-slate-900 dark:text-slate-100 ${
+              i === active ? "bg-brand-100 dark:bg-brand-900" : "hover:bg-slate-100 dark:hover:bg-slate-800"
+            }`}
+          >
+            {option.label}
+          </li>
+        ))}
+      </ul>
+      <p id={statusId} aria-live="polite" className={hintClass}>
         {status}
       </p>
       <input type="hidden" name={field.name} value={chosen?.id ?? ""} />
-    </div>
+    </Field>
   );
 }

@@ -31,6 +31,11 @@ export function startOfBusinessDay(day: string): Date | null {
   return parseBusinessDateTime(`${day}T00:00`);
 }
 
+/** The instant today began in the business's time zone (midnight in Las Vegas). */
+export function startOfBusinessToday(now = new Date()): Date {
+  return parseBusinessDateTime(`${businessToday(now)}T00:00`)!;
+}
+
 /** "2025-03-01T10:30" in the business's time zone: the value of a datetime-local input. */
 export function toBusinessInputValue(date: Date | string) {
   const parts = businessInputParts.formatToParts(new Date(date));
