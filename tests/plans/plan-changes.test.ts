@@ -272,6 +272,51 @@ describe("changing the days", () => {
   });
 });
 
+describe("a change from a later date, then a pause", () => {
+  it("keeps the visits left on the old days before the change, skipping and restoring them by their day", async () => {
+    const { admin, plan, customer, asCustomer } = await customerWithTuesdayPlan();
+    await changePlan(db(), {
+      planId: plan.id,
+      customerId: customer.id,
+      cataloguePlan: weekly,
+      weekdays: [3],
+      dogCount: 2,
+      yardSize: "medium",
+      fromDate: "2027-03-10",
+      notes: null,
+      actor: { id: admin.id, isAdmin: true },
+      now: MONDAY,
+      rules,
+    });
+    const days = async () => (await visitsOf(plan.id)).map((v) => [v.day, v.status, v.skip_reason]);
+    expect(await days()).toEqual([
+      ["2027-03-02", "scheduled", null],
+      ["2027-03-09", "scheduled", null], // before the change's date: still a Tuesday
+      ["2027-03-10", "scheduled", null],
+      ["2027-03-17", "scheduled", null],
+      ["2027-03-24", "scheduled", null],
+    ]);
+    const pause = { planId: plan.id, customerId: customer.id, actor: asCustomer, now: MONDAY, rules };
+    await pausePlan(db(), { ...pause, from: "2027-03-08", until: "2027-03-12" });
+    // The Tuesday kept by the change is paused like the rest, not removed as "no longer on the plan's days".
+    expect(await days()).toEqual([
+      ["2027-03-02", "scheduled", null],
+      ["2027-03-09", "skipped", "paused"],
+      ["2027-03-10", "skipped", "paused"],
+      ["2027-03-17", "scheduled", null],
+      ["2027-03-24", "scheduled", null],
+    ]);
+    await resumePlan(db(), pause);
+    expect(await days()).toEqual([
+      ["2027-03-02", "scheduled", null],
+      ["2027-03-09", "scheduled", null],
+      ["2027-03-10", "scheduled", null],
+      ["2027-03-17", "scheduled", null],
+      ["2027-03-24", "scheduled", null],
+    ]);
+  });
+});
+
 describe("cancel", () => {
   it("keeps the visit within the notice as the last one and cancels every later one", async () => {
     const { plan, customer, asCustomer } = await customerWithTuesdayPlan();

@@ -129,18 +129,20 @@ function checkedDayFrom(day: string, today: string, what: string): string {
  * customer"), and back to scheduled once the pause no longer covers it. Completed, missed and
  * cancelled visits, visits the customer skipped, and visits an admin changed by hand
  * (`plan_left_at`) are never touched. Returns how many visits it made, changed and removed.
+ * `pauseOnly` (pause and resume): only skip or restore, by each visit's own day (`syncPause`).
  */
 export async function syncPlanVisits(
   db: Db,
   plan: CustomerPlan,
   rules: PlanRules,
-  options: { now: Date; from?: string; notBefore?: Date; actorId?: string | null },
+  options: { now: Date; from?: string; notBefore?: Date; actorId?: string | null; pauseOnly?: boolean },
 ) {
   const today = businessToday(options.now);
   const from = options.from && options.from > today ? options.from : today;
   const notBefore = new Date(
     Math.max((options.notBefore ?? options.now).getTime(), startOfBusinessDay(from)!.getTime()),
   );
+  if (options.pauseOnly) return syncPause(db, plan, notBefore, options.actorId ?? null);
   const horizonEnd = addDays(today, rules.horizonDays);
   const planned = new Map(
     plannedVisits(plan, scheduleRules(rules), from, horizonEnd)
@@ -211,6 +213,39 @@ export async function syncPlanVisits(
   }));
   const made = await insertPlanVisits(db, rows);
   return { made, changed, removed };
+}
+
+/**
+ * A pause or a resume only skips or restores the plan's following visits, each by its own day: it
+ * makes, moves and removes none. The plan's days may have changed from a later date ("Change plan",
+ * From), leaving visits on the old days before it; reshaping the plan from today (as the full sync
+ * does) would remove those and make the new days' visits before the change's date.
+ */
+async function syncPause(db: Db, plan: CustomerPlan, notBefore: Date, actorId: string | null) {
+  let changed = 0;
+  for (const visit of await lockFollowingVisitsFrom(db, plan.id, notBefore)) {
+    if (visit.status === "skipped" && visit.skip_reason !== "paused") continue;
+    const day = businessToday(visit.service_date);
+    const paused =
+      plan.status === "paused" &&
+      plan.paused_from !== null &&
+      plan.paused_until !== null &&
+      day >= plan.paused_from &&
+      day <= plan.paused_until;
+    const status = paused ? "skipped" : "scheduled";
+    if (status === visit.status) continue;
+    await setPlanVisit(db, visit.id, { status, skip_reason: paused ? "paused" : null });
+    await recordVisitEvent(db, {
+      visitId: visit.id,
+      actorId,
+      kind: "status",
+      from: visit.status,
+      to: status,
+      detail: paused ? "Paused by customer" : "Pause ended",
+    });
+    changed += 1;
+  }
+  return { made: 0, changed, removed: 0 };
 }
 
 async function customerOf(db: Db, customerId: string) {
@@ -398,6 +433,7 @@ export async function pausePlan(db: Db, input: PlanActionInput & { from: string;
       now: input.now,
       notBefore: lockedUntil(input.actor, rules, input.now),
       actorId: input.actor.id,
+      pauseOnly: true,
     });
     await record(
       trx,
@@ -426,6 +462,7 @@ export async function resumePlan(db: Db, input: PlanActionInput) {
       now: input.now,
       notBefore: lockedUntil(input.actor, rules, input.now),
       actorId: input.actor.id,
+      pauseOnly: true,
     });
     await record(
       trx,
