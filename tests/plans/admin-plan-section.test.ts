@@ -273,7 +273,8 @@ describe("Change, Pause, Resume and Cancel", () => {
     );
     view = (await page(customer.id)).plan;
     expect(view.plan).toMatchObject({ open: false, statusLabel: "Cancelled" });
-    expect(view.plan.lastVisitLabel).toMatch(/^\w{3} \d{1,2}, \d{4}$/);
+    // Cancelled before its first day: no last visit to name.
+    expect(view.plan.lastVisitLabel).toBe("None: cancelled before its first visit");
     expect(view.upcoming).toEqual([]);
     expect(view.history.map((line: { what: string }) => line.what)).toEqual([
       "Plan cancelled",
@@ -477,5 +478,19 @@ describe("the section with a fixed clock", () => {
       "Wednesday, Mar 17, 2027, 8:00 AM",
       "Wednesday, Mar 24, 2027, 8:00 AM",
     ]);
+    // Cancelled on Wednesday 3 March at 10:00, after Tuesday's visit: its last visit.
+    const WEDNESDAY = new Date("2027-03-03T18:00:00Z");
+    const cancelled = await handleAdminPlanAction(
+      "cancel-plan",
+      form([
+        ["intent", "cancel-plan"],
+        ["planId", view.plan!.id],
+      ]),
+      { customerId: customer.id, admin: admin2, now: WEDNESDAY },
+    );
+    expect(cancelled.status).toBe(302);
+    view = await loadAdminPlan(customer.id, WEDNESDAY);
+    expect(view.plan).toMatchObject({ statusLabel: "Cancelled", lastVisitLabel: "Mar 2, 2027", open: false });
+    expect(view.upcoming).toEqual([]);
   });
 });

@@ -99,6 +99,13 @@ async function monthlyPrice(plan: CustomerPlan, catalogue: readonly PlanCard[]) 
   };
 }
 
+/** A cancelled plan's last visit day; the workflow records today when it had none (decision 092). */
+function lastVisitLabel(plan: CustomerPlan) {
+  if (plan.status !== "cancelled" || !plan.last_visit_date) return null;
+  if (plan.last_visit_date < plan.start_date) return "None: cancelled before its first visit";
+  return dayLabel(plan.last_visit_date);
+}
+
 function statusOf(plan: CustomerPlan, today: string) {
   if (plan.status === "cancelled") return { label: "Cancelled", paused: false };
   // A pause whose last day has passed reads as active (decision 092).
@@ -162,7 +169,7 @@ export async function loadAdminPlan(customerId: string, now = new Date()) {
       startLabel: dayLabel(plan.start_date),
       price: price.price,
       priceBreakdown: price.breakdown,
-      lastVisitLabel: plan.status === "cancelled" && plan.last_visit_date ? dayLabel(plan.last_visit_date) : null,
+      lastVisitLabel: lastVisitLabel(plan),
     },
     upcoming: visits.map((visit): AdminPlanVisit => {
       return {
