@@ -1,9 +1,17 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { ActionToast } from "~/components/action-toast";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { BookingStatusBadge, VisitStatusBadge } from "~/components/status-badge";
 import { requireAdmin } from "~/features/accounts/auth.server";
+import {
+  handleAdminPlanAction,
+  loadAdminPlan,
+  type AdminPlanActionData,
+} from "~/features/plans/admin-plan-page.server";
+import { isAdminPlanIntent } from "~/features/plans/admin-plan-schema";
+import { AdminPlanSection } from "~/features/plans/admin-plan-section";
 import { QuoteStatusBadge } from "~/features/quotes/quote-status-badge";
 import { addDays, businessToday } from "~/features/visits/visit-dates";
 import { YardDetails } from "~/features/yards/yard-details";
@@ -24,11 +32,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
   const customer = await getCustomer(params.customerId ?? "");
   if (!customer) throw notFound();
-  const [yard, visits, bookings, quotes] = await Promise.all([
+  const [yard, visits, bookings, quotes, plan] = await Promise.all([
     getYardProfile(customer.id),
     listVisitsForCustomer(customer.id, { limit: 20 }),
     listRecentBookingsForCustomer(customer.id, 10),
     listQuoteRequestsByEmail(customer.email, 10),
+    loadAdminPlan(customer.id),
   ]);
   const today = businessToday();
   return json(
@@ -40,6 +49,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         since: formatBusinessDate(customer.created_at),
       },
       yard: yardView(yard),
+      plan,
       allVisitsHref: `/admin-dashboard/visits?${new URLSearchParams({
         customer: customer.id,
         from: addDays(today, -365),
@@ -69,10 +79,29 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   );
 }
 
+// The page's forms, told apart by `intent`: the Plan section's five, and the yard profile's
+// ("yard", or none: the form posted no intent before the Plan section came).
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request, context);
   const customer = await getCustomer(params.customerId ?? "");
   if (!customer) throw notFound();
+  const form = await request
+    .clone()
+    .formData()
+    .catch(() => null);
+  const intent = form?.get("intent") ?? null;
+  if (form && isAdminPlanIntent(intent)) {
+    return handleAdminPlanAction(intent, form, {
+      customerId: customer.id,
+      admin: { id: admin.id, name: admin.fullName ?? admin.email },
+    });
+  }
+  if (intent !== null && intent !== "yard") {
+    return json(
+      { toast: { type: "error" as const, message: "Error", description: "Unknown action" } },
+      { status: 400 },
+    );
+  }
   const result = await saveYardFromForm(request, customer.id, admin.id);
   if (!result.ok) return json({ lastResult: result.lastResult }, { status: result.status });
   return redirectWithSuccess(`/admin-dashboard/customers/${customer.id}`, {
@@ -86,8 +115,11 @@ export const headers = () => ({ "Cache-Control": "private, no-store" });
 const h3Class = "text-xl font-semibold text-slate-900 dark:text-white";
 
 export default function CustomerPage() {
-  const { customer, yard, visits, bookings, quotes, allVisitsHref } = useLoaderData<typeof loader>();
+  const { customer, yard, plan, visits, bookings, quotes, allVisitsHref } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const yardResult = actionData && "lastResult" in actionData ? actionData : undefined;
+  const planResult = actionData && "intent" in actionData ? (actionData as AdminPlanActionData) : undefined;
+  const otherToast = actionData && !yardResult && !planResult && "toast" in actionData ? actionData.toast : undefined;
   return (
     <article aria-labelledby="customer-heading">
       <Link to="/admin-dashboard/customers" className={tapLinkClass}>
@@ -102,6 +134,14 @@ export default function CustomerPage() {
         </a>{" "}
         · customer since {customer.since}
       </p>
+      <ActionToast toast={otherToast} />
+
+      <AdminPlanSection
+        section={plan}
+        customerId={customer.id}
+        yardDogCount={yard?.dogCount ?? null}
+        actionData={planResult}
+      />
 
       <section aria-labelledby="yard-heading" className="mt-8">
         <h3 id="yard-heading" className={h3Class}>
@@ -109,9 +149,9 @@ export default function CustomerPage() {
         </h3>
         <YardDetails yard={yard} idPrefix="customer-yard" />
         {/* Open again after a refused save, so its messages are seen. */}
-        <details className="mt-4" open={Boolean(actionData)}>
+        <details className="mt-4" open={Boolean(yardResult)}>
           <summary className={`${tapLinkClass} cursor-pointer`}>Edit yard profile</summary>
-          <YardForm yard={yard} lastResult={actionData?.lastResult} />
+          <YardForm yard={yard} lastResult={yardResult?.lastResult} />
         </details>
       </section>
 

@@ -8,7 +8,10 @@ import { makePng, MP4_HEADER, multipartBody, generatedBytes } from "../helpers/m
 import { createBookingRow, createVisitRow } from "../helpers/portal-data";
 import { callRoute, locationOf, toastOf } from "../helpers/route-calls";
 import { storeVisitMedia } from "~/features/media/visit-media.server";
+import { nextWeekday } from "~/features/plans/admin-plan-page.server";
+import { addDays, businessToday } from "~/features/visits/visit-dates";
 import * as adminIndex from "~/routes/admin-dashboard._index";
+import * as customerPage from "~/routes/admin-dashboard.customers.$customerId";
 import * as adminLayout from "~/routes/admin-dashboard";
 import * as customerDashboard from "~/routes/customer-dashboard";
 import * as media from "~/routes/resources.media.$imageId";
@@ -233,6 +236,142 @@ describe("/admin-dashboard actions", () => {
       description: "after video uploaded successfully",
     });
     expect(after.images).toBe(before.images + 1);
+  });
+});
+
+describe("/admin-dashboard/customers/:customerId, its loader and the Plan section's intents", () => {
+  // A customer of the Plan section's own, so the rows counted are this block's.
+  let planCustomer: TestUser;
+  beforeAll(async () => {
+    planCustomer = await createUser(db(), { fullName: "Pat Plan" });
+  });
+  const url = () => `/admin-dashboard/customers/${planCustomer.id}`;
+  const planId = async () =>
+    (
+      await db()
+        .selectFrom("customer_plans")
+        .select("id")
+        .where("customer_id", "=", planCustomer.id)
+        .orderBy("created_at", "desc")
+        .executeTakeFirst()
+    )?.id ?? "00000000-0000-4000-8000-000000000000";
+  const planRows = async () => ({
+    plans: await db().selectFrom("customer_plans").selectAll().where("customer_id", "=", planCustomer.id).execute(),
+    visits: await db()
+      .selectFrom("services")
+      .select(["id", "status", "service_date"])
+      .where("customer_id", "=", planCustomer.id)
+      .orderBy("id")
+      .execute(),
+    events: (await db().selectFrom("customer_plan_events").select("id").execute()).length,
+  });
+  const day = () => nextWeekday(businessToday());
+  const plan = (pairs: [string, string][]) => ({
+    body: new URLSearchParams(pairs).toString(),
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+  });
+  const fields: [string, string][] = [
+    ["cataloguePlanId", "servicePlan.weekly"],
+    ["weekdays", "2"],
+    ["dogCount", "1"],
+    ["yardSize", "small"],
+  ];
+  const INTENTS: [string, string, () => Promise<[string, string][]>][] = [
+    ["start-plan", "Plan started", async () => [["intent", "start-plan"], ...fields, ["startDate", day()]]],
+    [
+      "change-plan",
+      "Plan changed",
+      async () => [
+        ["intent", "change-plan"],
+        ["planId", await planId()],
+        ...fields.map(([name, value]): [string, string] => [name, name === "weekdays" ? "3" : value]),
+        ["fromDate", day()],
+      ],
+    ],
+    [
+      "pause-plan",
+      "Service paused",
+      async () => [
+        ["intent", "pause-plan"],
+        ["planId", await planId()],
+        ["from", day()],
+        ["until", addDays(day(), 6)],
+      ],
+    ],
+    [
+      "resume-plan",
+      "Service resumed",
+      async () => [
+        ["intent", "resume-plan"],
+        ["planId", await planId()],
+      ],
+    ],
+    [
+      "cancel-plan",
+      "Plan cancelled",
+      async () => [
+        ["intent", "cancel-plan"],
+        ["planId", await planId()],
+      ],
+    ],
+  ];
+
+  test.each(WHO)("%s opening the page", async (who) => {
+    const response = await callRoute(customerPage.loader, url(), {
+      cookie: cookies[who],
+      params: { customerId: planCustomer.id },
+    });
+    if (who === "anonymous") return expectSignIn(response);
+    if (who !== "admin") return expectAccessDenied(response);
+    expect(response.status).toBe(200);
+    expect((await response.json()).plan).toMatchObject({ plan: null });
+  });
+
+  // In this order: the admin's start makes the plan the next intents change.
+  for (const [intent, toast, form] of INTENTS) {
+    test.each(WHO)(`%s posting ${intent}`, async (who) => {
+      const before = await planRows();
+      const response = await callRoute(customerPage.action, url(), {
+        cookie: cookies[who],
+        params: { customerId: planCustomer.id },
+        ...plan(await form()),
+      });
+      if (who !== "admin") {
+        if (who === "anonymous") expectSignIn(response);
+        else await expectAccessDenied(response);
+        return expect(await planRows()).toEqual(before);
+      }
+      expect(response.status).toBe(302);
+      expect(await toastOf(response)).toMatchObject({ type: "success", description: toast });
+      expect((await planRows()).events).toBe(before.events + 1);
+    });
+  }
+
+  test("an admin whose session never passed the second step, or without two-step, changes nothing", async () => {
+    const noSecondStep = await sessionCookieFor(users.admin.id, { secondStep: false });
+    const withoutTwoStep = await createUser(db(), { admin: true, twoStep: false });
+    const noTwoStepCookie = await sessionCookieFor(withoutTwoStep.id);
+    const before = await planRows();
+    for (const [, , form] of INTENTS) {
+      const early = await callRoute(customerPage.action, url(), {
+        cookie: noSecondStep,
+        params: { customerId: planCustomer.id },
+        ...plan(await form()),
+      });
+      expect(early.status).toBe(302);
+      expect(locationOf(early)).toMatch(/^\/auth/);
+      const off = await callRoute(customerPage.action, url(), {
+        cookie: noTwoStepCookie,
+        params: { customerId: planCustomer.id },
+        ...plan(await form()),
+      });
+      expect(locationOf(off)).toBe("/account/security");
+    }
+    for (const cookie of [await sessionCookieFor(users.admin.id, { secondStep: false }), noTwoStepCookie]) {
+      const page = await callRoute(customerPage.loader, url(), { cookie, params: { customerId: planCustomer.id } });
+      expect(page.status).toBe(302);
+    }
+    expect(await planRows()).toEqual(before);
   });
 });
 
