@@ -200,6 +200,21 @@ describe("a visit an admin changes by hand leaves its plan", () => {
     expect((await eventsOf(visit.id)).map((e) => e.kind)).toEqual(["rescheduled"]);
   });
 
+  test("two admins moving it at once: it leaves once, with one history line", async () => {
+    const visit = await visitRow({ plan: true });
+    const move = (iso: string, now: Date) =>
+      applyVisitAction(visit.id, { action: "reschedule", serviceDate: new Date(iso) }, admin.id, now);
+    const results = await Promise.all([
+      move("2031-03-06T17:00:00.000Z", NOW),
+      move("2031-03-07T17:00:00.000Z", new Date(NOW.getTime() + 1)),
+    ]);
+    expect(results.map((r) => r.kind)).toEqual(["done", "done"]);
+    const events = await eventsOf(visit.id);
+    expect(events.filter((e) => e.kind === "left_plan")).toHaveLength(1);
+    expect(events.filter((e) => e.kind === "rescheduled")).toHaveLength(2);
+    expect((await read(visit.id)).plan_left_at).not.toBeNull();
+  });
+
   test("a visit made by hand never gets plan_left_at", async () => {
     const visit = await visitRow();
     await applyVisitAction(
@@ -397,6 +412,13 @@ describe("the Customers list: each customer's plan, and the customers without on
     const { rows } = await sql<{ indexdef: string }>`select indexdef from pg_indexes
       where indexname = 'users_without_open_plan_email_idx'`.execute(db());
     expect(rows[0]?.indexdef).toMatch(/\(lower\(email\)\) WHERE \(NOT has_open_plan\)/);
+  });
+
+  test("a customer asking for the filter is turned away (the admin's loader runs first)", async () => {
+    const cookie = await sessionCookieFor(customer.id);
+    const response = await callRoute(customersLoader, "/admin-dashboard/customers?plan=none", { cookie });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/customer-dashboard");
   });
 
   test("an unknown plan filter is a 400, not a 500", async () => {
