@@ -76,7 +76,16 @@ const GROWTH_GOAL = 1.5;
 const ADMIN_HTML_GOAL_KB = 60;
 const KEEP_DATABASE = process.env.BENCH_SCALE_KEEP === "1";
 const REUSE_DATABASE = process.env.BENCH_SCALE_DATABASE;
-const BIG_TABLES = ["users", "profiles", "services", "service_images", "bookings", "sessions", "quote_requests"];
+const BIG_TABLES = [
+  "users",
+  "profiles",
+  "services",
+  "service_images",
+  "bookings",
+  "sessions",
+  "quote_requests",
+  "customer_plans",
+];
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -100,10 +109,27 @@ async function seed(db: Kysely<Database>, customers: number) {
     db,
   );
   await sql`create index on bench_customers (n)`.execute(db);
-  await sql`insert into services (customer_id, service_type, service_date, status, created_at)
-    select c.id, 'Weekly Service', now() - ((g / ${customers}) * 7 || ' days')::interval + (g % 600 || ' seconds')::interval,
-      case when g % 10 = 0 then 'scheduled' else 'completed' end, now()
-    from generate_series(0, ${visits - 1}) g join bench_customers c on c.n = 1 + g % ${customers}`.execute(db);
+  // Customer plans (issue 25): 9 customers in 10 on a weekly plan (1 in 20 of them paused), 1 in
+  // 20 with a cancelled plan and 1 in 20 who never had one; a customer's visits were made from
+  // the plan, one slot each (its day). The triggers of migration 0010 flag the customers with a
+  // plan in one statement.
+  await sql`insert into customer_plans (customer_id, catalogue_plan_id, catalogue_plan_name, visits_per_week, weekdays,
+      dog_count, yard_size, start_date, status, paused_from, paused_until, cancelled_at, last_visit_date)
+    select c.id, 'weekly', 'Weekly Swift Service', 1, array[1 + c.n % 5]::smallint[], 1 + c.n % 3, 'medium',
+      current_date - 400, s.status,
+      case when s.status = 'paused' then current_date end, case when s.status = 'paused' then current_date + 14 end,
+      case when s.status = 'cancelled' then now() end, case when s.status = 'cancelled' then current_date - 30 end
+    from bench_customers c
+    cross join lateral (select case c.n % 20 when 0 then 'cancelled' when 1 then 'paused' else 'active' end as status) s
+    where c.n % 20 <> 19`.execute(db);
+  await sql`insert into services (customer_id, service_type, service_date, status, created_at, plan_id, plan_slot)
+    select v.customer_id, 'Weekly Service', v.at, v.status, now(), v.plan_id,
+      case when v.plan_id is not null then (v.at at time zone 'America/Los_Angeles')::date end
+    from (select c.id as customer_id,
+        now() - ((g / ${customers}) * 7 || ' days')::interval + (g % 600 || ' seconds')::interval as at,
+        case when g % 10 = 0 then 'scheduled' else 'completed' end as status, p.id as plan_id
+      from generate_series(0, ${visits - 1}) g join bench_customers c on c.n = 1 + g % ${customers}
+      left join customer_plans p on p.customer_id = c.id) v`.execute(db);
   await sql`create temporary table bench_visits as select id, row_number() over (order by id) as n from services`.execute(
     db,
   );
@@ -186,6 +212,16 @@ async function plans(db: Kysely<Database>, customerId: string, visitId: string, 
       "admin: customers, a page",
       `select u.id, u.email, p.full_name from users u left join profiles p on p.user_id = u.id where ${notAdmin}
         and lower(u.email) > 'customer5' order by lower(u.email) limit 26`,
+    ],
+    [
+      "admin: customers, no plan, a page (users_without_open_plan_email_idx: 094)",
+      `select u.id, u.email, p.full_name from users u left join profiles p on p.user_id = u.id where ${notAdmin}
+        and not u.has_open_plan and lower(u.email) > 'customer5' order by lower(u.email) limit 26`,
+    ],
+    [
+      "admin: customers, the page's plans",
+      `select customer_id, catalogue_plan_name, weekdays, status from customer_plans where status <> 'cancelled'
+        and customer_id in (select id from users where lower(email) > 'customer5' order by lower(email) limit 25)`,
     ],
     ["admin: upload tab media", `select * from service_images where service_id = $2 order by created_at desc, id desc`],
     [
@@ -436,6 +472,10 @@ async function measure(size: { name: string; customers: number }): Promise<SizeR
         to_char(service_date at time zone 'America/Los_Angeles', 'YYYY-MM-DD') as day
       from services order by service_date desc, id limit 1 offset ${size.customers * 3}`.execute(handle.db);
     const { id: visitId, day } = someVisit.rows[0];
+    // A customer half-way along the e-mail order: the cursor of a later page of the Customers list.
+    const middleRow = await sql<{ id: string; email: string }>`select id, email from users
+      where lower(email) > 'customer5' order by lower(email) limit 1`.execute(handle.db);
+    const middle = middleRow.rows[0];
     const plan = await plans(handle.db, sample.rows[0].id, visitId, day);
     console.log(`query plans at ${size.name}:\n${plan.text}`);
 
@@ -457,6 +497,11 @@ async function measure(size: { name: string; customers: number }): Promise<SizeR
         ["admin visits, today", "/admin-dashboard/visits/today"],
         ["admin customers, first page", "/admin-dashboard/customers"],
         ["admin customers, search", "/admin-dashboard/customers?q=okafor+77"],
+        ["admin customers, no plan", "/admin-dashboard/customers?plan=none"],
+        [
+          "admin customers, no plan, a later page",
+          `/admin-dashboard/customers?${new URLSearchParams({ plan: "none", after: `${middle.email}~${middle.id}` })}`,
+        ],
         ["admin quote requests, newest page", "/admin-dashboard/quotes"],
         ["admin quote requests, last page", "/admin-dashboard/quotes?oldest=1"],
         ["admin bookings", "/admin-dashboard/bookings"],

@@ -35,6 +35,11 @@ export interface UsersTable {
   /** Set when the person proved they read this address (a link, a reset, or Google/Facebook). */
   email_verified_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: CreatedAt;
+  /**
+   * Whether the customer has a plan that is not cancelled: kept by the database (triggers on
+   * customer_plans, migration 0010), never written by the app. Serves the "No plan" filter.
+   */
+  has_open_plan: ColumnType<boolean, never, never>;
 }
 
 export interface ProfilesTable {

@@ -42,6 +42,19 @@ export async function findLatestPlanForCustomer(customerId: string, db?: Db): Pr
   );
 }
 
+/** The plans that are not cancelled of these customers (one at most each): a page of the Customers list. */
+export async function listOpenPlansForCustomers(customerIds: readonly string[], db?: Db) {
+  const ids = customerIds.filter(isUuid);
+  if (ids.length === 0) return [];
+  const handle = db ?? (await getDb());
+  return handle
+    .selectFrom("customer_plans")
+    .select(["customer_id", "catalogue_plan_name", "weekdays", "status"])
+    .where("customer_id", "in", ids)
+    .where("status", "<>", "cancelled")
+    .execute();
+}
+
 export async function findPlanById(planId: string, db?: Db): Promise<CustomerPlan | null> {
   if (!isUuid(planId)) return null;
   const handle = db ?? (await getDb());

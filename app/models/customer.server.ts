@@ -33,7 +33,13 @@ const MATCH_SET_CAP = 1000;
  * indexes of migration 0006 (one query per side, so each uses its own index), fetched by key and
  * sorted; a term matching more walks the e-mail order instead. See docs/decisions/064.
  */
-export async function searchCustomers(options: { q?: string; after?: CustomerCursor | null; limit: number }) {
+export async function searchCustomers(options: {
+  q?: string;
+  /** Only customers without a plan that is not cancelled (users_without_open_plan_email_idx). */
+  withoutPlan?: boolean;
+  after?: CustomerCursor | null;
+  limit: number;
+}) {
   const db = await getDb();
   const match = options.q ? await matchCustomers(options.q) : null;
   let query = db
@@ -41,6 +47,9 @@ export async function searchCustomers(options: { q?: string; after?: CustomerCur
     .leftJoin("profiles", "profiles.user_id", "users.id")
     .select(["users.id", "users.email", "profiles.full_name", "users.created_at", "users.email_verified_at"])
     .where(isNotAdmin);
+  // The flag the database keeps (migration 0010), so that the filter walks its own partial
+  // index in e-mail order however few customers are without a plan (decision 094).
+  if (options.withoutPlan) query = query.where(sql<boolean>`not users.has_open_plan`);
   if (match && "ids" in match) {
     if (match.ids.length === 0) return [];
     query = query.where("users.id", "in", match.ids);

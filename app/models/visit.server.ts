@@ -3,6 +3,7 @@ import type {
   Database,
   HealthFlag,
   MissedReason,
+  SkipReason,
   Visit,
   VisitEventKind,
   VisitStatus,
@@ -75,6 +76,9 @@ export type VisitListRow = {
   service_type: VisitType;
   service_date: Date;
   status: VisitStatus;
+  /** The customer plan it was made from, if any (a "Plan" marker on the lists). */
+  plan_id: string | null;
+  skip_reason: SkipReason | null;
   customer_id: string;
   customer_email: string;
   customer_name: string | null;
@@ -95,7 +99,7 @@ type VisitsQuery = SelectQueryBuilder<Database, "services", object>;
  */
 function visitPageBetween(db: Db, from: Date, to: Date, limit: number, filter: (q: VisitsQuery) => VisitsQuery) {
   const page = filter(db.selectFrom("services").where("service_date", ">=", from).where("service_date", "<", to))
-    .select(["id", "service_type", "service_date", "status", "customer_id"])
+    .select(["id", "service_type", "service_date", "status", "plan_id", "skip_reason", "customer_id"])
     .orderBy("service_date")
     .orderBy("id")
     .limit(limit);
@@ -109,6 +113,8 @@ function visitPageBetween(db: Db, from: Date, to: Date, limit: number, filter: (
       "services.service_type",
       "services.service_date",
       "services.status",
+      "services.plan_id",
+      "services.skip_reason",
       "services.customer_id",
       "users.email as customer_email",
       "profiles.full_name as customer_name",
@@ -258,6 +264,9 @@ export async function listVisitsForCustomer(
 /**
  * Moves a visit from one of `from` to `to` in one statement, so that two admins pressing two
  * buttons at once cannot both succeed. Undefined when the visit is not (or no longer) in `from`.
+ * `skip_reason` is kept only on a skipped visit: any other status clears it. `leavePlanAt`: a
+ * change by hand, which takes a visit made from a plan off it (plan_left_at, decision 090); a
+ * visit that left already keeps its first time, and one not made from a plan has none.
  */
 export async function updateVisitStatus(
   db: Db,
@@ -269,11 +278,26 @@ export async function updateVisitStatus(
     missed_note?: string | null;
     service_date?: Date;
     completed_at?: Date | null;
+    skip_reason?: SkipReason | null;
   } = {},
+  options: { leavePlanAt?: Date } = {},
 ): Promise<Visit | undefined> {
+  const { skip_reason: skipReason, ...rest } = patch;
+  const leaveAt = options.leavePlanAt;
   return db
     .updateTable("services")
-    .set({ status: to, updated_at: new Date(), ...patch })
+    .set({
+      status: to,
+      updated_at: new Date(),
+      ...rest,
+      skip_reason: to === "skipped" ? (skipReason ?? null) : null,
+      ...(leaveAt
+        ? {
+            plan_left_at: sql<Date | null>`case when plan_id is null then null
+              else coalesce(plan_left_at, ${leaveAt}::timestamptz) end`,
+          }
+        : {}),
+    })
     .where("id", "=", visitId)
     .where("status", "in", [...from])
     .returningAll()

@@ -2,52 +2,19 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { Field } from "~/components/forms";
+import { CheckboxField, Field } from "~/components/forms";
 import { primaryButtonClass, tapLinkClass } from "~/components/ui-classes";
 import { requireAdmin } from "~/features/accounts/auth.server";
-import { searchCustomers } from "~/models/customer.server";
-import { formatBusinessDate } from "~/utils/business-time";
-import { isUuid } from "~/utils/uuid";
+import { customerListHref } from "~/features/customers/customer-list-url";
+import { loadCustomerList } from "~/features/customers/customer-list.server";
+import { NO_PLAN_FILTER } from "~/features/plans/plan-constants";
 import { STATIC_PAGE } from "~/utils/static-page";
 
-const PAGE_SIZE = 25;
-
-/** The cursor of the next page: "<email>~<id>" (an e-mail never contains "~" followed by a uuid). */
-function decode(value: string | null) {
-  if (!value) return null;
-  const at = value.lastIndexOf("~");
-  const email = value.slice(0, at);
-  const id = value.slice(at + 1);
-  return at > 0 && isUuid(id) ? { email, id } : null;
-}
-
-// Customers: server-side search by name or e-mail (ILIKE, limited), keyset-paged.
+// Customers: server-side search by name or e-mail (ILIKE, limited), the customers without a
+// plan, keyset-paged; each row with its plan.
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
-  const url = new URL(request.url);
-  const q = (url.searchParams.get("q") ?? "").trim();
-  if (q.length > 100) throw new Response("Search for at most 100 characters", { status: 400 });
-  const afterParam = url.searchParams.get("after");
-  const after = decode(afterParam);
-  if (afterParam && !after) throw new Response("That page does not exist", { status: 400 });
-  const rows = await searchCustomers({ q: q || undefined, after, limit: PAGE_SIZE + 1 });
-  const page = rows.slice(0, PAGE_SIZE);
-  const last = page.at(-1);
-  return json(
-    {
-      q,
-      paged: Boolean(after),
-      next: rows.length > PAGE_SIZE && last ? `${last.email}~${last.id}` : null,
-      customers: page.map((c) => ({
-        id: c.id,
-        email: c.email,
-        name: c.full_name,
-        verified: c.email_verified_at !== null,
-        since: formatBusinessDate(c.created_at),
-      })),
-    },
-    { headers: { "Cache-Control": "private, no-store" } },
-  );
+  return json(await loadCustomerList(new URL(request.url)), { headers: { "Cache-Control": "private, no-store" } });
 }
 
 export const headers = () => ({ "Cache-Control": "private, no-store" });
@@ -56,7 +23,8 @@ export const headers = () => ({ "Cache-Control": "private, no-store" });
 export const handle = STATIC_PAGE;
 
 export default function Customers() {
-  const { q, customers, next, paged } = useLoaderData<typeof loader>();
+  const { q, noPlan, customers, next, paged } = useLoaderData<typeof loader>();
+  const filters = { q, noPlan };
   return (
     <section aria-labelledby="customers-heading">
       <h2 id="customers-heading" className="text-2xl font-bold text-slate-900 dark:text-white">
@@ -68,12 +36,24 @@ export default function Customers() {
           className="min-w-64 flex-1"
           inputProps={{ id: "customer-search", type: "search", name: "q", defaultValue: q, maxLength: 100 }}
         />
+        <CheckboxField
+          label="No plan"
+          inputProps={{ id: "customers-no-plan", name: "plan", value: NO_PLAN_FILTER, defaultChecked: noPlan }}
+        />
         <button type="submit" className={primaryButtonClass}>
           Search
         </button>
       </Form>
       {customers.length === 0 ? (
-        <p className="mt-6 text-lg">{q ? `No customers match "${q}".` : "No customers yet."}</p>
+        <p className="mt-6 text-lg">
+          {noPlan
+            ? q
+              ? `No customers without a plan match "${q}".`
+              : "Every customer has a plan."
+            : q
+              ? `No customers match "${q}".`
+              : "No customers yet."}
+        </p>
       ) : (
         <ul className="mt-6 divide-y divide-slate-200 dark:divide-slate-700">
           {customers.map((c) => (
@@ -81,6 +61,7 @@ export default function Customers() {
               <Link to={`/admin-dashboard/customers/${c.id}`} className={tapLinkClass}>
                 {c.name ?? c.email}
               </Link>
+              <span>{c.plan ?? "No plan"}</span>
               <span className="break-all text-slate-700 dark:text-slate-200">{`${c.email}${c.verified ? "" : " (unverified)"} · since ${c.since}`}</span>
             </li>
           ))}
@@ -88,18 +69,12 @@ export default function Customers() {
       )}
       <nav aria-label="Pages" className="mt-6 flex gap-6">
         {paged ? (
-          <Link
-            to={q ? `/admin-dashboard/customers?${new URLSearchParams({ q })}` : "/admin-dashboard/customers"}
-            className={tapLinkClass}
-          >
+          <Link to={customerListHref(filters)} className={tapLinkClass}>
             First page
           </Link>
         ) : null}
         {next ? (
-          <Link
-            to={`/admin-dashboard/customers?${new URLSearchParams(q ? { q, after: next } : { after: next })}`}
-            className={tapLinkClass}
-          >
+          <Link to={customerListHref(filters, next)} className={tapLinkClass}>
             Next customers
           </Link>
         ) : null}

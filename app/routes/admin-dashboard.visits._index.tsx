@@ -6,6 +6,7 @@ import { Field, SelectField } from "~/components/forms";
 import { linkClass, primaryButtonClass } from "~/components/ui-classes";
 import { VisitStatusBadge } from "~/components/status-badge";
 import { requireAdmin } from "~/features/accounts/auth.server";
+import { PlanMarker } from "~/features/plans/plan-marker";
 import { VISIT_STATUSES } from "~/features/visits/visit-constants";
 import { loadVisitList } from "~/features/visits/visit-list.server";
 import { STATIC_PAGE } from "~/utils/static-page";
@@ -140,9 +141,13 @@ export default function Visits() {
                     </Link>
                   </td>
                   <td>{visit.address ?? "No address on file"}</td>
-                  <td>{visit.serviceType}</td>
+                  <td>
+                    {visit.serviceType}
+                    {visit.fromPlan ? <PlanMarker /> : null}
+                  </td>
                   <td>
                     <VisitStatusBadge status={visit.status} />
+                    {visit.skipReason ? <span className="mt-1 block text-sm">{visit.skipReason}</span> : null}
                   </td>
                 </tr>
               ))}

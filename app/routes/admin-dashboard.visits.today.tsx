@@ -4,6 +4,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { VisitStatusBadge } from "~/components/status-badge";
 import { requireAdmin } from "~/features/accounts/auth.server";
+import { SKIP_REASON_LABELS } from "~/features/plans/plan-constants";
+import { PlanMarker } from "~/features/plans/plan-marker";
 import { addDays, businessToday, startOfBusinessDay } from "~/features/visits/visit-dates";
 import { listVisitsBetween, visitExists } from "~/models/visit.server";
 import { formatBusinessDate, formatBusinessDateTime } from "~/utils/business-time";
@@ -48,6 +50,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         date: row.service_date.toISOString(),
         serviceType: row.service_type,
         status: row.status,
+        fromPlan: row.plan_id !== null,
+        skipReason: row.status === "skipped" && row.skip_reason ? SKIP_REASON_LABELS[row.skip_reason] : null,
         customer: row.customer_name ?? row.customer_email,
         address: [row.street, row.city, row.zip].filter(Boolean).join(", ") || null,
         dogs: row.dog_count ?? null,
@@ -95,7 +99,11 @@ export default function Today() {
                 </Link>
                 <VisitStatusBadge status={visit.status} />
               </div>
-              <p className="mt-1">{visit.serviceType}</p>
+              <p className="mt-1">
+                {visit.serviceType}
+                {visit.fromPlan ? <PlanMarker /> : null}
+              </p>
+              {visit.skipReason ? <p className="mt-1">{visit.skipReason}</p> : null}
               <p className="mt-1 font-medium">{visit.address ?? "No address on file"}</p>
               <ul className="chips">
                 <li className="chip">

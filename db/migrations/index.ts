@@ -7,6 +7,7 @@ import * as quoteEmailsInOutbox from "./0005-quote-emails-in-outbox";
 import * as adminListsAtScale from "./0006-admin-lists-at-scale";
 import * as outboxClaims from "./0007-outbox-claims";
 import * as customerPlans from "./0008-customer-plans";
+import * as customersWithoutPlan from "./0010-customers-without-plan";
 
 /**
  * Every migration, in order. A static map (not a folder scan) so that the same list works in
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   "0006-admin-lists-at-scale": adminListsAtScale,
   "0007-outbox-claims": outboxClaims,
   "0008-customer-plans": customerPlans,
+  "0010-customers-without-plan": customersWithoutPlan,
 };

@@ -8,6 +8,7 @@ import { migrateToLatest } from "../../db/migrator";
 import { databaseOptionsFromEnv } from "../../db/options";
 import { hashPassword } from "../../app/features/accounts/password.server";
 import { allTestAdmins, TEST_ADMIN_PASSWORD } from "./test-admins";
+import { seedTestPlan } from "./test-plans";
 
 if (process.env.E2E_SEED_TEST_ADMINS !== "1") {
   console.error("seed-test-admins: only for the browser tests (E2E_SEED_TEST_ADMINS=1); nothing seeded.");
@@ -48,6 +49,8 @@ try {
         .execute();
     }
   });
+  // A customer on a plan, with a visit made from it (tests/e2e/test-plans.ts).
+  await seedTestPlan(handle.db);
 } finally {
   await handle.close();
 }

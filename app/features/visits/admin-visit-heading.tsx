@@ -3,6 +3,7 @@ import { type AdminVisitData } from "./admin-visit-view";
 import { linkClass, tapLinkClass } from "~/components/ui-classes";
 import { visitPath } from "./visit-paths";
 import { VisitStatusBadge } from "~/components/status-badge";
+import { VISIT_ACTIONS } from "./visit-transitions";
 
 /** The top of the admin's visit page: the way back, the visit, its status and its return visits. */
 export function AdminVisitHeading({ visit }: { visit: AdminVisitData["visit"] }) {
@@ -17,6 +18,8 @@ export function AdminVisitHeading({ visit }: { visit: AdminVisitData["visit"] })
         </h2>
         <VisitStatusBadge status={visit.status} />
       </div>
+      {visit.skipReason ? <p className="mt-2">{visit.skipReason}</p> : null}
+      <AdminVisitPlan visit={visit} />
       {visit.missedReason ? (
         <p className="mt-2">
           Missed: {visit.missedReason}
@@ -40,5 +43,29 @@ export function AdminVisitHeading({ visit }: { visit: AdminVisitData["visit"] })
         </p>
       ) : null}
     </>
+  );
+}
+
+/**
+ * The customer plan a visit was made from (decision 090), linked to the plan on the customer's
+ * page; once an admin moved, skipped or cancelled it by hand, it says it no longer follows it.
+ */
+function AdminVisitPlan({ visit }: { visit: AdminVisitData["visit"] }) {
+  const { plan } = visit;
+  if (!plan) return null;
+  const planLink = (
+    <Link to={plan.href} className={linkClass}>
+      {plan.name}
+    </Link>
+  );
+  if (!plan.followsPlan) {
+    return <p className="mt-2">Made from plan {planLink}, then changed by hand: it no longer follows the plan.</p>;
+  }
+  const handChanges = visit.allowed.filter((action) => VISIT_ACTIONS[action].leavesPlan);
+  return (
+    <p className="mt-2">
+      From plan: {planLink}
+      {handChanges.length > 0 ? ". Rescheduling, skipping or cancelling it here takes it off the plan." : null}
+    </p>
   );
 }

@@ -1,6 +1,7 @@
 import { VISIT_STATUSES, type VisitStatus } from "./visit-constants";
 import { addDays, businessToday, decodeCursor, encodeCursor, startOfBusinessDay } from "./visit-dates";
 import { CUSTOMER_QUERY_MAX_LENGTH } from "./customer-options";
+import { SKIP_REASON_LABELS } from "~/features/plans/plan-constants";
 import { matchCustomers } from "~/models/customer.server";
 import { listVisits } from "~/models/visit.server";
 import { formatBusinessDateTime } from "~/utils/business-time";
@@ -71,6 +72,8 @@ export async function loadVisitList(url: URL) {
       date: row.service_date.toISOString(),
       dateLabel: formatBusinessDateTime(row.service_date),
       status: row.status,
+      fromPlan: row.plan_id !== null,
+      skipReason: row.status === "skipped" && row.skip_reason ? SKIP_REASON_LABELS[row.skip_reason] : null,
       customerId: row.customer_id,
       customer: row.customer_name ?? row.customer_email,
       address: [row.street, row.city, row.zip].filter(Boolean).join(", ") || null,

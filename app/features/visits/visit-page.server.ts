@@ -8,8 +8,10 @@ import { dateSchema, healthSchema, missSchema, notesSchema } from "./visit-schem
 import { isAllowed, isVisitAction, VISIT_ACTION_NAMES, VISIT_TOASTS } from "./visit-transitions";
 import { applyVisitAction, saveHealthNotes, saveVisitNotes, type VisitActionInput } from "./visit-workflow.server";
 import { OUTBOX_STATUS_LABELS } from "~/features/outbox/outbox-constants";
+import { SKIP_REASON_LABELS } from "~/features/plans/plan-constants";
 import { mediaKindOf } from "~/features/media/visit-media.server";
 import { yardView } from "~/features/yards/yard-view.server";
+import { findPlanById } from "~/models/customer-plan.server";
 import { listOutboxFor } from "~/models/outbox.server";
 import { deleteVisitImage, listMediaForVisit } from "~/models/visit-media.server";
 import { findCustomerPhone, findReturnVisit, getVisit, listVisitEvents, recordVisitEvent } from "~/models/visit.server";
@@ -26,13 +28,14 @@ const notFound = () => new Response("Visit not found", { status: 404 });
 export async function loadAdminVisit(visitId: string) {
   const visit = await getVisit(visitId);
   if (!visit) throw notFound();
-  const [yard, media, events, emails, returnVisit, phone] = await Promise.all([
+  const [yard, media, events, emails, returnVisit, phone, plan] = await Promise.all([
     getYardProfile(visit.customer_id),
     listMediaForVisit(visit.id),
     listVisitEvents(visit.id),
     listOutboxFor(visit.id),
     findReturnVisit(visit.id),
     findCustomerPhone(visit.customer_email),
+    visit.plan_id ? findPlanById(visit.plan_id) : null,
   ]);
   const dateLabel = formatBusinessDate(visit.service_date);
   return {
@@ -54,6 +57,15 @@ export async function loadAdminVisit(visitId: string) {
         ? { id: returnVisit.id, dateLabel: formatBusinessDateTime(returnVisit.service_date) }
         : null,
       allowed: VISIT_ACTION_NAMES.filter((action) => isAllowed(action, visit.status)),
+      skipReason: visit.status === "skipped" && visit.skip_reason ? SKIP_REASON_LABELS[visit.skip_reason] : null,
+      // The customer plan it was made from (decision 090), and whether it still follows it.
+      plan: plan
+        ? {
+            name: plan.catalogue_plan_name,
+            href: `/admin-dashboard/customers/${plan.customer_id}#plan`,
+            followsPlan: visit.plan_left_at === null,
+          }
+        : null,
     },
     customer: {
       id: visit.customer_id,

@@ -1,6 +1,7 @@
 import { visitCompletedEmail, visitMissedEmail, type VisitEmailContext } from "./visit-emails.server";
 import { isAllowed, VISIT_ACTIONS } from "./visit-transitions";
 import { getSiteSettings } from "~/content/content.server";
+import { LEFT_PLAN_DETAIL } from "~/features/plans/plan-constants";
 import { enqueueEmail, wakeOutboxWorker } from "~/features/outbox/outbox.server";
 import { listMediaForVisit } from "~/models/visit-media.server";
 import {
@@ -46,6 +47,7 @@ export async function applyVisitAction(
   visitId: string,
   input: VisitActionInput,
   actorId: string,
+  now = new Date(),
 ): Promise<VisitActionResult> {
   const db = await getDb();
   const current = await getVisit(visitId);
@@ -91,11 +93,17 @@ export async function applyVisitAction(
         : input.action === "reschedule"
           ? { service_date: input.serviceDate }
           : input.action === "complete"
-            ? { completed_at: new Date(), missed_reason: null, missed_note: null }
+            ? { completed_at: now, missed_reason: null, missed_note: null }
             : input.action === "reopen"
               ? { completed_at: null }
-              : {};
-    const updated = await updateVisitStatus(trx, visitId, rule.from, rule.to, patch);
+              : input.action === "skip"
+                ? { skip_reason: "admin" as const }
+                : {};
+    // Moving, skipping or cancelling a visit made from a plan takes it off the plan (decision
+    // 090): no later change of the plan moves, skips or removes it again.
+    const updated = await updateVisitStatus(trx, visitId, rule.from, rule.to, patch, {
+      leavePlanAt: rule.leavesPlan ? now : undefined,
+    });
     if (!updated) return { kind: "not-allowed" };
     await recordVisitEvent(trx, {
       visitId,
@@ -110,6 +118,10 @@ export async function applyVisitAction(
             ? `Reason: ${input.reason}${input.reasonText ? ` (${input.reasonText})` : ""}`
             : null,
     });
+    // Left the plan with this change (not before it: the first change by hand says so once).
+    if (rule.leavesPlan && updated.plan_id && updated.plan_left_at?.getTime() === now.getTime()) {
+      await recordVisitEvent(trx, { visitId, actorId, kind: "left_plan", detail: LEFT_PLAN_DETAIL });
+    }
     if (context && (input.action === "complete" || input.action === "miss")) {
       await queueVisitEmail(trx, updated, current.customer_email, input.action, context, actorId);
     }

@@ -1,0 +1,19 @@
+/** Client-safe plan words; the value lists live in db/enums.ts (docs/decisions/016). */
+import type { SkipReason } from "../../../db/enums";
+
+export { PLAN_STATUSES, SKIP_REASONS } from "../../../db/enums";
+export type { PlanStatus, SkipReason } from "../../../db/enums";
+
+/** Why a visit is skipped (services.skip_reason), as the admin's pages and the customer read it. */
+export const SKIP_REASON_LABELS: Record<SkipReason, string> = {
+  customer: "Skipped by customer",
+  paused: "Paused by customer",
+  payment_overdue: "Payment overdue",
+  admin: "Skipped by admin",
+};
+
+/** What a visit made from a plan says once an admin changed it by hand (docs/decisions/090). */
+export const LEFT_PLAN_DETAIL = "Changed by hand: no longer follows the plan";
+
+/** The Customers list's plan filter (`?plan=none`): customers without a plan that is not cancelled. */
+export const NO_PLAN_FILTER = "none";
