@@ -75,7 +75,8 @@ export async function findExistingSlots(db: Db, planIds: readonly string[], from
   const rows = await db
     .selectFrom("services")
     .select(["plan_id", "plan_slot"])
-    .where("plan_id", "in", [...planIds])
+    // One array parameter rather than a thousand: the unique index (plan_id, plan_slot) serves it.
+    .where(sql<boolean>`plan_id = any(${[...planIds]}::uuid[])`)
     .where("plan_slot", ">=", from)
     .where("plan_slot", "<=", to)
     .execute();

@@ -4,6 +4,7 @@ import {
   scheduleRules,
   serviceDayFor,
   visitStartsAt,
+  type PlannedVisit,
   type ScheduleRules,
 } from "./plan-schedule";
 import { getSiteSettings } from "~/content/content.server";
@@ -39,6 +40,8 @@ export const PLAN_VISITS_LOCK = "swift-scoop:plan-visit-generator";
 /** Plans read per keyset batch, and rows per INSERT. */
 const PLAN_BATCH = 1000;
 const INSERT_ROWS = 1000;
+/** Calendars kept per run (plans share a few hundred at most; a run with more starts afresh). */
+const CALENDARS_KEPT = 10_000;
 
 export type GenerateRules = Pick<PlanRules, "horizonDays" | "firstVisitTime" | "closedDays">;
 
@@ -82,6 +85,7 @@ export async function generatePlanVisits(options: GenerateOptions): Promise<Gene
     schedule: scheduleRules(rules),
     batchSize,
     signal,
+    calendars: new Map(),
   };
 
   const locked = await withAdvisoryLock(db, options.lockName ?? PLAN_VISITS_LOCK, async (conn) => {
@@ -105,6 +109,8 @@ type Run = {
   schedule: ScheduleRules;
   batchSize: number;
   signal?: AbortSignal;
+  /** Planned visits by calendar (weekdays, start, pause, last visit): shared by the plans alike. */
+  calendars: Map<string, PlannedVisit[]>;
 };
 type Counts = Omit<GenerateResult, "ran">;
 
@@ -130,7 +136,7 @@ async function generateForPlans(
     const rows: NewPlanVisit[] = [];
     for (const plan of plans) {
       const serviceType = planVisitType(plan.visits_per_week);
-      for (const visit of plannedVisits(plan, run.schedule, run.today, run.lastDay)) {
+      for (const visit of plannedVisitsOf(plan, run)) {
         // A visit is never made after its start: nobody planned for a visit already late.
         if (visit.startsAt < run.now || taken.has(`${plan.id} ${visit.slot}`)) continue;
         rows.push({
@@ -149,6 +155,30 @@ async function generateForPlans(
     }
     if (plans.length < run.batchSize) return;
   }
+}
+
+/**
+ * The plan's visits from today to the horizon's end. Most plans share their calendar with many
+ * others (the same weekdays, started before today, not paused), and working out a calendar
+ * reads each day's time zone offset: it is worked out once per run and calendar.
+ */
+function plannedVisitsOf(plan: PlanForVisits, run: Run): readonly PlannedVisit[] {
+  const key = [
+    plan.weekdays.join(","),
+    // A start before today is today (plannedVisits starts at the later of the two).
+    plan.start_date > run.today ? plan.start_date : "",
+    plan.status,
+    plan.paused_from ?? "",
+    plan.paused_until ?? "",
+    plan.last_visit_date ?? "",
+  ].join("|");
+  let visits = run.calendars.get(key);
+  if (!visits) {
+    visits = plannedVisits(plan, run.schedule, run.today, run.lastDay);
+    if (run.calendars.size >= CALENDARS_KEPT) run.calendars.clear();
+    run.calendars.set(key, visits);
+  }
+  return visits;
 }
 
 /**
