@@ -68,6 +68,22 @@ export async function listEndingPlansBatch(
   return query.execute();
 }
 
+/**
+ * Locks these plans (FOR SHARE, in id order) for the rest of the transaction and reads them as
+ * they are now: a plan change (which locks its plan FOR UPDATE) waits for the visits made from the
+ * plan as read here, or has committed before and is read here.
+ */
+export async function lockPlansForVisits(db: Db, planIds: readonly string[]): Promise<PlanForVisits[]> {
+  if (planIds.length === 0) return [];
+  return db
+    .selectFrom("customer_plans")
+    .select(PLAN_COLUMNS)
+    .where(sql<boolean>`id = any(${[...planIds]}::uuid[])`)
+    .orderBy("id")
+    .forShare()
+    .execute();
+}
+
 /** The slots from `from` to `to` (days) that these plans already have a visit for, as "planId day". */
 export async function findExistingSlots(db: Db, planIds: readonly string[], from: string, to: string) {
   const taken = new Set<string>();

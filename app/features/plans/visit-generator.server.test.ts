@@ -413,6 +413,38 @@ describe.skipIf(!testServerUrl())("two generators on separate connections (Postg
     }
   });
 
+  it("a plan change in progress is waited for: the visits follow the plan as changed, not as first read", async () => {
+    const plan = await createPlan({ weekdays: [2] });
+    const [a, b] = [await otherPool(), await otherPool()];
+    try {
+      let generating: Promise<unknown> | undefined;
+      await a.db.transaction().execute(async (trx) => {
+        // A plan workflow locks its plan first (lockPlan: FOR UPDATE) ...
+        await trx.selectFrom("customer_plans").select("id").where("id", "=", plan.id).forUpdate().execute();
+        generating = generatePlanVisits({ now: MONDAY_6AM, rules: RULES, db: b.db });
+        // ... the generator read the plan (Tuesdays), found them missing, and waits for the lock
+        // (seen from another session: a transaction keeps its first look at pg_stat_activity).
+        for (let i = 0; ; i++) {
+          const waiting = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock'`.execute(db());
+          if (waiting.rows[0].n > 0) break;
+          if (i > 200) throw new Error("the generator never waited for the plan's lock");
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+        await trx
+          .updateTable("customer_plans")
+          .set({ weekdays: [4] })
+          .where("id", "=", plan.id)
+          .execute();
+      });
+      expect(await generating).toMatchObject({ ran: true, inserted: 4 });
+      expect(slots(await visitsOf(plan.id))).toEqual(["2026-11-26", "2026-12-03", "2026-12-10", "2026-12-17"]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
   it("without the lock (both run at once), the unique key alone makes each visit once", async () => {
     await seedPlans(300);
     const [a, b] = [await otherPool(), await otherPool()];

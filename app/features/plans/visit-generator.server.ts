@@ -18,6 +18,7 @@ import {
   listEndingPlansBatch,
   listManagedVisitsBetween,
   listOpenPlansBatch,
+  lockPlansForVisits,
   moveManagedVisits,
   recordVisitEvents,
   type NewPlanVisit,
@@ -47,6 +48,7 @@ export type GenerateRules = Pick<PlanRules, "horizonDays" | "firstVisitTime" | "
 
 export type GenerateOptions = {
   now: Date;
+  /** A database handle (not a transaction: the run pins one connection of its own). */
   db?: Db;
   /** The owner's plan rules; by default Sanity's site settings. */
   rules?: GenerateRules;
@@ -133,28 +135,42 @@ async function generateForPlans(
       run.today,
       run.lastDay,
     );
-    const rows: NewPlanVisit[] = [];
-    for (const plan of plans) {
-      const serviceType = planVisitType(plan.visits_per_week);
-      for (const visit of plannedVisitsOf(plan, run)) {
-        // A visit is never made after its start: nobody planned for a visit already late.
-        if (visit.startsAt < run.now || taken.has(`${plan.id} ${visit.slot}`)) continue;
-        rows.push({
-          customer_id: plan.customer_id,
-          service_type: serviceType,
-          service_date: visit.startsAt,
-          status: visit.paused ? "skipped" : "scheduled",
-          skip_reason: visit.paused ? "paused" : null,
-          plan_id: plan.id,
-          plan_slot: visit.slot,
-        });
-      }
-    }
-    for (let start = 0; start < rows.length; start += INSERT_ROWS) {
-      counts.inserted += await insertPlanVisits(conn, rows.slice(start, start + INSERT_ROWS));
+    const missing = missingVisits(plans, run, taken);
+    if (missing.length > 0) {
+      // The plans that lack visits, locked and read again: a plan change committed since the
+      // batch was read is seen, and one starting now waits until these visits are made.
+      const planIds = [...new Set(missing.map((row) => row.plan_id))];
+      await conn.transaction().execute(async (trx) => {
+        const rows = missingVisits(await lockPlansForVisits(trx, planIds), run, taken);
+        for (let start = 0; start < rows.length; start += INSERT_ROWS) {
+          counts.inserted += await insertPlanVisits(trx, rows.slice(start, start + INSERT_ROWS));
+        }
+      });
     }
     if (plans.length < run.batchSize) return;
   }
+}
+
+/** The visits these plans should have and do not (their slot has no visit in `taken`). */
+function missingVisits(plans: readonly PlanForVisits[], run: Run, taken: ReadonlySet<string>): NewPlanVisit[] {
+  const rows: NewPlanVisit[] = [];
+  for (const plan of plans) {
+    const serviceType = planVisitType(plan.visits_per_week);
+    for (const visit of plannedVisitsOf(plan, run)) {
+      // A visit is never made after its start: nobody planned for a visit already late.
+      if (visit.startsAt < run.now || taken.has(`${plan.id} ${visit.slot}`)) continue;
+      rows.push({
+        customer_id: plan.customer_id,
+        service_type: serviceType,
+        service_date: visit.startsAt,
+        status: visit.paused ? "skipped" : "scheduled",
+        skip_reason: visit.paused ? "paused" : null,
+        plan_id: plan.id,
+        plan_slot: visit.slot,
+      });
+    }
+  }
+  return rows;
 }
 
 /**
