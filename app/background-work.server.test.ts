@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { useAppDatabase } from "../tests/helpers/app-database";
 import { createUser } from "../tests/helpers/factories";
-import { PURGE_JOBS, runPurgeJobs } from "./background-work.server";
+import { PURGE_JOBS, runPlanVisitGeneration, runPurgeJobs } from "./background-work.server";
 import { log } from "./utils/logger.server";
 
 const database = useAppDatabase();
@@ -100,5 +100,34 @@ describe("purge jobs", () => {
     ]);
     expect(ran).toEqual(["first", "last"]);
     expect(warn).toHaveBeenCalledWith("purge.failed", expect.objectContaining({ job: "broken" }));
+  });
+});
+
+describe("plan visit generation (hourly, and at start)", () => {
+  it("logs its counts", async () => {
+    const info = vi.spyOn(log, "info");
+    await runPlanVisitGeneration({ now: new Date("2026-11-23T14:00:00Z") });
+    expect(info).toHaveBeenCalledWith(
+      "plan_visits.done",
+      expect.objectContaining({ plans: 0, inserted: 0, moved: 0, cancelled: 0 }),
+    );
+  });
+
+  it("logs a failure (the next hour tries again) and says when another generator holds the lock", async () => {
+    const warn = vi.spyOn(log, "warn");
+    const info = vi.spyOn(log, "info");
+    await runPlanVisitGeneration({
+      generate: async () => {
+        throw new Error("connection terminated");
+      },
+    });
+    expect(warn).toHaveBeenCalledWith(
+      "plan_visits.failed",
+      expect.objectContaining({ error: "connection terminated" }),
+    );
+    await runPlanVisitGeneration({
+      generate: async () => ({ ran: false, plans: 0, inserted: 0, moved: 0, cancelled: 0 }),
+    });
+    expect(info).toHaveBeenCalledWith("plan_visits.skipped", expect.anything());
   });
 });

@@ -1,5 +1,6 @@
 import { listenForContentChanges, stopListening } from "./content/content-events.server";
 import { startOutboxWorker, stopOutboxWorker } from "./features/outbox/outbox.server";
+import { generatePlanVisits } from "./features/plans/visit-generator.server";
 import { purgeExpiredAccountTokens } from "./models/account-token.server";
 import { purgeStaleRateLimits } from "./models/rate-limit.server";
 import { purgeExpiredSignInChallenges } from "./models/two-step.server";
@@ -35,12 +36,34 @@ export async function runPurgeJobs(jobs = PURGE_JOBS) {
   }
 }
 
+const PLAN_VISITS_EVERY_MS = 60 * 60 * 1000;
+
+/**
+ * One run of the plan visit generator (docs/decisions/091), its counts logged; a failure is
+ * logged and the next hour tries again. Another machine holding the lock is not a failure.
+ */
+export async function runPlanVisitGeneration({
+  signal,
+  now = new Date(),
+  generate = generatePlanVisits,
+}: { signal?: AbortSignal; now?: Date; generate?: typeof generatePlanVisits } = {}) {
+  const started = Date.now();
+  try {
+    const result = await generate({ now, signal });
+    if (result.ran) log.info("plan_visits.done", { ...result, ms: Date.now() - started });
+    else log.info("plan_visits.skipped", { reason: "another generator holds the lock" });
+  } catch (error) {
+    log.warn("plan_visits.failed", errorFields(error));
+  }
+}
+
 export type BackgroundWork = { stop(): Promise<void> };
 let started: BackgroundWork | undefined;
 
 /**
  * Starts this process's background work once: migrations (so the first visitor does not wait
- * for them), the purge jobs (a minute after start, then hourly), the LISTEN connection that hears
+ * for them), the purge jobs (a minute after start, then hourly), the plan visit generator (at start,
+ * then hourly; one run at a time in this process), the LISTEN connection that hears
  * publishes from every machine (PostgreSQL only), and the e-mail outbox worker (decisions 031,
  * 034: every machine runs one; SKIP LOCKED shares the rows). Timers are unref'd: none keeps a
  * process alive.
@@ -53,12 +76,24 @@ export function startBackgroundWork(): BackgroundWork {
   const purge = () => void runPurgeJobs();
   const first = setTimeout(purge, FIRST_PURGE_MS).unref();
   const hourly = setInterval(purge, PURGE_EVERY_MS).unref();
+  const stopping = new AbortController();
+  let generating: Promise<void> | undefined;
+  const generate = () => {
+    generating ??= runPlanVisitGeneration({ signal: stopping.signal }).finally(() => (generating = undefined));
+  };
+  const firstGeneration = setTimeout(generate, 0).unref();
+  const hourlyGeneration = setInterval(generate, PLAN_VISITS_EVERY_MS).unref();
   listenForContentChanges();
   startOutboxWorker();
   const work: BackgroundWork = {
     async stop() {
       clearTimeout(first);
       clearInterval(hourly);
+      clearTimeout(firstGeneration);
+      clearInterval(hourlyGeneration);
+      // A run in progress stops after its current batch (what it made stays made).
+      stopping.abort();
+      await generating;
       stopOutboxWorker();
       await stopListening();
       started = undefined;

@@ -21,6 +21,7 @@ const INPUT_FILES = [
   "scripts/build-server-scripts.mjs",
   "scripts/admin-role.ts",
   "scripts/outbox-send.ts",
+  "scripts/visits-generate.ts",
   "package-lock.json",
   "tailwind.config.ts",
   "postcss.config.js",

@@ -8,7 +8,8 @@ export const SERVER_HOOKS = {
   onContentChanged: "subscribes the page cache to content changes (a publish clears it)",
   runWithRequestContext: "runs each request in its own context (drafts only inside a preview)",
   resourceErrorResponse: "turns a resource route's database failure into a 503",
-  startBackgroundWork: "starts migrations, purge jobs, the content listener and the outbox worker",
+  startBackgroundWork:
+    "starts migrations, purge jobs, the plan visit generator, the content listener and the outbox worker",
 };
 
 /** The build's hooks, every one a function; throws naming each one that is missing. */

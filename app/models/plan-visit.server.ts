@@ -1,30 +1,229 @@
 import { sql } from "kysely";
-import type { SkipReason, Visit, VisitStatus, VisitType } from "../../db/schema";
+import type { CustomerPlan, SkipReason, Visit, VisitStatus, VisitType } from "../../db/schema";
 import type { Db } from "~/utils/db.server";
 import { isUuid } from "~/utils/uuid";
 
-/** Table access for the visits made from customer plans (docs/decisions/090). */
+/**
+ * Table access for the visits made from customer plans (docs/decisions/090, 091): the plans the
+ * generator walks, the slots that already have a visit, the multi-row insert, and the managed
+ * visits that sit on a closed day. Every query takes the caller's handle: the generator runs on
+ * one pinned connection (its advisory lock is held by that session).
+ */
 
-export type PlanVisitRow = {
+/** What the generator reads of a plan: its calendar and its customer, nothing else. */
+export type PlanForVisits = Pick<
+  CustomerPlan,
+  | "id"
+  | "customer_id"
+  | "visits_per_week"
+  | "weekdays"
+  | "start_date"
+  | "schedule_from"
+  | "status"
+  | "paused_from"
+  | "paused_until"
+  | "last_visit_date"
+>;
+
+const PLAN_COLUMNS = [
+  "id",
+  "customer_id",
+  "visits_per_week",
+  "weekdays",
+  "start_date",
+  "schedule_from",
+  "status",
+  "paused_from",
+  "paused_until",
+  "last_visit_date",
+] as const;
+
+/**
+ * One keyset batch of the plans that make visits (active or paused), in id order after `afterId`:
+ * the partial index customer_plans_open_id_idx serves it.
+ */
+export async function listOpenPlansBatch(db: Db, afterId: string | null, limit: number): Promise<PlanForVisits[]> {
+  let query = db
+    .selectFrom("customer_plans")
+    .select(PLAN_COLUMNS)
+    .where("status", "<>", "cancelled")
+    .orderBy("id")
+    .limit(limit);
+  if (afterId) query = query.where("id", ">", afterId);
+  return query.execute();
+}
+
+/** One keyset batch of the cancelled plans whose last visit is on or after `day` (few: the notice). */
+export async function listEndingPlansBatch(
+  db: Db,
+  day: string,
+  afterId: string | null,
+  limit: number,
+): Promise<PlanForVisits[]> {
+  let query = db
+    .selectFrom("customer_plans")
+    .select(PLAN_COLUMNS)
+    .where("status", "=", "cancelled")
+    .where("last_visit_date", ">=", day)
+    .orderBy("id")
+    .limit(limit);
+  if (afterId) query = query.where("id", ">", afterId);
+  return query.execute();
+}
+
+/**
+ * Locks these plans (FOR SHARE, in id order) for the rest of the transaction and reads them as
+ * they are now: a plan change (which locks its plan FOR UPDATE) waits for the visits made from the
+ * plan as read here, or has committed before and is read here.
+ */
+export async function lockPlansForVisits(db: Db, planIds: readonly string[]): Promise<PlanForVisits[]> {
+  if (planIds.length === 0) return [];
+  return db
+    .selectFrom("customer_plans")
+    .select(PLAN_COLUMNS)
+    .where(sql<boolean>`id = any(${[...planIds]}::uuid[])`)
+    .orderBy("id")
+    .forShare()
+    .execute();
+}
+
+/** The slots from `from` to `to` (days) that these plans already have a visit for, as "planId day". */
+export async function findExistingSlots(db: Db, planIds: readonly string[], from: string, to: string) {
+  const taken = new Set<string>();
+  if (planIds.length === 0) return taken;
+  const rows = await db
+    .selectFrom("services")
+    .select(["plan_id", "plan_slot"])
+    // One array parameter rather than a thousand: the unique index (plan_id, plan_slot) serves it.
+    .where(sql<boolean>`plan_id = any(${[...planIds]}::uuid[])`)
+    .where("plan_slot", ">=", from)
+    .where("plan_slot", "<=", to)
+    .execute();
+  for (const row of rows) taken.add(`${row.plan_id} ${row.plan_slot}`);
+  return taken;
+}
+
+export type NewPlanVisit = {
   customer_id: string;
-  plan_id: string;
-  plan_slot: string;
   service_type: VisitType;
   service_date: Date;
-  status: "scheduled" | "skipped";
+  status: Extract<VisitStatus, "scheduled" | "skipped">;
   skip_reason: SkipReason | null;
+  plan_id: string;
+  plan_slot: string;
 };
 
-/** Inserts visits a plan should have; a slot the plan already has is left as it is. */
-export async function insertPlanVisits(db: Db, rows: readonly PlanVisitRow[]): Promise<number> {
+/**
+ * One multi-row INSERT of plan visits; a slot that has a visit already (another run, another
+ * machine) is left alone: ON CONFLICT on the partial unique index services_plan_id_plan_slot_key.
+ * Returns how many rows were inserted.
+ */
+export async function insertPlanVisits(db: Db, rows: readonly NewPlanVisit[]): Promise<number> {
   if (rows.length === 0) return 0;
   const result = await db
     .insertInto("services")
-    .values(rows.map((row) => ({ ...row, notes: null, created_by: null })))
+    .values(rows.map((row) => ({ ...row, created_by: null })))
     .onConflict((oc) => oc.columns(["plan_id", "plan_slot"]).where("plan_id", "is not", null).doNothing())
     .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0);
+  return Number(result.numInsertedOrUpdatedRows ?? 0n);
 }
+
+/** A visit that still follows its plan: made from it, never changed by hand, still scheduled. */
+export type ManagedVisit = { id: string; plan_slot: string; service_date: Date };
+
+/**
+ * One keyset batch of the managed visits (plan_id set, plan_left_at null, scheduled) that start
+ * in [from, until): the visits of one day, from now on. Served by services_status_service_date_idx.
+ */
+export async function listManagedVisitsBetween(
+  db: Db,
+  from: Date,
+  until: Date,
+  after: { date: Date; id: string } | null,
+  limit: number,
+): Promise<ManagedVisit[]> {
+  let query = db
+    .selectFrom("services")
+    .select(["id", "plan_slot", "service_date"])
+    .where("status", "=", "scheduled")
+    .where("service_date", ">=", from)
+    .where("service_date", "<", until)
+    .where("plan_id", "is not", null)
+    .where("plan_left_at", "is", null)
+    .orderBy("service_date")
+    .orderBy("id")
+    .limit(limit);
+  if (after) query = query.where(sql<boolean>`(service_date, id) > (${after.date}, ${after.id}::uuid)`);
+  const rows = await query.execute();
+  return rows.map((row) => ({ id: row.id, plan_slot: row.plan_slot!, service_date: row.service_date }));
+}
+
+/**
+ * Moves managed visits to new start times in one statement, each only if it is still what it was
+ * read as (scheduled, following its plan, at the same time): a visit that a customer skipped or
+ * an admin changed meanwhile is left alone. Returns the ids moved.
+ */
+export async function moveManagedVisits(
+  db: Db,
+  moves: readonly { id: string; from: Date; to: Date }[],
+): Promise<string[]> {
+  if (moves.length === 0) return [];
+  const values = sql.join(
+    moves.map((move) => sql`(${move.id}::uuid, ${move.from}::timestamptz, ${move.to}::timestamptz)`),
+  );
+  const result = await sql<{ id: string }>`update services as s
+    set service_date = m.to_date, updated_at = now()
+    from (values ${values}) as m (id, from_date, to_date)
+    where s.id = m.id and s.service_date = m.from_date and s.status = 'scheduled'
+      and s.plan_id is not null and s.plan_left_at is null
+    returning s.id`.execute(db);
+  return result.rows.map((row) => row.id);
+}
+
+/** Cancels managed visits that have no day left to go to (still scheduled and untouched only). */
+export async function cancelManagedVisits(db: Db, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .updateTable("services")
+    .set({ status: "cancelled", updated_at: new Date() })
+    .where("id", "in", [...ids])
+    .where("status", "=", "scheduled")
+    .where("plan_id", "is not", null)
+    .where("plan_left_at", "is", null)
+    .returning("id")
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** History lines of many visits in one INSERT (service_events). */
+export async function recordVisitEvents(
+  db: Db,
+  events: readonly {
+    visitId: string;
+    kind: "rescheduled" | "status";
+    from: VisitStatus;
+    to: VisitStatus;
+    detail: string;
+  }[],
+) {
+  if (events.length === 0) return;
+  await db
+    .insertInto("service_events")
+    .values(
+      events.map((event) => ({
+        service_id: event.visitId,
+        actor_id: null,
+        kind: event.kind,
+        from_status: event.from,
+        to_status: event.to,
+        detail: event.detail.slice(0, 1000),
+      })),
+    )
+    .execute();
+}
+
+/** A visit a plan change makes (the generator's row). */
+export type PlanVisitRow = NewPlanVisit;
 
 /**
  * The plan's visits that still follow it (not changed by hand) and are still to come, starting at
