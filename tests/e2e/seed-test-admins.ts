@@ -7,6 +7,7 @@ import { connect } from "../../db/connection";
 import { migrateToLatest } from "../../db/migrator";
 import { databaseOptionsFromEnv } from "../../db/options";
 import { hashPassword } from "../../app/features/accounts/password.server";
+import { seedPlanCustomers } from "./seed-plan-customers";
 import { allTestAdmins, TEST_ADMIN_PASSWORD } from "./test-admins";
 
 if (process.env.E2E_SEED_TEST_ADMINS !== "1") {
@@ -48,6 +49,7 @@ try {
         .execute();
     }
   });
+  await seedPlanCustomers(handle.db, admins[0].email);
 } finally {
   await handle.close();
 }

@@ -2,7 +2,8 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema";
 import { startPlan } from "../../app/features/plans/plan-changes.server";
 import { isoWeekday } from "../../app/features/plans/plan-schedule";
-import { addDays, businessToday } from "../../app/features/visits/visit-dates";
+import { businessToday } from "../../app/features/visits/visit-dates";
+import { weekdayAhead } from "./plan-days";
 
 /**
  * Customer plans for tests that run on the real clock (route calls, the browser journeys): a
@@ -12,13 +13,6 @@ import { addDays, businessToday } from "../../app/features/visits/visit-dates";
  */
 
 export const WEEKLY_PLAN = { _id: "servicePlan.weekly", name: "Weekly Swift Service", visitsPerWeek: 1 } as const;
-
-/** The first weekday (Monday to Friday) at least `daysAhead` days after `today`. */
-export function weekdayAhead(today: string, daysAhead: number): string {
-  let day = addDays(today, daysAhead);
-  while (isoWeekday(day) > 5) day = addDays(day, 1);
-  return day;
-}
 
 /** Starts a weekly plan on that weekday for the customer, as an admin would, at `now`. */
 export async function startWeeklyPlanAhead(
