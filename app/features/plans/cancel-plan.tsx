@@ -6,7 +6,7 @@ import { primaryButtonClass, secondaryButtonClass, tapLinkClass } from "~/compon
 /**
  * "Cancel plan", always confirmed ("Cancel your plan?"). With JavaScript the button opens a
  * modal dialog; without it the button is a link to `?cancel=confirm`, which renders the same
- * confirmation in the page (decision 093). Only "Yes, cancel my plan" posts.
+ * confirmation in the page (decision 095). Only "Yes, cancel my plan" posts.
  */
 export function CancelPlan({
   planId,
