@@ -14,6 +14,8 @@ import { formatBusinessDate, formatBusinessDateTime } from "~/utils/business-tim
 import { listRecentCompletedVisitsForCustomer } from "~/models/visit.server";
 import { startOfBusinessToday } from "~/features/visits/visit-dates";
 import { requireUser } from "~/features/accounts/auth.server";
+import { YourPlanCard } from "~/features/plans/your-plan-card";
+import { loadYourPlanCard } from "~/features/plans/your-plan.server";
 import { VerifyEmailNotice } from "~/features/accounts/verify-email-notice";
 import { redirectWithError } from "~/utils/toast.server";
 import { privatePageMeta } from "~/utils/seo";
@@ -32,6 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     getBookingCalendarUrl(),
     listRecentMediaForCustomer(user.id, VISITS_SHOWN, MEDIA_SHOWN),
   ]);
+  const yourPlan = await loadYourPlanCard(user.id);
 
   // Before and after of one visit are shown together, visits in order of their newest item.
   const visitMedia: { visitId: string; title: string; items: MediaViewItem[] }[] = [];
@@ -63,6 +66,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     {
       email: user.email,
       emailVerified: user.emailVerified,
+      yourPlan,
       calendarUrl: calendarUrl
         ? bookingCalendarLink(calendarUrl, { id: user.id, name: user.fullName, email: user.email })
         : null,
@@ -111,12 +115,14 @@ const empty = "mt-4 text-slate-700 dark:text-slate-300";
 
 export default function CustomerDashboard() {
   const { email, emailVerified, calendarUrl, recentVisits, visitMedia, bookings } = useLoaderData<typeof loader>();
+  const { yourPlan } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
       <DashboardHeader title="Welcome back" subtitle={email} loadingText="Loading your dashboard..." />
       {emailVerified ? null : <VerifyEmailNotice />}
 
       <div className="mt-8 grid gap-6 lg:grid-cols-2">
+        <YourPlanCard plan={yourPlan} className="lg:col-span-2" />
         <BookingCard calendarUrl={calendarUrl} />
 
         <section aria-labelledby="services-heading" className={card}>

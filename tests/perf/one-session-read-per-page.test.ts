@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startAppServer, type AppServer } from "../helpers/app-server";
 import { useAppDatabase } from "../helpers/app-database";
 import { createUser, sessionCookieFor } from "../helpers/factories";
+import { startWeeklyPlanAhead } from "../helpers/plan-seed";
 import { createBookingRow, createVisitRow } from "../helpers/portal-data";
 import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy";
 import { testServerUrl } from "../helpers/test-database";
@@ -33,6 +34,8 @@ describe.skipIf(!serverUrl)("one session read per request (PostgreSQL)", () => {
     const admin = await createUser(db, { email: "one-read-admin@example.com", admin: true });
     const visit = await createVisitRow(db, customer.id);
     await createBookingRow(db, customer.id);
+    // Your Plan and the dashboard's plan card, with a plan to show.
+    await startWeeklyPlanAhead(db, { customerId: customer.id, adminId: admin.id });
     const quote = await db
       .insertInto("quote_requests")
       .values({
@@ -56,6 +59,7 @@ describe.skipIf(!serverUrl)("one session read per request (PostgreSQL)", () => {
       "/customer-dashboard/visits",
       `/customer-dashboard/visits/${visit.id}`,
       "/customer-dashboard/yard",
+      "/customer-dashboard/plan",
       "/account/security",
     ];
     adminPages = [

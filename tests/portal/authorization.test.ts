@@ -5,8 +5,10 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
 import { createUser, sessionCookieFor, type TestUser } from "../helpers/factories";
 import { makePng, MP4_HEADER, multipartBody, generatedBytes } from "../helpers/media-bytes";
+import { startWeeklyPlanAhead } from "../helpers/plan-seed";
 import { createBookingRow, createVisitRow } from "../helpers/portal-data";
 import { callRoute, locationOf, toastOf } from "../helpers/route-calls";
+import { businessToday } from "~/features/visits/visit-dates";
 import { storeVisitMedia } from "~/features/media/visit-media.server";
 import { nextWeekday } from "~/features/plans/admin-plan-page.server";
 import { addDays, businessToday } from "~/features/visits/visit-dates";
@@ -14,6 +16,7 @@ import * as adminIndex from "~/routes/admin-dashboard._index";
 import * as customerPage from "~/routes/admin-dashboard.customers.$customerId";
 import * as adminLayout from "~/routes/admin-dashboard";
 import * as customerDashboard from "~/routes/customer-dashboard";
+import * as yourPlan from "~/routes/customer-dashboard_.plan";
 import * as media from "~/routes/resources.media.$imageId";
 import { createFolderStorage, setStorageForTests } from "~/utils/storage.server";
 
@@ -415,4 +418,115 @@ describe("/resources/media/:imageId", () => {
       expect((await fetchMedia(who, id)).status).toBe(404);
     }
   });
+});
+
+describe("/customer-dashboard/plan (Your Plan)", () => {
+  // Plans of their own (on the real clock, first visit at least 3 days ahead), so that the
+  // dashboard's lists above keep only the rows they were seeded with.
+  let owner: TestUser;
+  let other: TestUser;
+  let planCookies: Record<Who, string | undefined>;
+  let ownerPlan: { id: string; visitIds: string[] };
+  let otherPlan: { id: string; visitIds: string[] };
+
+  const planVisits = async (planId: string) =>
+    (
+      await db()
+        .selectFrom("services")
+        .select("id")
+        .where("plan_id", "=", planId)
+        .where("status", "=", "scheduled")
+        .orderBy("service_date")
+        .execute()
+    ).map((v) => v.id);
+
+  beforeAll(async () => {
+    owner = await createUser(db(), { fullName: "Olive Owner" });
+    other = await createUser(db(), { fullName: "Otto Other" });
+    for (const [customer, set] of [
+      [owner, (p: typeof ownerPlan) => (ownerPlan = p)],
+      [other, (p: typeof otherPlan) => (otherPlan = p)],
+    ] as const) {
+      const plan = await startWeeklyPlanAhead(db(), { customerId: customer.id, adminId: users.admin.id });
+      set({ id: plan.id, visitIds: await planVisits(plan.id) });
+    }
+    planCookies = {
+      anonymous: undefined,
+      customerA: await sessionCookieFor(owner.id),
+      customerB: await sessionCookieFor(other.id),
+      admin: cookies.admin,
+    };
+  });
+
+  /** Everything a refused change must leave as it was: the plan, its visits, history and e-mails. */
+  const planState = async (planId: string) => ({
+    plan: await db().selectFrom("customer_plans").selectAll().where("id", "=", planId).executeTakeFirstOrThrow(),
+    visits: await db()
+      .selectFrom("services")
+      .select(["id", "status", "skip_reason", "service_date"])
+      .where("plan_id", "=", planId)
+      .orderBy("service_date")
+      .execute(),
+    events: (await db().selectFrom("customer_plan_events").select("id").where("plan_id", "=", planId).execute()).length,
+    outbox: (await db().selectFrom("outbox").select("id").where("related_id", "=", planId).execute()).length,
+  });
+
+  test.each(WHO)("loader, %s", async (who) => {
+    const response = await callRoute(yourPlan.loader, "/customer-dashboard/plan", { cookie: planCookies[who] });
+    if (who === "anonymous") return expectSignIn(response);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Cache-Control")).toBe("private, no-store");
+    const text = await response.text();
+    const data = JSON.parse(text);
+    const mine = who === "customerA" ? ownerPlan : who === "customerB" ? otherPlan : null;
+    const theirs = who === "customerA" ? otherPlan : who === "customerB" ? ownerPlan : null;
+    if (!mine || !theirs) {
+      // An admin's own customer page: their own (no) plan, nobody else's.
+      expect(data.plan).toBeNull();
+      for (const id of [ownerPlan.id, otherPlan.id, ...ownerPlan.visitIds, ...otherPlan.visitIds]) {
+        expect(text).not.toContain(id);
+      }
+      return;
+    }
+    expect(data.plan.id).toBe(mine.id);
+    expect(data.visits.map((v: { id: string }) => v.id)).toEqual(mine.visitIds);
+    for (const id of [theirs.id, ...theirs.visitIds]) expect(text).not.toContain(id);
+  });
+
+  // Each change tried on the owner's plan by everyone else first (nothing changes), then by the
+  // owner (it does), in an order that leaves the next change possible.
+  const changes: [string, () => Record<string, string>, string][] = [
+    ["skip", () => ({ intent: "skip", visitId: ownerPlan.visitIds[1] }), "Visit skipped"],
+    ["undo-skip", () => ({ intent: "undo-skip", visitId: ownerPlan.visitIds[1] }), "Skip undone"],
+    ["pause", () => ({ intent: "pause", planId: ownerPlan.id, ...pauseDays() }), "Service paused"],
+    ["resume", () => ({ intent: "resume", planId: ownerPlan.id }), "Service resumed"],
+    ["cancel", () => ({ intent: "cancel", planId: ownerPlan.id }), "Plan cancelled"],
+  ];
+  const pauseDays = () => {
+    const from = businessToday(new Date(Date.now() + 3 * 86_400_000));
+    return { from, until: businessToday(new Date(Date.now() + 16 * 86_400_000)) };
+  };
+
+  test.each(changes)(
+    "action %s: anonymous, customer B and an admin change nothing; customer A does",
+    async (_, form, toast) => {
+      for (const who of ["anonymous", "customerB", "admin"] as const) {
+        const before = await planState(ownerPlan.id);
+        const response = await callRoute(yourPlan.action, "/customer-dashboard/plan", {
+          cookie: planCookies[who],
+          form: form(),
+        });
+        if (who === "anonymous") expectSignIn(response);
+        // Someone else's plan or visit is a 404, as a missing one is (an admin here acts as a customer).
+        else expect(response.status).toBe(404);
+        expect(await planState(ownerPlan.id)).toEqual(before);
+      }
+      const response = await callRoute(yourPlan.action, "/customer-dashboard/plan", {
+        cookie: planCookies.customerA,
+        form: form(),
+      });
+      expect(response.status).toBe(302);
+      expect(await toastOf(response)).toMatchObject({ type: "success", message: toast });
+    },
+  );
 });

@@ -1,0 +1,260 @@
+// "Your Plan" and the admin's customer page at scale (issue 25, item 8: p95 <= 20 ms at 100,000
+// customers): seeds 100,000 customers on PostgreSQL, each with a customer plan (60% weekly, 30%
+// twice-weekly, 10% thrice-weekly; 5% paused, 5% cancelled), the plan's visits for 8 weeks back
+// (completed) and the 4-week horizon ahead (scheduled, or skipped in a pause), and a history line
+// each; then starts the production server (server.js) with the Dockerfile's memory settings and
+// times, one request at a time over HTTP, /customer-dashboard/plan (signed in as 50 sampled
+// customers in turn), /admin-dashboard/customers/:id (the admin, the same 50 customers in turn)
+// and the customer dashboard with its plan card; and prints the query plans of the plan reads.
+// Run: npm run build && npm run bench plan-pages   BENCH_SCALE=10k for a quick run at 10,000.
+// BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) names the server; the
+// database is made for the run and dropped at the end (BENCH_PLAN_KEEP=1 keeps it and prints its
+// name; BENCH_PLAN_DATABASE=<name> measures a kept one again without seeding).
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { sql, type Kysely } from "kysely";
+import pg from "pg";
+import { imageMemoryEnv, startAppServer, type AppServer } from "../tests/helpers/app-server";
+import { fmt, report } from "./_report";
+
+const SESSION_SECRET = "bench-session-secret-that-is-long-enough-0123456789";
+Object.assign(process.env, { NODE_ENV: "test", LOG_LEVEL: "silent", SEED_DEV_DATA: "false", SESSION_SECRET });
+
+const { connect } = await import("../db/connection");
+const { migrateToLatest } = await import("../db/migrator");
+type Database = import("../db/schema").Database;
+const { createUserSessionHeaders } = await import("~/utils/session.server");
+const { setDatabaseForTests } = await import("~/utils/db.server");
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const SERVER_URL = process.env.BENCH_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
+const CUSTOMERS = process.env.BENCH_SCALE === "10k" ? 10_000 : 100_000;
+const SIZE = CUSTOMERS === 10_000 ? "10k" : "100k";
+const PAST_DAYS = 56;
+const HORIZON_DAYS = 28;
+const SAMPLE = 50;
+const HTTP_CALLS = Number(process.env.BENCH_HTTP_CALLS || 300);
+const P95_GOAL_MS = 20;
+const KEEP = process.env.BENCH_PLAN_KEEP === "1";
+const REUSE = process.env.BENCH_PLAN_DATABASE;
+const BUSINESS_TODAY = sql`(now() at time zone 'America/Los_Angeles')::date`;
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+async function seed(db: Kysely<Database>, customers: number) {
+  const started = Date.now();
+  await sql`insert into users (email, created_at)
+    select 'plan' || g || '@bench.example', now() - (g || ' minutes')::interval
+    from generate_series(1, ${customers}) g`.execute(db);
+  await sql`insert into profiles (user_id, full_name)
+    select id, (array['Avery','Blake','Casey','Drew','Emery','Finley','Gray','Harper'])[1 + n % 8] || ' ' ||
+      (array['Stone','Rivera','Nguyen','Okafor','Larsen','Patel','Kim','Moreau','Silva','Walsh'])[1 + (n / 8) % 10] || ' ' || n
+    from (select id, split_part(split_part(email, '@', 1), 'plan', 2)::int as n from users where email like '%@bench.example') c`.execute(
+    db,
+  );
+  const admin = await sql<{ id: string }>`insert into users (email, email_verified_at)
+    values ('admin@bench.example.org', now()) returning id`.execute(db);
+  const adminId = admin.rows[0].id;
+  await sql`insert into user_roles (user_id, role) values (${adminId}, 'admin')`.execute(db);
+  await sql`insert into user_totp (user_id, secret, enabled_at) values (${adminId}, 'JBSWY3DPEHPK3PXP', now())`.execute(
+    db,
+  );
+  // One plan per customer; k visits a week: 60% 1, 30% 2, 10% 3. Every 20th paused for two
+  // weeks from today, every 20th + 1 cancelled (last visit two days ago).
+  await sql`insert into customer_plans (customer_id, catalogue_plan_id, catalogue_plan_name, visits_per_week, weekdays,
+      dog_count, yard_size, start_date, status, paused_from, paused_until, cancelled_at, last_visit_date, created_by,
+      created_at)
+    select id,
+      (array['servicePlan.weekly','servicePlan.twice-weekly','servicePlan.thrice-weekly'])[k],
+      (array['Weekly Swift Service','Twice-Weekly Swift Service','Triple Swift Service'])[k],
+      k,
+      case k when 1 then array[1 + n % 5] when 2 then array[1 + n % 2, 3 + n % 2] else array[1, 3, 5] end::smallint[],
+      1 + n % 3, (array['small','medium','large'])[1 + n % 3],
+      ${BUSINESS_TODAY} - ${sql.lit(PAST_DAYS)},
+      case n % 20 when 0 then 'paused' when 1 then 'cancelled' else 'active' end,
+      case when n % 20 = 0 then ${BUSINESS_TODAY} end, case when n % 20 = 0 then ${BUSINESS_TODAY} + 13 end,
+      case when n % 20 = 1 then now() - interval '2 days' end, case when n % 20 = 1 then ${BUSINESS_TODAY} - 2 end,
+      ${adminId}, now() - (n || ' seconds')::interval
+    from (select id, n, case when n % 10 < 6 then 1 when n % 10 < 9 then 2 else 3 end as k
+      from (select id, split_part(split_part(email, '@', 1), 'plan', 2)::int as n from users
+        where email like '%@bench.example') c) c`.execute(db);
+  await sql`insert into customer_plan_events (plan_id, actor_id, kind, detail, created_at)
+    select id, created_by, 'started', catalogue_plan_name, created_at from customer_plans`.execute(db);
+  // The plans' visits at 08:00 business time on their weekdays: past ones completed, those ahead
+  // scheduled (skipped in a pause), none after a cancelled plan's last visit.
+  await sql`insert into services (customer_id, service_type, service_date, status, skip_reason, plan_id, plan_slot,
+      created_at)
+    select p.customer_id,
+      (array['Weekly Service','Twice Weekly Service','Thrice Weekly Service'])[p.visits_per_week],
+      (d.day + time '08:00') at time zone 'America/Los_Angeles',
+      case when d.day < ${BUSINESS_TODAY} then 'completed'
+        when p.status = 'paused' and d.day between p.paused_from and p.paused_until then 'skipped'
+        else 'scheduled' end,
+      case when d.day >= ${BUSINESS_TODAY} and p.status = 'paused' and d.day between p.paused_from and p.paused_until
+        then 'paused' end,
+      p.id, d.day, now()
+    from customer_plans p
+    cross join lateral (select g::date as day from generate_series(${BUSINESS_TODAY} - ${sql.lit(PAST_DAYS)},
+      ${BUSINESS_TODAY} + ${sql.lit(HORIZON_DAYS)}, interval '1 day') g) d
+    where extract(isodow from d.day)::smallint = any(p.weekdays)
+      and (p.status <> 'cancelled' or d.day <= p.last_visit_date)`.execute(db);
+  await sql`vacuum analyze`.execute(db);
+  await sql`checkpoint`.execute(db);
+  return { ...(await counts(db)), seconds: (Date.now() - started) / 1000 };
+}
+
+async function counts(db: Kysely<Database>) {
+  const row = await sql<{ users: number; plans: number; visits: number }>`select
+    (select count(*) from users)::int as users, (select count(*) from customer_plans)::int as plans,
+    (select count(*) from services)::int as visits`.execute(db);
+  const admin = await sql<{ id: string }>`select id from users where email = 'admin@bench.example.org'`.execute(db);
+  if (!admin.rows[0]) throw new Error("not a plan-pages database: no admin@bench.example.org");
+  return { ...row.rows[0], adminId: admin.rows[0].id, seconds: 0 };
+}
+
+/** The plans of the plan reads, and whether any scans a big table sequentially. */
+async function queryPlans(db: Kysely<Database>, customerId: string, planId: string) {
+  const queries: [string, string][] = [
+    [
+      "the customer's latest plan",
+      `select * from customer_plans where customer_id = '${customerId}' order by created_at desc, id desc limit 1`,
+    ],
+    [
+      "the plan's next 8 visits",
+      `select id, service_date, status from services where plan_id = '${planId}' and service_date >= now()
+        and status in ('scheduled', 'skipped') order by service_date, id limit 8`,
+    ],
+  ];
+  const lines: string[] = [];
+  const sequential: string[] = [];
+  for (const [name, text] of queries) {
+    const plan = (await sql.raw<{ "QUERY PLAN": string }>(`explain ${text}`).execute(db)).rows.map(
+      (r) => r["QUERY PLAN"],
+    );
+    if (plan.some((l) => /Seq Scan on (services|customer_plans|users)\b/.test(l))) sequential.push(name);
+    lines.push(`  ${name}:`, ...plan.map((l) => `    ${l}`));
+  }
+  return { text: lines.join("\n"), sequential };
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+function get(url: string, cookie: string): Promise<{ status: number; ms: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const req = http.get(url, { agent, headers: { Cookie: cookie, Accept: "text/html" } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          ms: performance.now() - started,
+          body: Buffer.concat(chunks).toString("utf8"),
+        }),
+      );
+    });
+    req.on("error", reject);
+  });
+}
+
+/** p50 / p95 of `calls` GETs, one at a time, each the i-th of `targets` (url and cookie). */
+async function timePage(targets: { url: string; cookie: string }[], mustContain: string) {
+  const first = await get(targets[0].url, targets[0].cookie);
+  if (first.status !== 200 || !first.body.includes(mustContain)) {
+    throw new Error(`${targets[0].url} answered ${first.status} without "${mustContain}"`);
+  }
+  for (let i = 0; i < 30; i++) await get(targets[i % targets.length].url, targets[i % targets.length].cookie);
+  const times: number[] = [];
+  for (let i = 0; i < HTTP_CALLS; i++) {
+    const target = targets[i % targets.length];
+    const r = await get(target.url, target.cookie);
+    if (r.status !== 200) throw new Error(`${target.url} answered ${r.status}`);
+    times.push(r.ms);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p95: percentile(times, 95), kb: Buffer.byteLength(first.body) / 1024 };
+}
+
+const cookieOf = (headers: Headers) => (headers.get("Set-Cookie") ?? "").split(";")[0];
+
+if (!existsSync(path.join(root, "build/index.js"))) {
+  console.log("  no production build (npm run build): plan-pages skipped");
+  process.exit(0);
+}
+const admin = new pg.Client({ connectionString: SERVER_URL });
+await admin.connect();
+const name = REUSE ?? `bench_plan_pages_${SIZE}_${randomBytes(3).toString("hex")}`;
+if (!REUSE) await admin.query(`create database "${name}"`);
+const url = new URL(SERVER_URL);
+url.pathname = `/${name}`;
+const handle = connect({ databaseUrl: url.toString(), poolSize: 4 });
+let app: AppServer | undefined;
+try {
+  await migrateToLatest(handle.db);
+  const seeded = REUSE ? await counts(handle.db) : await seed(handle.db, CUSTOMERS);
+  console.log(
+    `${SIZE}: ${REUSE ? `reusing ${name}:` : "seeded"} ${fmt(seeded.users)} users, ${fmt(seeded.plans)} customer plans, ${fmt(seeded.visits)} visits in ${fmt(seeded.seconds)} s`,
+  );
+  setDatabaseForTests(handle.db);
+  const sample = await sql<{ customer_id: string; id: string }>`select customer_id, id from customer_plans
+    where status <> 'cancelled' order by random() limit ${SAMPLE}`.execute(handle.db);
+  const customerCookies: string[] = [];
+  for (const row of sample.rows) {
+    customerCookies.push(cookieOf(await createUserSessionHeaders(new Request("http://localhost/"), row.customer_id)));
+  }
+  // An admin signed in with password and code: its session passed the second step (decision 024).
+  const adminCookie = cookieOf(
+    await createUserSessionHeaders(new Request("http://localhost/"), seeded.adminId, { secondStepAt: new Date() }),
+  );
+  const planText = await queryPlans(handle.db, sample.rows[0].customer_id, sample.rows[0].id);
+  console.log(`query plans at ${SIZE}:\n${planText.text}`);
+
+  // The server as Fly runs it: the Dockerfile's heap cap and malloc arenas.
+  const memory = imageMemoryEnv();
+  app = await startAppServer(
+    { DATABASE_URL: url.toString(), SESSION_SECRET, SEED_DEV_DATA: "false", LOG_LEVEL: "error", ...memory },
+    { ready: "healthy", stdio: "inherit" },
+  );
+  const base = app.url;
+  const yourPlan = await timePage(
+    customerCookies.map((cookie) => ({ url: `${base}/customer-dashboard/plan`, cookie })),
+    "Upcoming visits",
+  );
+  const adminCustomer = await timePage(
+    sample.rows.map((row) => ({ url: `${base}/admin-dashboard/customers/${row.customer_id}`, cookie: adminCookie })),
+    "customer since",
+  );
+  const dashboard = await timePage(
+    customerCookies.map((cookie) => ({ url: `${base}/customer-dashboard`, cookie })),
+    "Your Plan",
+  );
+  const env = `NODE_OPTIONS="${memory.NODE_OPTIONS ?? ""}"`;
+  for (const [label, t] of [
+    ["/customer-dashboard/plan (Your Plan)", yourPlan],
+    ["/admin-dashboard/customers/:id", adminCustomer],
+    ["/customer-dashboard with the Your Plan card", dashboard],
+  ] as const) {
+    report({
+      figure: `${label} p50 / p95 at ${SIZE} customers with plans (HTTP, one at a time, ${HTTP_CALLS} calls, ${env})`,
+      value: `${fmt(t.p50, 2)} / ${fmt(t.p95, 2)} ms (${fmt(t.kb, 1)} KB)`,
+      goal: `p95 <= ${P95_GOAL_MS} ms`,
+      ok: t.p95 <= P95_GOAL_MS,
+    });
+  }
+  report({
+    figure: `plan reads' query plans at ${SIZE}: no sequential scan of a big table`,
+    value: planText.sequential.length ? `Seq Scan in: ${planText.sequential.join("; ")}` : "index scans only",
+    goal: "index scans",
+    ok: planText.sequential.length === 0,
+  });
+} finally {
+  await app?.stop();
+  setDatabaseForTests(undefined);
+  await handle.close();
+  if (KEEP || REUSE) console.log(`  kept database ${name} (BENCH_PLAN_DATABASE=${name})`);
+  else await admin.query(`drop database if exists "${name}" with (force)`);
+  await admin.end();
+  agent.destroy();
+}
