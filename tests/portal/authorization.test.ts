@@ -8,7 +8,6 @@ import { makePng, MP4_HEADER, multipartBody, generatedBytes } from "../helpers/m
 import { startWeeklyPlanAhead } from "../helpers/plan-seed";
 import { createBookingRow, createVisitRow } from "../helpers/portal-data";
 import { callRoute, locationOf, toastOf } from "../helpers/route-calls";
-import { businessToday } from "~/features/visits/visit-dates";
 import { storeVisitMedia } from "~/features/media/visit-media.server";
 import { nextWeekday } from "~/features/plans/admin-plan-page.server";
 import { addDays, businessToday } from "~/features/visits/visit-dates";
