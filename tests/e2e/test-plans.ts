@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema";
-import { isoWeekday, WEEKDAY_NAMES } from "../../app/features/plans/plan-schedule";
+import { bundledDocuments } from "../helpers/bundled-dataset";
+import { isoWeekday, serviceDayFor, WEEKDAY_NAMES } from "../../app/features/plans/plan-schedule";
 import { addDays, businessToday } from "../../app/features/visits/visit-dates";
 import { parseBusinessDateTime } from "../../app/utils/business-time";
 import type { PlanWeekday } from "../../db/enums";
@@ -19,8 +20,14 @@ export const PLAN_CUSTOMER = {
 
 /** The plan's service day: today if it is a weekday, else the next Monday (business time). */
 export function planVisitDay(now = new Date()) {
+  // Not a closed day of the bundled content either: the generator would move that visit away.
+  const settings = bundledDocuments().find((doc) => doc._id === "siteSettings") as {
+    planRules?: { closedDays?: { date: string }[] };
+  };
+  const closed = new Set((settings.planRules?.closedDays ?? []).map((entry) => entry.date));
   let day = businessToday(now);
   while (isoWeekday(day) > 5) day = addDays(day, 1);
+  day = serviceDayFor(day, closed) ?? day;
   return { day, weekday: isoWeekday(day) as PlanWeekday, weekdayName: WEEKDAY_NAMES[isoWeekday(day) as PlanWeekday] };
 }
 
