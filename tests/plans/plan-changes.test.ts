@@ -160,22 +160,24 @@ describe("skip and undo, on either side of the change notice", () => {
     const asIntruder = { id: intruder.id, isAdmin: false };
     const visit = (await visitsOf(plan.id))[2];
     const before = [await countOutbox(plan.id), await countEvents(plan.id)];
+    // Started one at a time: a refusal left waiting would be an unhandled rejection.
     for (const attempt of [
-      skipVisit(db(), { visitId: visit.id, customerId: intruder.id, actor: asIntruder, now: MONDAY, rules }),
-      undoSkip(db(), { visitId: visit.id, customerId: intruder.id, actor: asIntruder, now: MONDAY, rules }),
-      pausePlan(db(), {
-        planId: plan.id,
-        customerId: intruder.id,
-        actor: asIntruder,
-        now: MONDAY,
-        rules,
-        from: "2027-03-08",
-        until: "2027-03-12",
-      }),
-      cancelPlan(db(), { planId: plan.id, customerId: intruder.id, actor: asIntruder, now: MONDAY, rules }),
-      resumePlan(db(), { planId: plan.id, customerId: intruder.id, actor: asIntruder, now: MONDAY, rules }),
+      () => skipVisit(db(), { visitId: visit.id, customerId: intruder.id, actor: asIntruder, now: MONDAY, rules }),
+      () => undoSkip(db(), { visitId: visit.id, customerId: intruder.id, actor: asIntruder, now: MONDAY, rules }),
+      () =>
+        pausePlan(db(), {
+          planId: plan.id,
+          customerId: intruder.id,
+          actor: asIntruder,
+          now: MONDAY,
+          rules,
+          from: "2027-03-08",
+          until: "2027-03-12",
+        }),
+      () => cancelPlan(db(), { planId: plan.id, customerId: intruder.id, actor: asIntruder, now: MONDAY, rules }),
+      () => resumePlan(db(), { planId: plan.id, customerId: intruder.id, actor: asIntruder, now: MONDAY, rules }),
     ]) {
-      expect((await refusal(attempt)).status).toBe(404);
+      expect((await refusal(attempt())).status).toBe(404);
     }
     const after = await db()
       .selectFrom("customer_plans")
