@@ -401,9 +401,37 @@ export async function changePlan(db: Db, input: ChangePlanInput): Promise<Custom
 
 export type PlanActionInput = { planId: string; customerId: string; actor: PlanActor; now: Date; rules?: PlanRules };
 
+type PlanStatusChange = {
+  patch: Parameters<typeof updatePlan>[2];
+  change: { kind: PlanEventKind; title: string; summary: string; detail: string };
+};
+
+/**
+ * Pause, resume and cancel: lock the customer's plan, let `decide` refuse or say what to write,
+ * write it, bring the following visits in line from the notice on, and record the change.
+ */
+async function changePlanStatus(
+  db: Db,
+  input: PlanActionInput,
+  context: Awaited<ReturnType<typeof rulesAndContext>>,
+  decide: (current: CustomerPlan, trx: Db, notBefore: Date) => Promise<PlanStatusChange> | PlanStatusChange,
+) {
+  const { rules, email } = context;
+  const notBefore = lockedUntil(input.actor, rules, input.now);
+  return db.transaction().execute(async (trx) => {
+    const current = await lockCustomersPlan(trx, input.planId, input.customerId);
+    const { patch, change } = await decide(current, trx, notBefore);
+    const plan = await updatePlan(trx, current.id, patch);
+    await syncPlanVisits(trx, plan, rules, { now: input.now, notBefore, actorId: input.actor.id });
+    await record(trx, plan, input.actor, change, email);
+    return plan;
+  });
+}
+
 /** Pauses the plan from one day to another (at most the longest pause); its visits then are skipped. */
 export async function pausePlan(db: Db, input: PlanActionInput & { from: string; until: string }) {
-  const { rules, email } = await rulesAndContext(input);
+  const context = await rulesAndContext(input);
+  const { rules } = context;
   const today = businessToday(input.now);
   const from = checkedDayFrom(input.from, today, "From");
   if (!isRealDay(input.until)) throw new PlanChangeError("Until: enter a date.");
@@ -413,56 +441,33 @@ export async function pausePlan(db: Db, input: PlanActionInput & { from: string;
   if (days > rules.longestPauseDays) {
     throw new PlanChangeError(`A pause can last at most ${rules.longestPauseDays} days.`);
   }
-  return db.transaction().execute(async (trx) => {
-    const current = await lockCustomersPlan(trx, input.planId, input.customerId);
+  return changePlanStatus(db, input, context, (current) => {
     if (current.status === "cancelled") throw new PlanChangeError("This plan is cancelled.", 409);
-    const plan = await updatePlan(trx, current.id, { status: "paused", paused_from: from, paused_until: until });
-    await syncPlanVisits(trx, plan, rules, {
-      now: input.now,
-      notBefore: lockedUntil(input.actor, rules, input.now),
-      actorId: input.actor.id,
-    });
-    await record(
-      trx,
-      plan,
-      input.actor,
-      {
+    return {
+      patch: { status: "paused", paused_from: from, paused_until: until },
+      change: {
         kind: "paused",
         title: "Service paused",
         summary: `Your service is paused from ${formatDay(from)} until ${formatDay(until)}. Visits in those days are skipped.`,
         detail: `${formatDay(from)} to ${formatDay(until)}`,
       },
-      email,
-    );
-    return plan;
+    };
   });
 }
 
 /** Ends a pause now: the visits it skipped that can still change are scheduled again. */
 export async function resumePlan(db: Db, input: PlanActionInput) {
-  const { rules, email } = await rulesAndContext(input);
-  return db.transaction().execute(async (trx) => {
-    const current = await lockCustomersPlan(trx, input.planId, input.customerId);
+  return changePlanStatus(db, input, await rulesAndContext(input), (current) => {
     if (current.status !== "paused") throw new PlanChangeError("This plan is not paused.", 409);
-    const plan = await updatePlan(trx, current.id, { status: "active", paused_from: null, paused_until: null });
-    await syncPlanVisits(trx, plan, rules, {
-      now: input.now,
-      notBefore: lockedUntil(input.actor, rules, input.now),
-      actorId: input.actor.id,
-    });
-    await record(
-      trx,
-      plan,
-      input.actor,
-      {
+    return {
+      patch: { status: "active", paused_from: null, paused_until: null },
+      change: {
         kind: "resumed",
         title: "Service resumed",
         summary: "Your service is back on: your visits are scheduled again.",
         detail: "Pause ended",
       },
-      email,
-    );
-    return plan;
+    };
   });
 }
 
@@ -471,36 +476,28 @@ export async function resumePlan(db: Db, input: PlanActionInput) {
  * the last of them is the plan's last visit day, and every later one is cancelled.
  */
 export async function cancelPlan(db: Db, input: PlanActionInput) {
-  const { rules, email } = await rulesAndContext(input);
-  return db.transaction().execute(async (trx) => {
-    const current = await lockCustomersPlan(trx, input.planId, input.customerId);
+  return changePlanStatus(db, input, await rulesAndContext(input), async (current, trx, notBefore) => {
     if (current.status === "cancelled") throw new PlanChangeError("This plan is already cancelled.", 409);
-    const until = lockedUntil(input.actor, rules, input.now);
-    const last = await lastPlanVisitBefore(trx, current.id, until);
+    const last = await lastPlanVisitBefore(trx, current.id, notBefore);
     const lastDay = last ? businessToday(last) : businessToday(input.now);
-    const plan = await updatePlan(trx, current.id, {
-      status: "cancelled",
-      cancelled_at: input.now,
-      last_visit_date: lastDay,
-      paused_from: null,
-      paused_until: null,
-    });
-    await syncPlanVisits(trx, plan, rules, { now: input.now, notBefore: until, actorId: input.actor.id });
-    await record(
-      trx,
-      plan,
-      input.actor,
-      {
+    const name = current.catalogue_plan_name;
+    return {
+      patch: {
+        status: "cancelled",
+        cancelled_at: input.now,
+        last_visit_date: lastDay,
+        paused_from: null,
+        paused_until: null,
+      },
+      change: {
         kind: "cancelled",
         title: "Plan cancelled",
         summary: last
-          ? `Your ${plan.catalogue_plan_name} is cancelled. Your last visit is on ${formatDay(lastDay)}.`
-          : `Your ${plan.catalogue_plan_name} is cancelled. There are no more visits.`,
+          ? `Your ${name} is cancelled. Your last visit is on ${formatDay(lastDay)}.`
+          : `Your ${name} is cancelled. There are no more visits.`,
         detail: `Last visit ${formatDay(lastDay)}`,
       },
-      email,
-    );
-    return plan;
+    };
   });
 }
 
