@@ -246,6 +246,11 @@ export interface QuoteRequestsTable {
   /** Same request twice within a short window is stored once: a hash of its fields. */
   dedupe_key: string;
   client_key: string | null;
+  /** The account the request became ("Create customer and plan", migration 0011); null until then. */
+  customer_id: ColumnType<string | null, string | null | undefined, string | null>;
+  converted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** true: the e-mail already had an account, which got the plan; false: the account was made. */
+  customer_existed: ColumnType<boolean | null, boolean | null | undefined, boolean | null>;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }

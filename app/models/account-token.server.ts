@@ -1,16 +1,22 @@
 import { sql } from "kysely";
 import type { TokenPurpose } from "../../db/schema";
-import { getDb } from "~/utils/db.server";
+import { getDb, type Db } from "~/utils/db.server";
 
-/** Stores a single-use token (its hash only) and drops the account's older ones of that purpose. */
-export async function insertAccountToken(input: {
-  userId: string;
-  purpose: TokenPurpose;
-  tokenHash: string;
-  expiresAt: Date;
-}) {
-  const db = await getDb();
-  await db.transaction().execute(async (trx) => {
+/**
+ * Stores a single-use token (its hash only) and drops the account's older ones of that purpose.
+ * Pass a transaction to store it with the change it belongs to (an account made from a quote).
+ */
+export async function insertAccountToken(
+  input: {
+    userId: string;
+    purpose: TokenPurpose;
+    tokenHash: string;
+    expiresAt: Date;
+  },
+  handle?: Db,
+) {
+  const db = handle ?? (await getDb());
+  const write = async (trx: Db) => {
     await trx
       .deleteFrom("account_tokens")
       .where("user_id", "=", input.userId)
@@ -26,7 +32,9 @@ export async function insertAccountToken(input: {
         expires_at: input.expiresAt,
       })
       .execute();
-  });
+  };
+  if (db.isTransaction) await write(db);
+  else await db.transaction().execute(write);
 }
 
 /** The account a live (unused, unexpired) token belongs to, without using it. */

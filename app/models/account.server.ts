@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { OAuthProvider } from "../../db/schema";
-import { getDb } from "~/utils/db.server";
+import { hasAdminRole } from "./user-roles.server";
+import { getDb, type Db } from "~/utils/db.server";
 
 /** E-mail addresses are stored as typed (trimmed) and compared case-insensitively. */
 export function normalizeEmail(email: string) {
@@ -144,7 +145,8 @@ export async function replacePasswordAndEndSessions(userId: string, passwordHash
       .updateTable("account_tokens")
       .set({ used_at: sql<Date>`now()` })
       .where("user_id", "=", userId)
-      .where("purpose", "=", "reset-password")
+      // Any password change spends the account's other password links (reset, and set from an invite).
+      .where("purpose", "in", ["reset-password", "set-password"])
       .where("used_at", "is", null)
       .execute();
   });
@@ -157,4 +159,37 @@ export async function deleteSessionsOfUser(userId: string, keepSessionId: string
   if (keepSessionId) query = query.where("id", "!=", keepSessionId);
   const result = await query.executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/**
+ * The account with this address (any case), locked in the caller's transaction, and whether it
+ * is an admin's: what a quote's conversion checks before it adds a plan to it.
+ */
+export async function lockAccountByEmail(db: Db, email: string) {
+  return db
+    .selectFrom("users")
+    .select((eb) => ["users.id", hasAdminRole(eb).as("is_admin")])
+    .where(byEmail(email))
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/**
+ * A customer account made for someone else (from a quote request): no password and the address
+ * not yet proved; the "Set your password" link does both. Null when the address (any case) is
+ * taken, in the caller's transaction.
+ */
+export async function insertAccountWithoutPassword(
+  db: Db,
+  input: { email: string; fullName: string },
+): Promise<string | null> {
+  const user = await db
+    .insertInto("users")
+    .values({ email: normalizeEmail(input.email), password_hash: null })
+    .onConflict((oc) => oc.expression(sql`lower(email)`).doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  if (!user) return null;
+  await db.insertInto("profiles").values({ user_id: user.id, full_name: input.fullName }).execute();
+  return user.id;
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { sql, type Transaction } from "kysely";
 import type { Database, DogCount, QuoteRequest, QuoteStatus, YardSize } from "../../db/schema";
-import { getDb } from "~/utils/db.server";
+import { getDb, type Db } from "~/utils/db.server";
 import { isUuid } from "~/utils/uuid";
 
 /** The same request posted again within this window is stored once. */
@@ -197,4 +197,25 @@ export async function updateQuoteRequestStatus(id: string, status: QuoteStatus):
     .where("id", "=", id)
     .returningAll()
     .executeTakeFirst();
+}
+
+/** The request, locked until the transaction ends: two conversions of one request take turns. */
+export async function lockQuoteRequest(db: Db, id: string): Promise<QuoteRequest | undefined> {
+  if (!isUuid(id)) return undefined;
+  return db.selectFrom("quote_requests").selectAll().where("id", "=", id).forUpdate().executeTakeFirst();
+}
+
+/** The request became `customerId`'s plan: marked won and linked to the account. */
+export async function markQuoteConverted(db: Db, id: string, customerId: string, existed: boolean) {
+  await db
+    .updateTable("quote_requests")
+    .set({
+      status: "won",
+      customer_id: customerId,
+      customer_existed: existed,
+      converted_at: sql<Date>`now()`,
+      updated_at: sql<Date>`now()`,
+    })
+    .where("id", "=", id)
+    .execute();
 }

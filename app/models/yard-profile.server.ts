@@ -34,3 +34,12 @@ export async function wantsVisitEmails(db: Db, userId: string): Promise<boolean>
     .executeTakeFirst();
   return row?.notify_visit_emails ?? true;
 }
+
+/** A first yard profile (from a quote request); an account that has one keeps it as it is. */
+export async function insertYardProfileIfMissing(db: Db, userId: string, values: YardProfileValues) {
+  await db
+    .insertInto("yard_profiles")
+    .values({ user_id: userId, ...values })
+    .onConflict((oc) => oc.column("user_id").doNothing())
+    .execute();
+}

@@ -17,12 +17,21 @@ import { formatQuoteTime, QUOTE_STATUS_LABELS } from "~/features/quotes/quote-fo
 import { telHref } from "~/utils/tel";
 import { dogCountLabel, yardSizeLabel } from "~/features/quotes/quote-schema";
 import { redirectWithSuccess } from "~/utils/toast.server";
+import { readFormData } from "~/utils/form-data.server";
+import { ActionToast } from "~/components/action-toast";
+import { CREATE_CUSTOMER_INTENT } from "~/features/quotes/quote-to-customer-schema";
+import { CreateCustomerForm, QuoteConversionResult } from "~/features/quotes/quote-to-customer-form";
+import { handleCreateCustomer, loadQuoteConversion } from "~/features/quotes/quote-to-customer.server";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
   const quote = await getQuoteRequest(params.quoteId ?? "");
   if (!quote) throw new Response("Quote request not found", { status: 404 });
-  const [options, emails] = await Promise.all([getQuoteServiceOptions(), getQuoteEmailStatuses(quote.id)]);
+  const [options, emails, conversion] = await Promise.all([
+    getQuoteServiceOptions(),
+    getQuoteEmailStatuses(quote.id),
+    loadQuoteConversion(quote),
+  ]);
   return json(
     {
       quote: {
@@ -44,6 +53,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         createdAt: quote.created_at.toISOString(),
         received: formatQuoteTime(quote.created_at),
       },
+      // "Create customer and plan" (decision 096): the pre-filled form, or what the request became.
+      conversion,
     },
     { headers: { "Cache-Control": "private, no-store" } },
   );
@@ -56,12 +67,16 @@ const statusSchema = z.object({
   status: z.enum(QUOTE_STATUSES, { errorMap: () => ({ message: STATUS_MESSAGE }) }),
 });
 
+// The page's two forms, told apart by `intent`: "Create customer and plan", and the status (none).
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  await requireAdmin(request, context);
+  const admin = await requireAdmin(request, context);
   const quoteId = params.quoteId ?? "";
-  const formData = await request.formData().catch(() => new FormData());
-  const submission = parseWithZod(formData, { schema: statusSchema });
+  const formData = await readFormData(request);
   if (!(await getQuoteRequest(quoteId))) throw new Response("Quote request not found", { status: 404 });
+  if (formData.get("intent") === CREATE_CUSTOMER_INTENT) {
+    return handleCreateCustomer(formData, { quoteId, admin: { id: admin.id, name: admin.fullName ?? admin.email } });
+  }
+  const submission = parseWithZod(formData, { schema: statusSchema });
   if (submission.status !== "success") return json({ lastResult: submission.reply() }, { status: 400 });
 
   const updated = await updateQuoteRequestStatus(quoteId, submission.value.status);
@@ -88,12 +103,14 @@ function EmailStatus({ email, none }: { email: QuoteEmailStatus | null; none: st
 }
 
 export default function QuoteRequestDetail() {
-  const { quote } = useLoaderData<typeof loader>();
+  const { quote, conversion } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
+  const conversionData = actionData && "intent" in actionData ? actionData : undefined;
+  const statusData = actionData && "lastResult" in actionData ? actionData : undefined;
   const [form, fields] = useForm({
     id: `quote-status-${quote.id}`,
-    lastResult: navigation.state === "idle" ? actionData?.lastResult : undefined,
+    lastResult: navigation.state === "idle" ? statusData?.lastResult : undefined,
     defaultValue: { status: quote.status },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: statusSchema }),
     shouldValidate: "onBlur",
@@ -185,6 +202,18 @@ export default function QuoteRequestDetail() {
           {busy ? "Updating..." : "Update status"}
         </button>
       </Form>
+
+      {conversion.state === "open" ? (
+        <CreateCustomerForm
+          catalogue={conversion.catalogue}
+          defaults={conversion.defaults}
+          lastResult={navigation.state === "idle" ? conversionData?.result : undefined}
+          busy={busy}
+        />
+      ) : (
+        <QuoteConversionResult existed={conversion.existed} when={conversion.when} customer={conversion.customer} />
+      )}
+      {conversionData ? <ActionToast toast={conversionData.toast} /> : null}
     </article>
   );
 }

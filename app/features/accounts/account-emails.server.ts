@@ -4,7 +4,9 @@ import { isMailConfigured, sendMail, type OutgoingMail } from "~/utils/mailer.se
 
 export type AccountEmail =
   | { kind: "verify-email"; to: string; payload: { name: string; link: string } }
-  | { kind: "reset-password"; to: string; payload: { name: string; link: string } };
+  | { kind: "reset-password"; to: string; payload: { name: string; link: string } }
+  // An account made for a customer from their quote request (decision 096).
+  | { kind: "set-password"; to: string; payload: { name: string; link: string; businessName: string } };
 
 const MAX_GREETING_NAME = 60;
 // Text a mail client would turn into a link: a scheme ("https://", "mailto:"), "www.", an
@@ -58,11 +60,25 @@ function compose(email: AccountEmail): OutgoingMail {
           "If it was not you, ignore this message: your password stays as it is.",
         ].join("\n"),
       };
+    case "set-password":
+      return {
+        to: email.to,
+        subject: "Set your password",
+        text: [
+          hello,
+          "",
+          `${email.payload.businessName} has made an account for you, where you can see your plan and your visits, skip a visit or pause the service.`,
+          "To choose your password and sign in, open this link within 7 days (it works once):",
+          email.payload.link,
+          "",
+          'If the link has expired, use "Forgot password?" on the sign-in page with this e-mail address.',
+        ].join("\n"),
+      };
   }
 }
 
 /**
- * The one place account e-mails leave from (verification, password reset), so that it can move
+ * The one place account e-mails leave from (verification, password reset, the invite's set-password link), so that it can move
  * onto the e-mail outbox in one edit. Never awaited in a request: the answer does not depend on
  * the SMTP server, and the mail goes out after it is decided. Tokens and links are never logged.
  * Returns the sending promise (it never rejects) for tests and scripts that want to wait.

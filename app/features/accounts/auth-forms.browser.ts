@@ -1,6 +1,6 @@
 /**
  * The public account pages' browser script (decision 068): /auth (Sign In, Sign Up),
- * /auth/forgot-password, /auth/reset-password and /auth/verify. Each form is found by its id and
+ * /auth/forgot-password, /auth/reset-password, /auth/set-password and /auth/verify. Each form is found by its id and
  * checked with the schema its route's action parses, so a message shown here is word for word
  * the server's. Without this script the forms post and answer just the same.
  *
@@ -23,6 +23,8 @@ const SCHEMAS: Record<string, ZodTypeAny> = {
   signup: SignUpSchema,
   "forgot-password": ForgotPasswordSchema,
   "reset-password": ResetPasswordSchema,
+  // /auth/set-password (an account made from a quote request) asks for its first password alike.
+  "set-password": ResetPasswordSchema,
   "two-step": TwoStepCodeSchema,
 };
 

@@ -40,6 +40,22 @@ export function finishSecondStep(request: Request, user: SessionUser, returnPath
   return startSession(request, user, "password+totp", returnPath, new Date(Math.max(Date.now(), enabledAt)));
 }
 
+/** What a new session's page says. */
+const WELCOME_BACK = { message: "Welcome back!", description: "You've been logged in successfully." };
+
+/**
+ * A customer who set their first password through the link of an account made for them
+ * (decision 096): signed in at once, on their dashboard. An account with two-step sign-in (it
+ * cannot be a fresh one, but the link may be old) still passes its second step first.
+ */
+export async function signInAfterPasswordSet(request: Request, user: SessionUser): Promise<Response> {
+  if (user.twoStepEnabled) return finishFirstStep(request, user, "set-password");
+  return startSession(request, user, "set-password", null, undefined, {
+    message: "Welcome!",
+    description: "Your password is set and you're signed in.",
+  });
+}
+
 /** A brand-new session id at every sign-in (remix-auth v3 would reuse the visitor's). */
 async function startSession(
   request: Request,
@@ -47,13 +63,10 @@ async function startSession(
   method: string,
   returnPath?: string | null,
   secondStepAt?: Date,
+  toast = WELCOME_BACK,
 ): Promise<Response> {
   log.info("auth.signin", { userId: user.id, method });
   const headers = await createUserSessionHeaders(request, user.id, { secondStepAt });
   headers.append("Set-Cookie", await clearChallengeCookie());
-  return redirectWithSuccess(
-    homeFor(user, safeReturnPath(returnPath)),
-    { message: "Welcome back!", description: "You've been logged in successfully." },
-    { headers },
-  );
+  return redirectWithSuccess(homeFor(user, safeReturnPath(returnPath)), toast, { headers });
 }

@@ -36,9 +36,9 @@ const gridClass = "mt-4 grid gap-4 sm:grid-cols-2";
 /** The fields "Start plan" and "Change plan" share: catalogue plan, service days, dogs, yard, notes. */
 // Conform's metadata of the shared fields, from either form.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type PlanFieldsMetadata = Record<keyof PlanFieldValues, FieldMetadata<any, any, string[]>>;
+export type PlanFieldsMetadata = Record<keyof PlanFieldValues, FieldMetadata<any, any, string[]>>;
 
-function PlanFields({
+export function PlanFields({
   formId,
   fields,
   catalogue,

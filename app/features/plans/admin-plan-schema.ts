@@ -51,11 +51,12 @@ export function isCalendarDay(value: string) {
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
 
-const day = z.string({ required_error: PLAN_MESSAGES.date }).trim().refine(isCalendarDay, PLAN_MESSAGES.date);
+export const day = z.string({ required_error: PLAN_MESSAGES.date }).trim().refine(isCalendarDay, PLAN_MESSAGES.date);
 
 const planId = z.string({ required_error: PLAN_MESSAGES.plan }).trim().max(100, PLAN_MESSAGES.plan);
 
-const planFields = {
+/** The fields every form that starts or changes a plan has (also a quote's "Create customer and plan"). */
+export const planFields = {
   cataloguePlanId: z.string({ required_error: PLAN_MESSAGES.cataloguePlan }).trim().max(200),
   // One message for the whole group, on the fieldset: checked, each day at most once, Monday to Friday.
   weekdays: z.array(z.unknown()).transform((values, ctx) => {
@@ -85,7 +86,7 @@ const planFields = {
  * The catalogue plan must exist, be a subscription, and get as many service days as its visits
  * a week: the workflow's own words, on the field that is wrong.
  */
-function checkCataloguePlan(catalogue: readonly CataloguePlanOption[]) {
+export function checkCataloguePlan(catalogue: readonly CataloguePlanOption[]) {
   return (value: { cataloguePlanId: string; weekdays: number[] }, ctx: z.RefinementCtx) => {
     // A field already refused (zod runs this on a value another check has marked) says enough.
     if (!Array.isArray(value.weekdays) || typeof value.cataloguePlanId !== "string") return;

@@ -287,7 +287,11 @@ export type StartPlanInput = {
   actorName?: string | null;
 };
 
-/** An admin starts a customer's plan (also from a quote request); its first visits are made at once. */
+/**
+ * An admin starts a customer's plan; its first visits are made at once. Given a transaction (a
+ * quote request becoming a customer, decision 096) it runs inside it, so a refusal also undoes
+ * what the caller wrote before; given the database it opens its own.
+ */
 export async function startPlan(db: Db, input: StartPlanInput): Promise<CustomerPlan> {
   const { rules, email } = await rulesAndContext(input);
   const weekdays = checkedWeekdays(input.weekdays, input.cataloguePlan);
@@ -295,7 +299,7 @@ export async function startPlan(db: Db, input: StartPlanInput): Promise<Customer
   const startDate = checkedDayFrom(input.startDate, businessToday(input.now), "Start date");
   const notes = input.notes?.trim().slice(0, 1000) || null;
   const actor: PlanActor = { id: input.actorId, isAdmin: true, name: input.actorName };
-  return db.transaction().execute(async (trx) => {
+  const write = async (trx: Db) => {
     await customerOf(trx, input.customerId);
     if (await findOpenPlanForCustomer(input.customerId, trx)) {
       throw new PlanChangeError("This customer already has a plan: change it instead.", 409);
@@ -334,7 +338,8 @@ export async function startPlan(db: Db, input: StartPlanInput): Promise<Customer
       email,
     );
     return plan;
-  });
+  };
+  return db.isTransaction ? write(db) : db.transaction().execute(write);
 }
 
 export type ChangePlanInput = {
