@@ -398,7 +398,11 @@ describe("5 and 7. against node server.js: logs, token-page headers, limits per 
   });
 
   test("token pages send one Referrer-Policy: no-referrer", async () => {
-    for (const page of ["/auth/reset-password?token=abc", "/auth/verify-email?token=abc"]) {
+    for (const page of [
+      "/auth/reset-password?token=abc",
+      "/auth/set-password?token=abc",
+      "/auth/verify-email?token=abc",
+    ]) {
       const response = await fetch(`${app.url}${page}`);
       expect(response.headers.get("Referrer-Policy"), page).toBe("no-referrer");
     }
