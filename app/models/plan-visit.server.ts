@@ -114,18 +114,39 @@ export type NewPlanVisit = {
 };
 
 /**
- * One multi-row INSERT of plan visits; a slot that has a visit already (another run, another
- * machine) is left alone: ON CONFLICT on the partial unique index services_plan_id_plan_slot_key.
- * Returns how many rows were inserted.
+ * One INSERT of plan visits, however many: the rows go as seven array parameters that the
+ * statement unnests (`insert ... select ... from unnest(...)`), so the statement's text and its
+ * parameters stay the same size whatever the batch (a multi-row VALUES list has 7 parameters a
+ * row, is capped at 65,535, and costs Node and PostgreSQL a parse of its own each time). A slot
+ * that has a visit already (another run, another machine) is left alone: ON CONFLICT on the
+ * partial unique index services_plan_id_plan_slot_key. Returns how many rows were inserted.
  */
 export async function insertPlanVisits(db: Db, rows: readonly NewPlanVisit[]): Promise<number> {
   if (rows.length === 0) return 0;
-  const result = await db
-    .insertInto("services")
-    .values(rows.map((row) => ({ ...row, created_by: null })))
-    .onConflict((oc) => oc.columns(["plan_id", "plan_slot"]).where("plan_id", "is not", null).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0n);
+  const n = rows.length;
+  const customerIds = new Array<string>(n);
+  const types = new Array<string>(n);
+  const startsAt = new Array<string>(n);
+  const statuses = new Array<string>(n);
+  const skipReasons = new Array<string | null>(n);
+  const planIds = new Array<string>(n);
+  const slots = new Array<string>(n);
+  for (let i = 0; i < n; i++) {
+    const row = rows[i];
+    customerIds[i] = row.customer_id;
+    types[i] = row.service_type;
+    startsAt[i] = row.service_date.toISOString();
+    statuses[i] = row.status;
+    skipReasons[i] = row.skip_reason;
+    planIds[i] = row.plan_id;
+    slots[i] = row.plan_slot;
+  }
+  const result = await sql`insert into services
+      (customer_id, service_type, service_date, status, skip_reason, plan_id, plan_slot)
+    select * from unnest(${customerIds}::uuid[], ${types}::text[], ${startsAt}::timestamptz[],
+      ${statuses}::text[], ${skipReasons}::text[], ${planIds}::uuid[], ${slots}::date[])
+    on conflict (plan_id, plan_slot) where plan_id is not null do nothing`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
 }
 
 /** A visit that still follows its plan: made from it, never changed by hand, still scheduled. */

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
 import { createUser } from "../helpers/factories";
+import {
+  customerWithTuesdayPlan as startTuesdayPlan,
+  PLAN_TEST_MONDAY,
+  planVisitsOf,
+  WEEKLY_PLAN,
+} from "../helpers/plan-seed";
 import type { PlanRules } from "~/content/types";
 import {
   cancelPlan,
@@ -12,13 +18,12 @@ import {
   startPlan,
   undoSkip,
 } from "~/features/plans/plan-changes.server";
-import { businessToday } from "~/features/visits/visit-dates";
 
 const database = useAppDatabase();
 const db = () => database.current.db;
 
 // Monday 1 March 2027, 10:00 in Las Vegas (PST, UTC-8). A fixed clock for every rule.
-const MONDAY = new Date("2027-03-01T18:00:00Z");
+const MONDAY = PLAN_TEST_MONDAY;
 const at = (iso: string) => new Date(iso);
 const rules: PlanRules = {
   changeNoticeHours: 24,
@@ -27,36 +32,16 @@ const rules: PlanRules = {
   firstVisitTime: "08:00",
   closedDays: [],
 };
-const weekly = { _id: "servicePlan.weekly", name: "Weekly Swift Service", visitsPerWeek: 1 };
+const weekly = WEEKLY_PLAN;
 const twice = { _id: "servicePlan.twice-weekly", name: "Twice-Weekly Swift Service", visitsPerWeek: 2 };
 
+/** The shared Tuesday plan (tests/helpers/plan-seed.ts) under these rules, and the customer acting alone. */
 async function customerWithTuesdayPlan() {
-  const admin = await createUser(db(), { admin: true, fullName: "Owner" });
-  const customer = await createUser(db(), { fullName: "Casey Customer" });
-  const plan = await startPlan(db(), {
-    customerId: customer.id,
-    cataloguePlan: weekly,
-    weekdays: [2],
-    dogCount: 2,
-    yardSize: "medium",
-    startDate: "2027-03-01",
-    notes: null,
-    actorId: admin.id,
-    now: MONDAY,
-    rules,
-  });
-  return { admin, customer, plan, asCustomer: { id: customer.id, isAdmin: false } };
+  const seeded = await startTuesdayPlan(db(), rules);
+  return { ...seeded, asCustomer: { id: seeded.customer.id, isAdmin: false } };
 }
 
-async function visitsOf(planId: string) {
-  const rows = await db()
-    .selectFrom("services")
-    .select(["id", "service_date", "status", "skip_reason", "plan_slot", "plan_left_at"])
-    .where("plan_id", "=", planId)
-    .orderBy("service_date")
-    .execute();
-  return rows.map((row) => ({ ...row, day: businessToday(row.service_date) }));
-}
+const visitsOf = (planId: string) => planVisitsOf(db(), planId);
 
 const countOutbox = async (planId: string) =>
   (await db().selectFrom("outbox").select("kind").where("related_id", "=", planId).execute()).length;
@@ -152,6 +137,37 @@ describe("skip and undo, on either side of the change notice", () => {
     );
     expect(error.message).toBe("Visits can be changed up to 24 hours before they start.");
     expect((await visitsOf(plan.id))[1].status).toBe("skipped");
+  });
+
+  it("keeps a skip made before a pause over its day while the pause lasts; after 'Resume now' it can be undone", async () => {
+    const { plan, customer, asCustomer } = await customerWithTuesdayPlan();
+    const [, ninth, sixteenth] = await visitsOf(plan.id);
+    const act = { customerId: customer.id, actor: asCustomer, now: MONDAY, rules };
+    await skipVisit(db(), { ...act, visitId: ninth.id });
+    await pausePlan(db(), { ...act, planId: plan.id, from: "2027-03-08", until: "2027-03-21" });
+    // The pause leaves the customer's own skip as it was, and skips the 16th itself.
+    expect((await visitsOf(plan.id)).map((v) => [v.day, v.status, v.skip_reason])).toEqual([
+      ["2027-03-02", "scheduled", null],
+      ["2027-03-09", "skipped", "customer"],
+      ["2027-03-16", "skipped", "paused"],
+      ["2027-03-23", "scheduled", null],
+    ]);
+    const before = [await visitsOf(plan.id), await countOutbox(plan.id), await countEvents(plan.id)];
+    const inPause = await refusal(undoSkip(db(), { ...act, visitId: ninth.id }));
+    expect([inPause.status, inPause.message]).toEqual([
+      409,
+      "This visit falls within your pause. Resume your service first, then undo the skip.",
+    ]);
+    // The pause's own skip is not the customer's to undo either.
+    expect((await refusal(undoSkip(db(), { ...act, visitId: sixteenth.id }))).message).toBe(
+      "This visit is not skipped.",
+    );
+    expect([await visitsOf(plan.id), await countOutbox(plan.id), await countEvents(plan.id)]).toEqual(before);
+
+    await resumePlan(db(), { ...act, planId: plan.id });
+    expect((await visitsOf(plan.id)).map((v) => v.status)).toEqual(["scheduled", "skipped", "scheduled", "scheduled"]);
+    await undoSkip(db(), { ...act, visitId: ninth.id });
+    expect((await visitsOf(plan.id))[1]).toMatchObject({ status: "scheduled", skip_reason: null });
   });
 
   it("answers 404 to another customer's skip, undo, pause or cancel, and nothing changes", async () => {

@@ -1,13 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
 import { createUser, type TestUser } from "../helpers/factories";
+import {
+  customerWithTuesdayPlan as startTuesdayPlan,
+  PLAN_TEST_MONDAY,
+  planVisitsOf,
+  WEEKLY_PLAN,
+} from "../helpers/plan-seed";
 import { locationOf, toastOf } from "../helpers/route-calls";
 import { getAddOns, getCatalogue, getSiteSettings } from "~/content/content.server";
 import { estimateMonthlyPrice, formatPrice } from "~/content/pricing";
 import { startPlan } from "~/features/plans/plan-changes.server";
 import { formatPlanDay, formatVisitDay } from "~/features/plans/your-plan-format";
 import { handleYourPlanAction, loadYourPlan, loadYourPlanCard } from "~/features/plans/your-plan.server";
-import { businessToday } from "~/features/visits/visit-dates";
 
 /**
  * "Your Plan" (issue 25, item 4): the page's loader and action logic (features/plans/your-plan.server.ts)
@@ -18,37 +23,13 @@ const database = useAppDatabase();
 const db = () => database.current.db;
 
 // Monday 1 March 2027, 10:00 in Las Vegas (PST, UTC-8).
-const MONDAY = new Date("2027-03-01T18:00:00Z");
+const MONDAY = PLAN_TEST_MONDAY;
 const PAGE = "http://localhost/customer-dashboard/plan";
-const weekly = { _id: "servicePlan.weekly", name: "Weekly Swift Service", visitsPerWeek: 1 };
+const weekly = WEEKLY_PLAN;
 
 /** A customer with a Tuesday plan for 2 dogs from Monday 1 March: visits on 2, 9, 16 and 23 March. */
-async function customerWithTuesdayPlan() {
-  const admin = await createUser(db(), { admin: true, fullName: "Owner" });
-  const customer = await createUser(db(), { fullName: "Casey Customer" });
-  const plan = await startPlan(db(), {
-    customerId: customer.id,
-    cataloguePlan: weekly,
-    weekdays: [2],
-    dogCount: 2,
-    yardSize: "medium",
-    startDate: "2027-03-01",
-    notes: null,
-    actorId: admin.id,
-    now: MONDAY,
-  });
-  return { customer, plan, visits: await visitsOf(plan.id) };
-}
-
-async function visitsOf(planId: string) {
-  const rows = await db()
-    .selectFrom("services")
-    .select(["id", "service_date", "status", "skip_reason"])
-    .where("plan_id", "=", planId)
-    .orderBy("service_date")
-    .execute();
-  return rows.map((row) => ({ ...row, day: businessToday(row.service_date) }));
-}
+const customerWithTuesdayPlan = () => startTuesdayPlan(db());
+const visitsOf = (planId: string) => planVisitsOf(db(), planId);
 
 /** What a refusal must leave untouched: the plan, its visits, its history and its e-mails. */
 async function snapshot(planId: string) {
@@ -210,6 +191,26 @@ describe("skip and undo", () => {
       "Visits can be changed up to 24 hours before they start.",
     );
     expect(await snapshot(plan.id)).toEqual(before);
+  });
+
+  it("offers no 'Undo skip' for a skip inside a later pause, and refuses one posted anyway", async () => {
+    const { customer, plan, visits } = await customerWithTuesdayPlan();
+    await expectSuccess(await post(customer, { intent: "skip", visitId: visits[1].id }), "Visit skipped");
+    await expectSuccess(
+      await post(customer, { intent: "pause", planId: plan.id, from: "2027-03-08", until: "2027-03-21" }),
+      "Service paused",
+    );
+    expect((await load(customer)).visits[1]).toMatchObject({ status: "skipped", canUndo: false, canSkip: false });
+    const before = await snapshot(plan.id);
+    await expectRefusal(
+      await post(customer, { intent: "undo-skip", visitId: visits[1].id }),
+      409,
+      "This visit falls within your pause. Resume your service first, then undo the skip.",
+    );
+    expect(await snapshot(plan.id)).toEqual(before);
+    // After "Resume now" the customer's own skip is theirs to undo again.
+    await expectSuccess(await post(customer, { intent: "resume", planId: plan.id }), "Service resumed");
+    expect((await load(customer)).visits[1]).toMatchObject({ status: "skipped", canUndo: true });
   });
 
   it("answers 404 to another customer's visit, and nothing changes", async () => {

@@ -5,6 +5,8 @@ import {
   canChangeVisit,
   changeNoticeMessage,
   describeWeekdays,
+  isPausedOn,
+  PAUSED_VISIT_MESSAGE,
   planVisitType,
   plannedVisits,
   scheduleRules,
@@ -540,6 +542,12 @@ async function changeOneVisit(db: Db, input: VisitActionInput, change: "skip" | 
         throw new PlanChangeError("This visit is not skipped.", 409);
       }
       if (plan.status === "cancelled") throw new PlanChangeError("This plan is cancelled.", 409);
+      // A visit the customer skipped before pausing over its day stays skipped while the pause
+      // lasts: the pause left it alone (it was skipped already), and undoing it now would put a
+      // visit inside the pause. After "Resume now" the skip can be undone.
+      if (isPausedOn(plan, businessToday(visit.service_date))) {
+        throw new PlanChangeError(PAUSED_VISIT_MESSAGE, 409);
+      }
       await setPlanVisit(trx, visit.id, { status: "scheduled", skip_reason: null });
     }
     await recordVisitEvent(trx, {

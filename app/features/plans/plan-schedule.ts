@@ -71,6 +71,10 @@ export function canChangeVisit(startsAt: Date, now: Date, changeNoticeHours: num
   return startsAt.getTime() - now.getTime() >= changeNoticeHours * 3_600_000;
 }
 
+/** An "Undo skip" of a visit the customer skipped before pausing over its day (decision 092). */
+export const PAUSED_VISIT_MESSAGE =
+  "This visit falls within your pause. Resume your service first, then undo the skip.";
+
 /** The refusal a customer reads when the change notice has passed (exact words: issue 25). */
 export function changeNoticeMessage(changeNoticeHours: number): string {
   return `Visits can be changed up to ${changeNoticeHours} hours before they start.`;
@@ -114,13 +118,18 @@ export function plannedVisits(plan: PlanCalendar, rules: ScheduleRules, from: st
     const day = serviceDayFor(slot, rules.closed);
     if (!day) continue;
     if (plan.status === "cancelled" && plan.last_visit_date !== null && day > plan.last_visit_date) continue;
-    const paused =
-      plan.status === "paused" &&
-      plan.paused_from !== null &&
-      plan.paused_until !== null &&
-      day >= plan.paused_from &&
-      day <= plan.paused_until;
-    visits.push({ slot, day, startsAt: visitStartsAt(day, rules.firstVisitTime), paused });
+    visits.push({ slot, day, startsAt: visitStartsAt(day, rules.firstVisitTime), paused: isPausedOn(plan, day) });
   }
   return visits;
+}
+
+/** Whether the plan's pause covers this day (a visit on it is skipped by the pause). */
+export function isPausedOn(plan: Pick<PlanCalendar, "status" | "paused_from" | "paused_until">, day: string) {
+  return (
+    plan.status === "paused" &&
+    plan.paused_from !== null &&
+    plan.paused_until !== null &&
+    day >= plan.paused_from &&
+    day <= plan.paused_until
+  );
 }

@@ -11,7 +11,7 @@ import {
   undoSkip,
   type PlanActor,
 } from "./plan-changes.server";
-import { canChangeVisit, describeWeekdays } from "./plan-schedule";
+import { canChangeVisit, describeWeekdays, isPausedOn } from "./plan-schedule";
 import { formatPlanDay, formatVisitDay, formatVisitTime, SKIP_REASON_TEXT } from "./your-plan-format";
 import {
   dayPlus,
@@ -83,8 +83,11 @@ async function monthlyPriceOf(plan: CustomerPlan) {
 type PlanVisitRow = Awaited<ReturnType<typeof listPlanVisitsFrom>>[number];
 
 /** One upcoming visit, and what its customer may still do about it. */
-function visitView(visit: PlanVisitRow, { now, rules, open }: { now: Date; rules: PlanRules; open: boolean }) {
+function visitView(visit: PlanVisitRow, { now, rules, plan }: { now: Date; rules: PlanRules; plan: CustomerPlan }) {
+  const open = plan.status !== "cancelled";
   const changeable = canChangeVisit(visit.service_date, now, rules.changeNoticeHours);
+  // A skip made before a pause over its day comes back only after the pause (decision 092).
+  const inPause = isPausedOn(plan, businessToday(visit.service_date));
   return {
     id: visit.id,
     startsAt: visit.service_date.toISOString(),
@@ -93,7 +96,7 @@ function visitView(visit: PlanVisitRow, { now, rules, open }: { now: Date; rules
     status: visit.status,
     skipReason: visit.status === "skipped" && visit.skip_reason ? SKIP_REASON_TEXT[visit.skip_reason] : null,
     canSkip: open && changeable && visit.status === "scheduled",
-    canUndo: open && changeable && visit.status === "skipped" && visit.skip_reason === "customer",
+    canUndo: open && changeable && !inPause && visit.status === "skipped" && visit.skip_reason === "customer",
     /** Within the change notice: the customer calls instead. */
     locked: !changeable && (visit.status === "scheduled" || visit.skip_reason === "customer"),
   };
@@ -133,7 +136,7 @@ export async function loadYourPlan(user: YourPlanUser, url: URL, now: Date) {
       canResume: status.kind === "paused",
       canCancel: open,
     },
-    visits: visits.map((visit) => visitView(visit, { now, rules, open })),
+    visits: visits.map((visit) => visitView(visit, { now, rules, plan })),
     confirmCancel: open && url.searchParams.get("cancel") === "confirm",
   };
 }
