@@ -14,6 +14,7 @@ import { addDays, businessToday } from "~/features/visits/visit-dates";
 import * as adminIndex from "~/routes/admin-dashboard._index";
 import * as customerPage from "~/routes/admin-dashboard.customers.$customerId";
 import * as adminLayout from "~/routes/admin-dashboard";
+import * as quotePage from "~/routes/admin-dashboard.quotes.$quoteId";
 import * as customerDashboard from "~/routes/customer-dashboard";
 import * as yourPlan from "~/routes/customer-dashboard_.plan";
 import * as media from "~/routes/resources.media.$imageId";
@@ -374,6 +375,81 @@ describe("/admin-dashboard/customers/:customerId, its loader and the Plan sectio
       expect(page.status).toBe(302);
     }
     expect(await planRows()).toEqual(before);
+  });
+});
+
+describe("/admin-dashboard/quotes/:quoteId, its loader and Create customer and plan", () => {
+  let quoteId: string;
+  const email = "quote-to-customer@example.com";
+  beforeAll(async () => {
+    quoteId = (
+      await db()
+        .insertInto("quote_requests")
+        .values({
+          name: "Quinn Quote",
+          phone: "7025550100",
+          email,
+          address: "1 Test St",
+          zip: "89048",
+          dogs: "1",
+          yard_size: "small",
+          service: "weekly",
+          message: null,
+          dedupe_key: "authorization-quote",
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow()
+    ).id;
+  });
+  const url = () => `/admin-dashboard/quotes/${quoteId}`;
+  const rows = async () => ({
+    quote: await db()
+      .selectFrom("quote_requests")
+      .select(["status", "customer_id", "converted_at"])
+      .where("id", "=", quoteId)
+      .executeTakeFirstOrThrow(),
+    users: (await db().selectFrom("users").select("id").where("email", "=", email).execute()).length,
+    plans: (await db().selectFrom("customer_plans").select("id").execute()).length,
+    tokens: (await db().selectFrom("account_tokens").select("token_hash").execute()).length,
+  });
+  const form = () => ({
+    body: new URLSearchParams([
+      ["intent", "create-customer"],
+      ["fullName", "Quinn Quote"],
+      ["email", email],
+      ["street", "1 Test St"],
+      ["zip", "89048"],
+      ["cataloguePlanId", "servicePlan.weekly"],
+      ["weekdays", "2"],
+      ["dogCount", "1"],
+      ["yardSize", "small"],
+      ["startDate", nextWeekday(businessToday())],
+    ]).toString(),
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+  });
+
+  test.each(WHO)("%s opening the page", async (who) => {
+    const response = await callRoute(quotePage.loader, url(), { cookie: cookies[who], params: { quoteId } });
+    if (who === "anonymous") return expectSignIn(response);
+    if (who !== "admin") return expectAccessDenied(response);
+    expect(response.status).toBe(200);
+    expect((await response.json()).conversion).toMatchObject({ state: "open" });
+  });
+
+  // The admin last: the only one whose post makes the customer.
+  test.each(WHO)("%s posting create-customer", async (who) => {
+    const before = await rows();
+    const response = await callRoute(quotePage.action, url(), { cookie: cookies[who], params: { quoteId }, ...form() });
+    if (who !== "admin") {
+      if (who === "anonymous") expectSignIn(response);
+      else await expectAccessDenied(response);
+      return expect(await rows()).toEqual(before);
+    }
+    expect(response.status).toBe(302);
+    expect(await toastOf(response)).toMatchObject({ type: "success" });
+    const after = await rows();
+    expect(after).toMatchObject({ users: 1, plans: before.plans + 1, tokens: before.tokens + 1 });
+    expect(after.quote.status).toBe("won");
   });
 });
 
