@@ -2,14 +2,20 @@
 // customers): seeds 100,000 customers on PostgreSQL, each with a customer plan (60% weekly, 30%
 // twice-weekly, 10% thrice-weekly; 5% paused, 5% cancelled), the plan's visits for 8 weeks back
 // (completed) and the 4-week horizon ahead (scheduled, or skipped in a pause), and a history line
-// each; then starts the production server (server.js) with the Dockerfile's memory settings and
-// times, one request at a time over HTTP, /customer-dashboard/plan (signed in as 50 sampled
-// customers in turn), /admin-dashboard/customers/:id (the admin, the same 50 customers in turn)
-// and the customer dashboard with its plan card; and prints the query plans of the plan reads.
+// each; then times /customer-dashboard/plan (signed in as 50 sampled customers in turn),
+// /admin-dashboard/customers/:id (the admin, the same 50 customers in turn), the customer
+// dashboard with its plan card, and a control page the plans do not touch (the customer's
+// yard), in turns so that their ratios hold on a shared machine:
+//  - in process, through the Remix request handler of the production build (loader, React, HTML;
+//    no HTTP), and with BENCH_BASELINE_BUILD=<an older build/index.js> that build in turns;
+//  - over HTTP, one request at a time, on the production server (server.js) with the
+//    Dockerfile's memory settings;
+// and prints the query plans of the plan reads.
 // Run: npm run build && npm run bench plan-pages   BENCH_SCALE=10k for a quick run at 10,000.
 // BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) names the server; the
 // database is made for the run and dropped at the end (BENCH_PLAN_KEEP=1 keeps it and prints its
-// name; BENCH_PLAN_DATABASE=<name> measures a kept one again without seeding).
+// name; BENCH_PLAN_DATABASE=<name> measures a kept one again without seeding, after migrating it).
+// BENCH_RENDER_CALLS / BENCH_HTTP_CALLS: calls per page (300 each).
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import http from "node:http";
