@@ -2,14 +2,20 @@
 // customers): seeds 100,000 customers on PostgreSQL, each with a customer plan (60% weekly, 30%
 // twice-weekly, 10% thrice-weekly; 5% paused, 5% cancelled), the plan's visits for 8 weeks back
 // (completed) and the 4-week horizon ahead (scheduled, or skipped in a pause), and a history line
-// each; then starts the production server (server.js) with the Dockerfile's memory settings and
-// times, one request at a time over HTTP, /customer-dashboard/plan (signed in as 50 sampled
-// customers in turn), /admin-dashboard/customers/:id (the admin, the same 50 customers in turn)
-// and the customer dashboard with its plan card; and prints the query plans of the plan reads.
+// each; then times /customer-dashboard/plan (signed in as 50 sampled customers in turn),
+// /admin-dashboard/customers/:id (the admin, the same 50 customers in turn), the customer
+// dashboard with its plan card, and a control page the plans do not touch (the customer's
+// yard), in turns so that their ratios hold on a shared machine:
+//  - in process, through the Remix request handler of the production build (loader, React, HTML;
+//    no HTTP), and with BENCH_BASELINE_BUILD=<an older build/index.js> that build in turns;
+//  - over HTTP, one request at a time, on the production server (server.js) with the
+//    Dockerfile's memory settings;
+// and prints the query plans of the plan reads.
 // Run: npm run build && npm run bench plan-pages   BENCH_SCALE=10k for a quick run at 10,000.
 // BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) names the server; the
 // database is made for the run and dropped at the end (BENCH_PLAN_KEEP=1 keeps it and prints its
-// name; BENCH_PLAN_DATABASE=<name> measures a kept one again without seeding).
+// name; BENCH_PLAN_DATABASE=<name> measures a kept one again without seeding, after migrating it).
+// BENCH_RENDER_CALLS / BENCH_HTTP_CALLS: calls per page (300 each).
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import http from "node:http";
@@ -17,6 +23,7 @@ import path from "node:path";
 import { sql, type Kysely } from "kysely";
 import pg from "pg";
 import { imageMemoryEnv, startAppServer, type AppServer } from "../tests/helpers/app-server";
+import { renderInProcess, type RenderTiming } from "./_render-in-process";
 import { fmt, report } from "./_report";
 
 const SESSION_SECRET = "bench-session-secret-that-is-long-enough-0123456789";
@@ -37,6 +44,10 @@ const HORIZON_DAYS = 28;
 const SAMPLE = 50;
 const HTTP_CALLS = Number(process.env.BENCH_HTTP_CALLS || 300);
 const P95_GOAL_MS = 20;
+/** Over HTTP on a shared machine: within this many times the control page's p95. */
+const HTTP_RATIO_GOAL = 1.2;
+const RENDER_CALLS = Number(process.env.BENCH_RENDER_CALLS || 300);
+const BASELINE_BUILD = process.env.BENCH_BASELINE_BUILD;
 const KEEP = process.env.BENCH_PLAN_KEEP === "1";
 const REUSE = process.env.BENCH_PLAN_DATABASE;
 const BUSINESS_TODAY = sql`(now() at time zone 'America/Los_Angeles')::date`;
@@ -159,22 +170,36 @@ function get(url: string, cookie: string): Promise<{ status: number; ms: number;
   });
 }
 
-/** p50 / p95 of `calls` GETs, one at a time, each the i-th of `targets` (url and cookie). */
-async function timePage(targets: { url: string; cookie: string }[], mustContain: string) {
-  const first = await get(targets[0].url, targets[0].cookie);
-  if (first.status !== 200 || !first.body.includes(mustContain)) {
-    throw new Error(`${targets[0].url} answered ${first.status} without "${mustContain}"`);
+type Target = { url: string; cookie: string };
+type Timing = { p50: number; p95: number; kb: number };
+
+/**
+ * p50 / p95 of `calls` GETs of each page, one at a time and in turns (call i of every page, then
+ * call i + 1), each call the next of the page's targets (url and cookie): the pages see the same
+ * machine, so their ratios hold on a shared one.
+ */
+async function timePages(pages: { targets: Target[]; mustContain: string }[]): Promise<Timing[]> {
+  const kb: number[] = [];
+  for (const { targets, mustContain } of pages) {
+    const first = await get(targets[0].url, targets[0].cookie);
+    if (first.status !== 200 || !first.body.includes(mustContain)) {
+      throw new Error(`${targets[0].url} answered ${first.status} without "${mustContain}"`);
+    }
+    kb.push(Buffer.byteLength(first.body) / 1024);
   }
-  for (let i = 0; i < 30; i++) await get(targets[i % targets.length].url, targets[i % targets.length].cookie);
-  const times: number[] = [];
-  for (let i = 0; i < HTTP_CALLS; i++) {
-    const target = targets[i % targets.length];
-    const r = await get(target.url, target.cookie);
-    if (r.status !== 200) throw new Error(`${target.url} answered ${r.status}`);
-    times.push(r.ms);
+  const times = pages.map(() => [] as number[]);
+  for (let i = -30; i < HTTP_CALLS; i++) {
+    for (const [p, { targets }] of pages.entries()) {
+      const target = targets[(i + 30) % targets.length];
+      const r = await get(target.url, target.cookie);
+      if (r.status !== 200) throw new Error(`${target.url} answered ${r.status}`);
+      if (i >= 0) times[p].push(r.ms);
+    }
   }
-  times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p95: percentile(times, 95), kb: Buffer.byteLength(first.body) / 1024 };
+  return times.map((t, p) => {
+    t.sort((a, b) => a - b);
+    return { p50: percentile(t, 50), p95: percentile(t, 95), kb: kb[p] };
+  });
 }
 
 const cookieOf = (headers: Headers) => (headers.get("Set-Cookie") ?? "").split(";")[0];
@@ -211,36 +236,74 @@ try {
   const planText = await queryPlans(handle.db, sample.rows[0].customer_id, sample.rows[0].id);
   console.log(`query plans at ${SIZE}:\n${planText.text}`);
 
-  // The server as Fly runs it: the Dockerfile's heap cap and malloc arenas.
+  // The pages, and a control: a signed-in page of the same layout that the plans do not touch
+  // (the customer's yard: one query, one form). Its p95 is what this machine gives any page.
+  const pages = [
+    { label: "/customer-dashboard/plan (Your Plan)", path: () => "/customer-dashboard/plan", admin: false },
+    {
+      label: "/admin-dashboard/customers/:id",
+      path: (customerId: string) => `/admin-dashboard/customers/${customerId}`,
+      admin: true,
+    },
+    { label: "/customer-dashboard with the Your Plan card", path: () => "/customer-dashboard", admin: false },
+    { label: "/customer-dashboard/yard (control)", path: () => "/customer-dashboard/yard", admin: false },
+  ];
+  const mustContain = ["Upcoming visits", "customer since", "Your Plan", "Yard"];
+  const targetsOf = (page: (typeof pages)[number]) =>
+    sample.rows.map((row, i) => ({
+      path: page.path(row.customer_id),
+      cookie: page.admin ? adminCookie : customerCookies[i],
+    }));
+
+  // In process, through the Remix request handler (loader, React, HTML; no HTTP): this build and,
+  // with BENCH_BASELINE_BUILD=<path to an older build/index.js>, that one in turns.
+  const builds = [path.join(root, "build/index.js"), ...(BASELINE_BUILD ? [path.resolve(BASELINE_BUILD)] : [])];
+  const renders = renderInProcess({
+    databaseUrl: url.toString(),
+    sessionSecret: SESSION_SECRET,
+    builds,
+    pages: pages.map((page) => [page.label, targetsOf(page).map((t) => [t.path, t.cookie] as [string, string])]),
+    calls: RENDER_CALLS,
+    interleave: true,
+  });
+  const control = renders.at(-1)!.builds;
+  for (const render of renders) {
+    const [ours, theirs] = render.builds;
+    const isControl = render === renders.at(-1);
+    const vs = (t: RenderTiming, c: RenderTiming) =>
+      `${fmt(t.p50, 2)} / ${fmt(t.p95, 2)} ms, ${fmt(t.p95 / c.p95, 2)}× the control's p95`;
+    report({
+      figure: `${render.label} in process at ${SIZE}: p50 / p95 (${RENDER_CALLS} calls in turns with the others)${theirs ? "; the baseline build's" : ""}`,
+      value: `${isControl ? `${fmt(ours.p50, 2)} / ${fmt(ours.p95, 2)} ms` : vs(ours, control[0])} (${fmt(ours.bytes / 1024, 1)} KB, CPU p50 ${fmt(ours.cpu50, 2)} ms)${theirs ? `; baseline ${isControl ? `${fmt(theirs.p50, 2)} / ${fmt(theirs.p95, 2)} ms` : vs(theirs, control[1])} (${fmt(theirs.bytes / 1024, 1)} KB, CPU p50 ${fmt(theirs.cpu50, 2)} ms)` : ""}`,
+      goal: isControl ? "(control)" : `p95 <= ${P95_GOAL_MS} ms`,
+      ok: isControl ? null : ours.p95 <= P95_GOAL_MS,
+    });
+  }
+
+  // Over HTTP: the production server (server.js) as Fly runs it, with the Dockerfile's heap cap
+  // and malloc arenas.
   const memory = imageMemoryEnv();
   app = await startAppServer(
     { DATABASE_URL: url.toString(), SESSION_SECRET, SEED_DEV_DATA: "false", LOG_LEVEL: "error", ...memory },
     { ready: "healthy", stdio: "inherit" },
   );
   const base = app.url;
-  const yourPlan = await timePage(
-    customerCookies.map((cookie) => ({ url: `${base}/customer-dashboard/plan`, cookie })),
-    "Upcoming visits",
-  );
-  const adminCustomer = await timePage(
-    sample.rows.map((row) => ({ url: `${base}/admin-dashboard/customers/${row.customer_id}`, cookie: adminCookie })),
-    "customer since",
-  );
-  const dashboard = await timePage(
-    customerCookies.map((cookie) => ({ url: `${base}/customer-dashboard`, cookie })),
-    "Your Plan",
+  const timings = await timePages(
+    pages.map((page, p) => ({
+      targets: targetsOf(page).map((t) => ({ url: `${base}${t.path}`, cookie: t.cookie })),
+      mustContain: mustContain[p],
+    })),
   );
   const env = `NODE_OPTIONS="${memory.NODE_OPTIONS ?? ""}"`;
-  for (const [label, t] of [
-    ["/customer-dashboard/plan (Your Plan)", yourPlan],
-    ["/admin-dashboard/customers/:id", adminCustomer],
-    ["/customer-dashboard with the Your Plan card", dashboard],
-  ] as const) {
+  const controlHttp = timings.at(-1)!;
+  for (const [p, page] of pages.entries()) {
+    const t = timings[p];
+    const isControl = p === pages.length - 1;
     report({
-      figure: `${label} p50 / p95 at ${SIZE} customers with plans (HTTP, one at a time, ${HTTP_CALLS} calls, ${env})`,
-      value: `${fmt(t.p50, 2)} / ${fmt(t.p95, 2)} ms (${fmt(t.kb, 1)} KB)`,
-      goal: `p95 <= ${P95_GOAL_MS} ms`,
-      ok: t.p95 <= P95_GOAL_MS,
+      figure: `${page.label} over HTTP at ${SIZE}: p50 / p95 (one at a time, ${HTTP_CALLS} calls in turns with the others, ${env})`,
+      value: `${fmt(t.p50, 2)} / ${fmt(t.p95, 2)} ms${isControl ? "" : `, ${fmt(t.p95 / controlHttp.p95, 2)}× the control's p95`} (${fmt(t.kb, 1)} KB)`,
+      goal: isControl ? "(control)" : `p95 <= ~${HTTP_RATIO_GOAL}× the control's`,
+      ok: isControl ? null : t.p95 <= HTTP_RATIO_GOAL * controlHttp.p95,
     });
   }
   report({

@@ -20,17 +20,16 @@
 // BENCH_SCALE_DATABASE=<name> measures that kept database again without seeding (one size, the
 // one named by BENCH_SCALE), so a change can be timed in seconds rather than after minutes of
 // seeding.
-import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import http from "node:http";
-import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { sql, type Kysely } from "kysely";
 import pg from "pg";
 import { startAppServer, type AppServer } from "../tests/helpers/app-server";
 import { runLoad } from "./_load";
+import { renderInProcess, type RenderTiming } from "./_render-in-process";
 import { fmt, report } from "./_report";
 
 const SESSION_SECRET = "bench-session-secret-that-is-long-enough-0123456789";
@@ -368,45 +367,19 @@ async function dashboardLoad(url: string, cookie: string): Promise<{ rps: number
   return { rps, p50, p95 };
 }
 
-type RenderTiming = { p50: number; cpu50: number; bytes: number };
 type Render = RenderTiming & { label: string; baseline: RenderTiming | null };
-/**
- * Renders pages with this build (and the baseline build, in turns) in a production process of
- * their own (bench/_render-pages.mjs): loader + React + the HTML, no HTTP, no page cache.
- */
+/** Renders pages with this build (and the baseline build, in turns) in a production process of their own. */
 function timeRenders(databaseUrl: string, pages: [string, string][], cookie: string): Render[] {
   const builds = [path.join(root, "build/index.js"), ...(BASELINE_BUILD ? [path.resolve(BASELINE_BUILD)] : [])];
-  const child = spawnSync(
-    process.execPath,
-    [
-      // BENCH_RENDER_PROFILE=<folder>: a CPU profile of the renders (open it in Chrome's DevTools).
-      ...(process.env.BENCH_RENDER_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_RENDER_PROFILE}`] : []),
-      path.join(root, "bench/_render-pages.mjs"),
-      JSON.stringify({ builds, pages, cookie, calls: RENDER_CALLS, htmlDir: HTML_DIR }),
-    ],
-    {
-      cwd: root,
-      encoding: "utf8",
-      maxBuffer: 16 * 1024 * 1024,
-      // As tests/helpers/app-server.ts starts the production server.
-      env: {
-        PATH: process.env.PATH ?? "",
-        NODE_ENV: "production",
-        ALLOW_EMBEDDED_IN_PRODUCTION: "true",
-        SITE_URL: "http://localhost",
-        DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "bench-render-")),
-        DATABASE_URL: databaseUrl,
-        SESSION_SECRET,
-        SEED_DEV_DATA: "false",
-        LOG_LEVEL: "error",
-      },
-    },
-  );
-  const line = child.stdout.trim().split("\n").at(-1) ?? "";
-  if (child.status !== 0 || !line.startsWith("[")) {
-    throw new Error(`bench/_render-pages.mjs failed (${child.status}): ${child.stderr.slice(-2000)}`);
-  }
-  const results = JSON.parse(line) as { label: string; builds: RenderTiming[] }[];
+  const results = renderInProcess({
+    databaseUrl,
+    sessionSecret: SESSION_SECRET,
+    builds,
+    pages,
+    cookie,
+    calls: RENDER_CALLS,
+    htmlDir: HTML_DIR,
+  });
   return results.map(({ label, builds: [ours, theirs] }) => ({ label, ...ours, baseline: theirs ?? null }));
 }
 

@@ -1,10 +1,14 @@
 import type { Updateable } from "kysely";
+import { jsonArrayFrom } from "kysely/helpers/postgres";
 import type {
   CustomerPlan,
   CustomerPlanEvent,
   CustomerPlansTable,
   NewCustomerPlan,
   PlanEventKind,
+  SkipReason,
+  VisitStatus,
+  VisitType,
 } from "../../db/schema";
 import { getDb, type Db } from "~/utils/db.server";
 import { isUuid } from "~/utils/uuid";
@@ -22,22 +26,6 @@ export async function findOpenPlanForCustomer(customerId: string, db?: Db): Prom
       .selectAll()
       .where("customer_id", "=", customerId)
       .where("status", "<>", "cancelled")
-      .executeTakeFirst()) ?? null
-  );
-}
-
-/** The customer's latest plan, cancelled or not (a cancelled plan still shows its last visit). */
-export async function findLatestPlanForCustomer(customerId: string, db?: Db): Promise<CustomerPlan | null> {
-  if (!isUuid(customerId)) return null;
-  const handle = db ?? (await getDb());
-  return (
-    (await handle
-      .selectFrom("customer_plans")
-      .selectAll()
-      .where("customer_id", "=", customerId)
-      .orderBy("created_at", "desc")
-      .orderBy("id", "desc")
-      .limit(1)
       .executeTakeFirst()) ?? null
   );
 }
@@ -96,26 +84,91 @@ export async function insertPlanEvent(
     .execute();
 }
 
-/** The plan's history, newest first, with who made each change (their name, or their e-mail). */
-export async function listPlanEvents(planId: string, limit = 50, db?: Db) {
-  if (!isUuid(planId)) return [];
+/** One of a plan's next visits, as the plan pages list them. */
+export type ListedPlanVisit = {
+  id: string;
+  service_date: Date;
+  service_type: VisitType;
+  status: VisitStatus;
+  skip_reason: SkipReason | null;
+  plan_left_at: Date | null;
+};
+
+/** One line of a plan's history, with who made it (their name, or their e-mail). */
+export type ListedPlanEvent = {
+  id: string;
+  kind: PlanEventKind;
+  detail: string | null;
+  created_at: Date;
+  actor_id: string | null;
+  actor_name: string | null;
+  actor_email: string | null;
+};
+
+/**
+ * The customer's latest plan (cancelled or not) with its next `visits` visits from `from`
+ * (scheduled or skipped, soonest first) and, when `events` > 0, its latest history lines: one
+ * round trip for what a plan page shows (decision 095), each list a correlated subquery on its
+ * index (services_plan_id_service_date_idx, customer_plan_events_plan_id_created_at_idx).
+ */
+export async function findLatestPlanWithVisits(
+  customerId: string,
+  options: { from: Date; visits: number; events?: number },
+  db?: Db,
+): Promise<{ plan: CustomerPlan; upcoming: ListedPlanVisit[]; history: ListedPlanEvent[] } | null> {
+  if (!isUuid(customerId)) return null;
   const handle = db ?? (await getDb());
-  return handle
-    .selectFrom("customer_plan_events as e")
-    .leftJoin("users as u", "u.id", "e.actor_id")
-    .leftJoin("profiles as p", "p.user_id", "e.actor_id")
-    .select([
-      "e.id",
-      "e.kind",
-      "e.detail",
-      "e.created_at",
-      "e.actor_id",
-      "p.full_name as actor_name",
-      "u.email as actor_email",
+  const events = options.events ?? 0;
+  const row = await handle
+    .selectFrom("customer_plans as cp")
+    .selectAll("cp")
+    .select((eb) => [
+      jsonArrayFrom(
+        eb
+          .selectFrom("services as s")
+          .select(["s.id", "s.service_date", "s.service_type", "s.status", "s.skip_reason", "s.plan_left_at"])
+          .whereRef("s.plan_id", "=", "cp.id")
+          .where("s.service_date", ">=", options.from)
+          .where("s.status", "in", ["scheduled", "skipped"])
+          .orderBy("s.service_date")
+          .orderBy("s.id")
+          .limit(options.visits),
+      ).as("upcoming"),
+      jsonArrayFrom(
+        eb
+          .selectFrom("customer_plan_events as e")
+          .leftJoin("users as u", "u.id", "e.actor_id")
+          .leftJoin("profiles as p", "p.user_id", "e.actor_id")
+          .select([
+            "e.id",
+            "e.kind",
+            "e.detail",
+            "e.created_at",
+            "e.actor_id",
+            "p.full_name as actor_name",
+            "u.email as actor_email",
+          ])
+          .whereRef("e.plan_id", "=", "cp.id")
+          .orderBy("e.created_at", "desc")
+          .orderBy("e.id", "desc")
+          .limit(events),
+      ).as("history"),
     ])
-    .where("e.plan_id", "=", planId)
-    .orderBy("e.created_at", "desc")
-    .orderBy("e.id", "desc")
-    .limit(limit)
-    .execute();
+    .where("cp.customer_id", "=", customerId)
+    .orderBy("cp.created_at", "desc")
+    .orderBy("cp.id", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  if (!row) return null;
+  const { upcoming, history, ...plan } = row;
+  // Inside JSON, timestamps arrive as ISO strings.
+  return {
+    plan,
+    upcoming: upcoming.map((visit) => ({
+      ...visit,
+      service_date: new Date(visit.service_date),
+      plan_left_at: visit.plan_left_at === null ? null : new Date(visit.plan_left_at),
+    })),
+    history: history.map((event) => ({ ...event, created_at: new Date(event.created_at) })),
+  };
 }

@@ -316,20 +316,6 @@ export async function lockCustomerVisit(db: Db, visitId: string, customerId: str
   );
 }
 
-/** The plan's visits from `from` on, soonest first (what "Upcoming visits" lists). */
-export async function listPlanVisitsFrom(db: Db, planId: string, from: Date, limit: number) {
-  return db
-    .selectFrom("services")
-    .select(["id", "service_date", "service_type", "status", "skip_reason", "plan_left_at"])
-    .where("plan_id", "=", planId)
-    .where("service_date", ">=", from)
-    .where("status", "in", ["scheduled", "skipped"])
-    .orderBy("service_date")
-    .orderBy("id")
-    .limit(limit)
-    .execute();
-}
-
 /** Used by tests and benches to count a plan's visits by status. */
 export async function countPlanVisits(db: Db, planId: string) {
   return db

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { ActionToast } from "~/components/action-toast";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { BookingStatusBadge, VisitStatusBadge } from "~/components/status-badge";
@@ -11,7 +11,7 @@ import {
   type AdminPlanActionData,
 } from "~/features/plans/admin-plan-page.server";
 import { isAdminPlanIntent } from "~/features/plans/admin-plan-schema";
-import { AdminPlanSection } from "~/features/plans/admin-plan-section";
+import { AdminPlanSection, FORM_PARAM } from "~/features/plans/admin-plan-section";
 import { QuoteStatusBadge } from "~/features/quotes/quote-status-badge";
 import { addDays, businessToday } from "~/features/visits/visit-dates";
 import { YardDetails } from "~/features/yards/yard-details";
@@ -120,6 +120,7 @@ export default function CustomerPage() {
   const yardResult = actionData && "lastResult" in actionData ? actionData : undefined;
   const planResult = actionData && "intent" in actionData ? (actionData as AdminPlanActionData) : undefined;
   const otherToast = actionData && !yardResult && !planResult && "toast" in actionData ? actionData.toast : undefined;
+  const [searchParams] = useSearchParams();
   return (
     <article aria-labelledby="customer-heading">
       <Link to="/admin-dashboard/customers" className={tapLinkClass}>
@@ -148,11 +149,18 @@ export default function CustomerPage() {
           Yard
         </h3>
         <YardDetails yard={yard} idPrefix="customer-yard" />
-        {/* Open again after a refused save, so its messages are seen. */}
-        <details className="mt-4" open={Boolean(yardResult)}>
-          <summary className={`${tapLinkClass} cursor-pointer`}>Edit yard profile</summary>
-          <YardForm yard={yard} lastResult={yardResult?.lastResult} />
-        </details>
+        {/* The form renders when asked for (a link: without JavaScript too), or again after a
+            refused save so its messages are seen; every view of the page does not pay for it. */}
+        {yardResult || searchParams.get(FORM_PARAM) === "yard" ? (
+          <div className="mt-4">
+            <h4 className="text-lg font-semibold text-slate-900 dark:text-white">Edit yard profile</h4>
+            <YardForm yard={yard} lastResult={yardResult?.lastResult} />
+          </div>
+        ) : (
+          <Link to={`?${FORM_PARAM}=yard#yard-heading`} className={`${tapLinkClass} mt-4`}>
+            Edit yard profile
+          </Link>
+        )}
       </section>
 
       <section aria-labelledby="visits-heading" className="mt-8">

@@ -1,4 +1,4 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { plannedVisits, scheduleRules, type PlanCalendar } from "../../app/features/plans/plan-schedule";
 import { addDays, businessToday } from "../../app/features/visits/visit-dates";
 import { formatBusinessDate, formatBusinessDateTime } from "../../app/utils/business-time";
@@ -63,10 +63,6 @@ async function expectUpcoming(page: Page, rows: { label: string; status: string 
 }
 
 const planSection = (page: Page) => page.locator("section#plan");
-const disclosure = (page: Page, name: string): Locator =>
-  planSection(page)
-    .locator("details")
-    .filter({ has: page.locator("summary", { hasText: new RegExp(`^${name}$`) }) });
 const summaryRow = (page: Page, term: string) =>
   planSection(page)
     .locator("dl > div")
@@ -143,8 +139,9 @@ for (const js of [true, false]) {
 
       // --- Change plan: Wednesday from the day after the first Tuesday ------------------------
       const from = addDays(tuesdays[0].day, 1);
-      const change = disclosure(page, "Change plan");
-      await change.locator("summary").click();
+      // The form is a link away (rendered when asked for, with or without JavaScript).
+      await planSection(page).getByRole("link", { name: "Change plan" }).click();
+      const change = planSection(page).locator("form#change-plan");
       await change.getByLabel("Tuesday").uncheck();
       await change.getByLabel("Wednesday").check();
       await change.getByLabel("From").fill(from);
@@ -164,8 +161,8 @@ for (const js of [true, false]) {
       // --- Pause two weeks from the second visit, then resume ---------------------------------
       const pauseFrom = afterChange[1].day;
       const pauseUntil = addDays(pauseFrom, 13);
-      const pause = disclosure(page, "Pause");
-      await pause.locator("summary").click();
+      await planSection(page).getByRole("link", { name: "Pause", exact: true }).click();
+      const pause = planSection(page).locator("form#pause-plan");
       await pause.getByLabel("From").fill(pauseFrom);
       await pause.getByLabel("Until").fill(pauseUntil);
       await pause.getByRole("button", { name: "Pause", exact: true }).click();

@@ -26,8 +26,7 @@ import { addOnAmountFor, estimateMonthlyPrice, formatMonthlyExtra, formatPrice }
 import type { PlanCard } from "~/content/types";
 import { YARD_SIZE_OPTIONS } from "~/features/quotes/quote-schema";
 import { addDays, businessToday, startOfBusinessDay } from "~/features/visits/visit-dates";
-import { findLatestPlanForCustomer, listPlanEvents, type CustomerPlan } from "~/models/customer-plan.server";
-import { listPlanVisitsFrom } from "~/models/plan-visit.server";
+import { findLatestPlanWithVisits, type CustomerPlan } from "~/models/customer-plan.server";
 import { BUSINESS_TIME_ZONE, formatBusinessDate, formatBusinessDateTime } from "~/utils/business-time";
 import { getDb } from "~/utils/db.server";
 import { log } from "~/utils/logger.server";
@@ -128,25 +127,24 @@ export type AdminPlanHistoryLine = {
 /** Everything the Plan section shows: the customer's latest plan, its next visits and its history. */
 export async function loadAdminPlan(customerId: string, now = new Date()) {
   const today = businessToday(now);
-  const [catalogue, settings, plan] = await Promise.all([
+  const [catalogue, settings, found] = await Promise.all([
     getCatalogue(),
     getSiteSettings(),
-    findLatestPlanForCustomer(customerId),
+    // The plan, its next visits and its history in one round trip.
+    findLatestPlanWithVisits(customerId, { from: now, visits: UPCOMING_VISITS_SHOWN, events: HISTORY_LINES_SHOWN }),
   ]);
   const options = catalogueOptions(catalogue).filter((option) => option.visitsPerWeek !== null);
   const defaults = { startDate: nextWeekday(today) };
   const longestPauseDays = settings.planRules.longestPauseDays;
-  if (!plan) {
+  if (!found) {
     const none: { upcoming: AdminPlanVisit[]; history: AdminPlanHistoryLine[] } = { upcoming: [], history: [] };
     return { catalogue: options, defaults, longestPauseDays, plan: null, ...none };
   }
 
-  const db = await getDb();
-  const [price, visits, events] = await Promise.all([
-    monthlyPrice(plan, catalogue),
-    plan.status === "cancelled" ? Promise.resolve([]) : listPlanVisitsFrom(db, plan.id, now, UPCOMING_VISITS_SHOWN),
-    listPlanEvents(plan.id, HISTORY_LINES_SHOWN),
-  ]);
+  const { plan, history: events } = found;
+  // A cancelled plan has no upcoming visits to show (those left are cancelled).
+  const visits = plan.status === "cancelled" ? [] : found.upcoming;
+  const price = await monthlyPrice(plan, catalogue);
   const status = statusOf(plan, today);
   return {
     catalogue: options,

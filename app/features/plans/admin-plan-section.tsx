@@ -19,8 +19,9 @@ export type AdminPlanSectionData = SerializeFrom<typeof loadAdminPlan>;
 const h3Class = "text-xl font-semibold text-slate-900 dark:text-white";
 const h4Class = "text-lg font-semibold text-slate-900 dark:text-white";
 const panelClass = "mt-4 rounded-xl border border-slate-300 p-5 dark:border-slate-600";
-const summaryClass = `${tapLinkClass} cursor-pointer`;
 export const CONFIRM_CANCEL = "cancel-plan";
+/** `?form=change-plan` or `?form=pause-plan`: the page with that form open. */
+export const FORM_PARAM = "form";
 
 export function AdminPlanSection({
   section,
@@ -41,6 +42,14 @@ export function AdminPlanSection({
   const { plan, catalogue, defaults, upcoming, history } = section;
   const open = plan?.open ? plan : null;
   const path = `/admin-dashboard/customers/${customerId}`;
+  const [searchParams] = useSearchParams();
+  const asked = searchParams.get(FORM_PARAM);
+  const shownForm =
+    actionData?.intent === "change-plan" || actionData?.intent === "pause-plan"
+      ? actionData.intent
+      : asked === "change-plan" || asked === "pause-plan"
+        ? asked
+        : null;
 
   return (
     <section id="plan" aria-labelledby="plan-heading" className="mt-8 scroll-mt-4">
@@ -62,33 +71,38 @@ export function AdminPlanSection({
                 : undefined
             }
           />
-          <details className="mt-4" open={actionData?.intent === "change-plan"}>
-            <summary className={summaryClass}>Change plan</summary>
-            <ChangePlanForm
-              planId={open.id}
-              catalogue={catalogue}
-              defaults={{
-                cataloguePlanId: open.cataloguePlanId,
-                weekdays: open.weekdays,
-                dogCount: open.dogs,
-                yardSize: open.yardSize,
-                notes: open.notes ?? "",
-                fromDate: defaults.startDate,
-              }}
-              lastResult={resultFor("change-plan")}
-              busy={busy}
-            />
-          </details>
-          <details className="mt-2" open={actionData?.intent === "pause-plan"}>
-            <summary className={summaryClass}>Pause</summary>
-            <PausePlanForm
-              planId={open.id}
-              defaults={{ from: defaults.startDate }}
-              longestPauseDays={section.longestPauseDays}
-              lastResult={resultFor("pause-plan")}
-              busy={busy}
-            />
-          </details>
+          {/* The forms render when asked for (a link, so without JavaScript too), or when
+              their last post was refused: every view of the page does not pay for them. */}
+          {shownForm === "change-plan" ? (
+            <div className={panelClass}>
+              <h4 className={h4Class}>Change plan</h4>
+              <ChangePlanForm
+                planId={open.id}
+                catalogue={catalogue}
+                defaults={{
+                  cataloguePlanId: open.cataloguePlanId,
+                  weekdays: open.weekdays,
+                  dogCount: open.dogs,
+                  yardSize: open.yardSize,
+                  notes: open.notes ?? "",
+                  fromDate: defaults.startDate,
+                }}
+                lastResult={resultFor("change-plan")}
+                busy={busy}
+              />
+            </div>
+          ) : shownForm === "pause-plan" ? (
+            <div className={panelClass}>
+              <h4 className={h4Class}>Pause</h4>
+              <PausePlanForm
+                planId={open.id}
+                defaults={{ from: defaults.startDate }}
+                longestPauseDays={section.longestPauseDays}
+                lastResult={resultFor("pause-plan")}
+                busy={busy}
+              />
+            </div>
+          ) : null}
           <UpcomingVisits visits={upcoming} />
         </>
       ) : (
@@ -164,6 +178,12 @@ function PlanButtons({
   return (
     <>
       <div className="mt-4 flex flex-wrap items-start gap-3">
+        <Link to={`${path}?${FORM_PARAM}=change-plan#plan`} className={secondaryButtonClass}>
+          Change plan
+        </Link>
+        <Link to={`${path}?${FORM_PARAM}=pause-plan#plan`} className={secondaryButtonClass}>
+          Pause
+        </Link>
         {plan.paused ? (
           <Form method="post" action={`${path}#plan`}>
             <input type="hidden" name="intent" value="resume-plan" />

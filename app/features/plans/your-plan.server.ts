@@ -28,8 +28,7 @@ import { getAddOns, getCatalogue, getSiteSettings } from "~/content/content.serv
 import { describePrice, estimateMonthlyPrice, formatPrice } from "~/content/pricing";
 import type { PlanRules } from "~/content/types";
 import { businessToday } from "~/features/visits/visit-dates";
-import { findLatestPlanForCustomer } from "~/models/customer-plan.server";
-import { listPlanVisitsFrom } from "~/models/plan-visit.server";
+import { findLatestPlanWithVisits, type ListedPlanVisit } from "~/models/customer-plan.server";
 import { getDb } from "~/utils/db.server";
 import { telHref } from "~/utils/tel";
 import { redirectWithSuccess } from "~/utils/toast.server";
@@ -80,14 +79,14 @@ async function monthlyPriceOf(plan: CustomerPlan) {
   return { shown: formatPrice(price), spoken: describePrice(price) };
 }
 
-type PlanVisitRow = Awaited<ReturnType<typeof listPlanVisitsFrom>>[number];
+type PlanVisitRow = ListedPlanVisit;
 
 /** One upcoming visit, and what its customer may still do about it. */
 function visitView(visit: PlanVisitRow, { now, rules, plan }: { now: Date; rules: PlanRules; plan: CustomerPlan }) {
   const open = plan.status !== "cancelled";
   const changeable = canChangeVisit(visit.service_date, now, rules.changeNoticeHours);
   // A skip made before a pause over its day comes back only after the pause (decision 092).
-  const inPause = isPausedOn(plan, businessToday(visit.service_date));
+  const inPause = visit.status === "skipped" && isPausedOn(plan, businessToday(visit.service_date));
   return {
     id: visit.id,
     startsAt: visit.service_date.toISOString(),
@@ -105,7 +104,11 @@ type UpcomingVisitView = ReturnType<typeof visitView>;
 
 /** Everything "Your Plan" shows; `now` fixes the clock (tests). */
 export async function loadYourPlan(user: YourPlanUser, url: URL, now: Date) {
-  const [plan, settings] = await Promise.all([findLatestPlanForCustomer(user.id), getSiteSettings()]);
+  const [found, settings] = await Promise.all([
+    // The plan and its next visits in one round trip.
+    findLatestPlanWithVisits(user.id, { from: now, visits: UPCOMING_SHOWN }),
+    getSiteSettings(),
+  ]);
   const rules = settings.planRules;
   const today = businessToday(now);
   const page = {
@@ -113,12 +116,10 @@ export async function loadYourPlan(user: YourPlanUser, url: URL, now: Date) {
     notice: { hours: rules.changeNoticeHours, longestPauseDays: rules.longestPauseDays },
     pause: pauseLimits(today, rules),
   };
-  if (!plan) return { ...page, plan: null, visits: [] as UpcomingVisitView[], confirmCancel: false };
+  if (!found) return { ...page, plan: null, visits: [] as UpcomingVisitView[], confirmCancel: false };
 
-  const [visits, monthlyPrice] = await Promise.all([
-    listPlanVisitsFrom(await getDb(), plan.id, now, UPCOMING_SHOWN),
-    monthlyPriceOf(plan),
-  ]);
+  const { plan, upcoming: visits } = found;
+  const monthlyPrice = await monthlyPriceOf(plan);
   const open = plan.status !== "cancelled";
   const status = planStatus(plan, today);
   return {
@@ -143,9 +144,9 @@ export async function loadYourPlan(user: YourPlanUser, url: URL, now: Date) {
 
 /** The dashboard's "Your Plan" card: the plan's name, its state and the next visit that will happen. */
 export async function loadYourPlanCard(customerId: string, now = new Date()) {
-  const plan = await findLatestPlanForCustomer(customerId);
-  if (!plan) return null;
-  const visits = await listPlanVisitsFrom(await getDb(), plan.id, now, UPCOMING_SHOWN);
+  const found = await findLatestPlanWithVisits(customerId, { from: now, visits: UPCOMING_SHOWN });
+  if (!found) return null;
+  const { plan, upcoming: visits } = found;
   const next = visits.find((visit) => visit.status === "scheduled");
   const status = planStatus(plan, businessToday(now));
   return {
