@@ -212,7 +212,7 @@ describe("Record payment, Refund and Void", () => {
 
   it("refuses bad amounts, methods, dates and keys with 400 and stores nothing", async () => {
     const id = await createInvoice(alice.id);
-    for (const form of [
+    for (const form of <Record<string, string>[]>[
       { amount: "12.505" },
       { amount: "-5" },
       { amount: "0" },
