@@ -2,6 +2,7 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
 import { createUser, sessionCookieFor, type TestUser } from "../helpers/factories";
 import { callRoute, locationOf, toastOf } from "../helpers/route-calls";
+import { forgetBillingSummary } from "~/features/billing/billing-pages.server";
 import * as adminInvoice from "~/routes/admin-dashboard.billing.$invoiceId";
 import * as billingTab from "~/routes/admin-dashboard.billing._index";
 import * as adminCustomer from "~/routes/admin-dashboard.customers.$customerId";
