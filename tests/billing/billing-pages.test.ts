@@ -295,6 +295,7 @@ describe("Record payment, Refund and Void", () => {
       .set({ due_on: "2026-01-01", issued_on: "2026-01-01" })
       .where("id", "=", ids[2])
       .execute();
+    forgetBillingSummary();
     const response = await callRoute(billingTab.loader, "/admin-dashboard/billing?status=open", {
       cookie: cookies.admin,
     });
