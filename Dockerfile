@@ -10,7 +10,7 @@ FROM base AS build
 COPY package.json package-lock.json ./
 RUN npm ci --include=dev --no-audit --no-fund
 COPY . .
-# The server build, the browser scripts and build/scripts/ (migrate, admin-role, outbox-send, visits-generate).
+# The server build, the browser scripts and build/scripts/ (migrate, admin-role, outbox-send, visits-generate, billing-run).
 RUN npm run build
 
 # Only what runs: production dependencies (134 MB, decision 013).

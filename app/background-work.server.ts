@@ -1,4 +1,5 @@
 import { listenForContentChanges, stopListening } from "./content/content-events.server";
+import { runBilling } from "./features/billing/billing-run.server";
 import { startOutboxWorker, stopOutboxWorker } from "./features/outbox/outbox.server";
 import { generatePlanVisits } from "./features/plans/visit-generator.server";
 import { purgeExpiredAccountTokens } from "./models/account-token.server";
@@ -57,13 +58,32 @@ export async function runPlanVisitGeneration({
   }
 }
 
+/**
+ * One billing run (docs/decisions/101), its counts logged; like the generator, a failure is
+ * logged and the next hour tries again, and another machine holding the lock is not a failure.
+ */
+export async function runBillingJob({
+  signal,
+  now = new Date(),
+  bill = runBilling,
+}: { signal?: AbortSignal; now?: Date; bill?: typeof runBilling } = {}) {
+  const started = Date.now();
+  try {
+    const result = await bill({ now, signal });
+    if (result.ran) log.info("billing_run.done", { ...result, ms: Date.now() - started });
+    else log.info("billing_run.skipped", { reason: "another billing run holds the lock" });
+  } catch (error) {
+    log.warn("billing_run.failed", errorFields(error));
+  }
+}
+
 export type BackgroundWork = { stop(): Promise<void> };
 let started: BackgroundWork | undefined;
 
 /**
  * Starts this process's background work once: migrations (so the first visitor does not wait
- * for them), the purge jobs (a minute after start, then hourly), the plan visit generator (at start,
- * then hourly; one run at a time in this process), the LISTEN connection that hears
+ * for them), the purge jobs (a minute after start, then hourly), the plan visit generator and then
+ * the billing run (at start, then hourly; one round at a time in this process), the LISTEN connection that hears
  * publishes from every machine (PostgreSQL only), and the e-mail outbox worker (decisions 031,
  * 034: every machine runs one; SKIP LOCKED shares the rows). Timers are unref'd: none keeps a
  * process alive.
@@ -79,7 +99,9 @@ export function startBackgroundWork(): BackgroundWork {
   const stopping = new AbortController();
   let generating: Promise<void> | undefined;
   const generate = () => {
-    generating ??= runPlanVisitGeneration({ signal: stopping.signal }).finally(() => (generating = undefined));
+    generating ??= runPlanVisitGeneration({ signal: stopping.signal })
+      .then(() => runBillingJob({ signal: stopping.signal }))
+      .finally(() => (generating = undefined));
   };
   const firstGeneration = setTimeout(generate, 0).unref();
   const hourlyGeneration = setInterval(generate, PLAN_VISITS_EVERY_MS).unref();

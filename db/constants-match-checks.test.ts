@@ -8,10 +8,13 @@ import {
   DOG_COUNTS,
   HEALTH_FLAGS,
   IMAGE_TYPES,
+  INVOICE_LINE_KINDS,
+  INVOICE_STATUSES,
   MISSED_REASONS,
   OAUTH_PROVIDERS,
   OUTBOX_KINDS,
   OUTBOX_STATUSES,
+  PAYMENT_METHODS,
   PLAN_EVENT_KINDS,
   PLAN_STATUSES,
   QUOTE_STATUSES,
@@ -49,6 +52,9 @@ const LIVE_LISTS: { table: string; column: string; values: readonly string[] }[]
   { table: "customer_plans", column: "status", values: PLAN_STATUSES },
   { table: "customer_plans", column: "yard_size", values: YARD_SIZES },
   { table: "customer_plan_events", column: "kind", values: PLAN_EVENT_KINDS },
+  { table: "invoices", column: "status", values: INVOICE_STATUSES },
+  { table: "invoice_lines", column: "kind", values: INVOICE_LINE_KINDS },
+  { table: "payments", column: "method", values: PAYMENT_METHODS },
 ];
 
 let database: TestDatabase;

@@ -152,3 +152,19 @@ export type PlanEventKind = (typeof PLAN_EVENT_KINDS)[number];
 /** The service weekdays a plan may use: ISO numbers, Monday 1 to Friday 5. */
 export const PLAN_WEEKDAYS = [1, 2, 3, 4, 5] as const;
 export type PlanWeekday = (typeof PLAN_WEEKDAYS)[number];
+
+// Billing (docs/decisions/100)
+/**
+ * draft: being made, not yet sent; open: issued and owed; paid: paid in full; void: cancelled by
+ * an admin (nothing owed); uncollectible: written off.
+ */
+export const INVOICE_STATUSES = ["draft", "open", "paid", "void", "uncollectible"] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+/** What an invoice line is (invoice_lines.kind); a skip credit is the only negative one. */
+export const INVOICE_LINE_KINDS = ["plan_month", "prorated_month", "one_time_service", "skip_credit"] as const;
+export type InvoiceLineKind = (typeof INVOICE_LINE_KINDS)[number];
+
+/** How a payment was made (payments.method): the first four are recorded by hand. */
+export const PAYMENT_METHODS = ["cash", "check", "card_in_person", "other", "stripe"] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];

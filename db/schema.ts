@@ -7,10 +7,13 @@ import type {
   DogCount,
   HealthFlag,
   ImageType,
+  InvoiceLineKind,
+  InvoiceStatus,
   MissedReason,
   OAuthProvider,
   PlanEventKind,
   PlanStatus,
+  PaymentMethod,
   SkipReason,
   OutboxKind,
   OutboxStatus,
@@ -293,6 +296,72 @@ export interface SignInChallengesTable {
   created_at: CreatedAt;
 }
 
+/** A per-year counter of invoice numbers, locked by the transaction that allocates them. */
+export interface InvoiceNumberCountersTable {
+  year: number;
+  last_number: number;
+}
+
+/** An invoice (docs/decisions/100): one per plan and month, or one-time services alone. */
+export interface InvoicesTable {
+  id: Generated<string>;
+  /** "2027-000123": unique, allocated without gaps per year. */
+  number: string;
+  customer_id: string;
+  plan_id: string | null;
+  /** The first day of the month it is for. */
+  period_month: Day;
+  status: ColumnType<InvoiceStatus, InvoiceStatus | undefined, InvoiceStatus>;
+  issued_on: ColumnType<Day | null, Day | null | undefined, Day | null>;
+  due_on: ColumnType<Day | null, Day | null | undefined, Day | null>;
+  total_cents: ColumnType<number, number | undefined, number>;
+  /** Payments less their refunds. */
+  paid_cents: ColumnType<number, number | undefined, number>;
+  footer: string | null;
+  paid_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  voided_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  uncollectible_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface InvoiceLinesTable {
+  id: Generated<string>;
+  invoice_id: string;
+  kind: InvoiceLineKind;
+  description: string;
+  /** The visit billed (one-time service) or credited (skip credit); unique per kind. */
+  visit_id: string | null;
+  amount_cents: number;
+  position: ColumnType<number, number | undefined, number>;
+}
+
+export interface PaymentsTable {
+  id: Generated<string>;
+  invoice_id: string;
+  method: PaymentMethod;
+  amount_cents: number;
+  /** The refunds of this payment so far; never more than amount_cents (a CHECK). */
+  refunded_cents: ColumnType<number, number | undefined, number>;
+  paid_on: Day;
+  note: string | null;
+  recorded_by: string | null;
+  /** Unique: a second press of "Record payment" with the same key finds the first payment. */
+  idempotency_key: string;
+  created_at: CreatedAt;
+}
+
+export interface RefundsTable {
+  id: Generated<string>;
+  payment_id: string;
+  amount_cents: number;
+  refunded_on: Day;
+  note: string | null;
+  recorded_by: string | null;
+  idempotency_key: string;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -313,6 +382,11 @@ export interface Database {
   outbox: OutboxTable;
   customer_plans: CustomerPlansTable;
   customer_plan_events: CustomerPlanEventsTable;
+  invoice_number_counters: InvoiceNumberCountersTable;
+  invoices: InvoicesTable;
+  invoice_lines: InvoiceLinesTable;
+  payments: PaymentsTable;
+  refunds: RefundsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -330,3 +404,9 @@ export type NewBooking = Insertable<BookingsTable>;
 export type QuoteRequest = Selectable<QuoteRequestsTable>;
 export type NewQuoteRequest = Insertable<QuoteRequestsTable>;
 export type QuoteRequestUpdate = Updateable<QuoteRequestsTable>;
+export type Invoice = Selectable<InvoicesTable>;
+export type NewInvoice = Insertable<InvoicesTable>;
+export type InvoiceLine = Selectable<InvoiceLinesTable>;
+export type NewInvoiceLine = Insertable<InvoiceLinesTable>;
+export type Payment = Selectable<PaymentsTable>;
+export type Refund = Selectable<RefundsTable>;

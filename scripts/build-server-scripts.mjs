@@ -1,6 +1,6 @@
 // Builds the command-line scripts production runs into plain JavaScript, so that the image needs
 // neither tsx nor the TypeScript sources: build/scripts/migrate.js (fly.toml's release command),
-// admin-role.js, outbox-send.js and visits-generate.js. Each is one ES module that imports its npm packages from
+// admin-role.js, outbox-send.js, visits-generate.js and billing-run.js. Each is one ES module that imports its npm packages from
 // node_modules, as the server build does. `npm run build` runs this after `remix build`.
 import path from "node:path";
 import url from "node:url";
@@ -25,6 +25,7 @@ export const SERVER_SCRIPTS = {
   "admin-role": "scripts/admin-role.ts",
   "outbox-send": "scripts/outbox-send.ts",
   "visits-generate": "scripts/visits-generate.ts",
+  "billing-run": "scripts/billing-run.ts",
 };
 
 export async function buildServerScripts(outDir = SERVER_SCRIPTS_DIR) {

@@ -26,7 +26,7 @@ export async function buildForProduction({ quiet = false } = {}) {
   });
   const scripts = await buildBrowserScripts();
   if (!quiet) console.log(`browser scripts: ${Object.keys(scripts).join(", ") || "(none)"}`);
-  // The production scripts (migrate, admin:grant, outbox:send, visits:generate) as plain JavaScript (decision 013).
+  // The production scripts (migrate, admin:grant, outbox:send, visits:generate, billing:run) as plain JavaScript (decision 013).
   await buildServerScripts();
   return writeBuildInfo(ROOT, { mode: "production", inputs });
 }

@@ -22,6 +22,7 @@ const INPUT_FILES = [
   "scripts/admin-role.ts",
   "scripts/outbox-send.ts",
   "scripts/visits-generate.ts",
+  "scripts/billing-run.ts",
   "package-lock.json",
   "tailwind.config.ts",
   "postcss.config.js",

@@ -136,6 +136,13 @@ describe("content store cache", () => {
       firstVisitTime: "08:00",
       closedDays: [],
     },
+    billingRules: {
+      billingDay: 1,
+      prorateFirstMonth: true,
+      creditSkippedVisits: true,
+      graceDays: 7,
+      invoiceFooter: "Thank you.",
+    },
     seo: { title: "Title", description: "Description" },
   };
 

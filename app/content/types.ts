@@ -90,11 +90,21 @@ export const siteSettingsSchema = z.object({
       .nullable()
       .transform((days) => days ?? []),
   }),
+  billingRules: z.object({
+    billingDay: z.number().int().min(1).max(28),
+    prorateFirstMonth: z.boolean(),
+    creditSkippedVisits: z.boolean(),
+    graceDays: z.number().int().min(0).max(60),
+    invoiceFooter: z.string().max(500),
+  }),
   seo: seoSchema,
 });
 
 /** The owner's rules for customer plans (Site settings > Plans & schedule). */
 export type PlanRules = z.infer<typeof siteSettingsSchema>["planRules"];
+
+/** The owner's rules for invoices (Site settings > Billing, docs/decisions/100). */
+export type BillingRules = z.infer<typeof siteSettingsSchema>["billingRules"];
 
 export const PRICE_UNITS = ["month", "one-time", "per-bin", "from"] as const;
 export const priceSchema = z.object({ amount: z.number().positive(), unit: z.enum(PRICE_UNITS) });

@@ -5,6 +5,7 @@ import { ActionToast } from "~/components/action-toast";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { BookingStatusBadge, VisitStatusBadge } from "~/components/status-badge";
 import { requireAdmin } from "~/features/accounts/auth.server";
+import { customerBalanceLabel } from "~/features/billing/billing-pages.server";
 import {
   handleAdminPlanAction,
   loadAdminPlan,
@@ -32,12 +33,13 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
   const customer = await getCustomer(params.customerId ?? "");
   if (!customer) throw notFound();
-  const [yard, visits, bookings, quotes, plan] = await Promise.all([
+  const [yard, visits, bookings, quotes, plan, billing] = await Promise.all([
     getYardProfile(customer.id),
     listVisitsForCustomer(customer.id, { limit: 20 }),
     listRecentBookingsForCustomer(customer.id, 10),
     listQuoteRequestsByEmail(customer.email, 10),
     loadAdminPlan(customer.id),
+    customerBalanceLabel(customer.id),
   ]);
   const today = businessToday();
   return json(
@@ -50,6 +52,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       },
       yard: yardView(yard),
       plan,
+      billing,
       allVisitsHref: `/admin-dashboard/visits?${new URLSearchParams({
         customer: customer.id,
         from: addDays(today, -365),
@@ -115,7 +118,7 @@ export const headers = () => ({ "Cache-Control": "private, no-store" });
 const h3Class = "text-xl font-semibold text-slate-900 dark:text-white";
 
 export default function CustomerPage() {
-  const { customer, yard, plan, visits, bookings, quotes, allVisitsHref } = useLoaderData<typeof loader>();
+  const { customer, yard, plan, billing, visits, bookings, quotes, allVisitsHref } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const yardResult = actionData && "lastResult" in actionData ? actionData : undefined;
   const planResult = actionData && "intent" in actionData ? (actionData as AdminPlanActionData) : undefined;
@@ -134,6 +137,10 @@ export default function CustomerPage() {
           {customer.email}
         </a>{" "}
         · customer since {customer.since}
+      </p>
+      <p className="mt-1" data-testid="customer-balance">
+        Balance: <strong>{billing.balance}</strong>
+        {billing.owes ? " open" : ""}
       </p>
       <ActionToast toast={otherToast} />
 

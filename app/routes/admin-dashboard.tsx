@@ -19,6 +19,7 @@ const SECTIONS: readonly { to: string; label: string; end: boolean }[] = [
   { to: "/admin-dashboard/bookings", label: "Bookings", end: false },
   { to: "/admin-dashboard/customers", label: "Customers", end: false },
   { to: "/admin-dashboard/quotes", label: "Quote Requests", end: false },
+  { to: "/admin-dashboard/billing", label: "Billing", end: false },
 ];
 
 export default function AdminDashboard() {

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { tapLinkClass } from "~/components/ui-classes";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { BookingCard } from "~/features/bookings/booking-card";
 import { DashboardHeader } from "~/components/dashboard-header";
@@ -123,6 +124,17 @@ export default function CustomerDashboard() {
 
       <div className="mt-8 grid gap-6 lg:grid-cols-2">
         <YourPlanCard plan={yourPlan} className="lg:col-span-2" />
+        <section aria-labelledby="billing-heading" className={`${card} lg:col-span-2`}>
+          <h2 id="billing-heading" className={cardHeading}>
+            Billing
+          </h2>
+          <p className="mt-2 text-slate-700 dark:text-slate-300">Your open balance, invoices and PDFs.</p>
+          <p className="mt-3">
+            <Link to="/customer-dashboard/billing" className={tapLinkClass}>
+              See your billing
+            </Link>
+          </p>
+        </section>
         <BookingCard calendarUrl={calendarUrl} />
 
         <section aria-labelledby="services-heading" className={card}>

@@ -115,6 +115,7 @@ docs.push({
     ...business.planRules,
     closedDays: keyed(business.planRules.closedDays, 'planRules.closedDays', 'closedDay'),
   },
+  billingRules: business.billingRules,
   seo: seo(siteSeo.title, siteSeo.description),
 })
 

@@ -7,6 +7,7 @@ import { connect } from "../../db/connection";
 import { migrateToLatest } from "../../db/migrator";
 import { databaseOptionsFromEnv } from "../../db/options";
 import { hashPassword } from "../../app/features/accounts/password.server";
+import { seedBillingCustomers } from "./seed-billing-customers";
 import { seedPlanCustomers } from "./seed-plan-customers";
 import { allTestAdmins, TEST_ADMIN_PASSWORD } from "./test-admins";
 import { seedTestPlan } from "./test-plans";
@@ -53,6 +54,8 @@ try {
   // A customer on a plan, with a visit made from it (tests/e2e/test-plans.ts).
   await seedTestPlan(handle.db);
   await seedPlanCustomers(handle.db, admins[0].email);
+  // Customers with an open invoice for the billing journeys (tests/e2e/billing-customers.ts).
+  await seedBillingCustomers(handle.db);
 } finally {
   await handle.close();
 }

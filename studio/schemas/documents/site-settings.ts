@@ -23,6 +23,7 @@ export const siteSettings = defineType({
     {name: 'area', title: 'Service area'},
     {name: 'trust', title: 'Promises & badges'},
     {name: 'plans', title: 'Plans & schedule'},
+    {name: 'billing', title: 'Billing'},
     {name: 'links', title: 'Links'},
     {name: 'seo', title: 'Search engines'},
   ],
@@ -265,6 +266,59 @@ export const siteSettings = defineType({
               const dates = (items ?? []).map((item) => item.date).filter(Boolean)
               return new Set(dates).size === dates.length ? true : 'Each date can be listed once'
             }),
+        }),
+      ],
+      validation: (rule) => rule.required(),
+    }),
+    defineField({
+      name: 'billingRules',
+      title: 'Billing rules',
+      type: 'object',
+      group: 'billing',
+      description: 'How the monthly invoices are made from customers’ plans. Changes apply to the next invoices.',
+      options: {collapsible: false},
+      fields: [
+        defineField({
+          name: 'billingDay',
+          title: 'Billing day of the month',
+          type: 'number',
+          description:
+            'The day each month’s invoices are made for the month ahead (1 to 28). On 1, the invoice for March is made on March 1; on 25, on February 25.',
+          initialValue: 1,
+          validation: (rule) => rule.required().integer().min(1).max(28),
+        }),
+        defineField({
+          name: 'prorateFirstMonth',
+          title: 'Prorate the first month',
+          type: 'boolean',
+          description: 'A plan that starts mid-month pays its first month by the visits left in it.',
+          initialValue: true,
+          validation: (rule) => rule.required(),
+        }),
+        defineField({
+          name: 'creditSkippedVisits',
+          title: 'Credit skipped visits',
+          type: 'boolean',
+          description:
+            'A visit the customer skipped with notice is credited on the next invoice at the plan’s per-visit rate (monthly price × 12 ÷ 52 ÷ visits a week). Missed visits (locked gate, dog in yard) are never credited.',
+          initialValue: true,
+          validation: (rule) => rule.required(),
+        }),
+        defineField({
+          name: 'graceDays',
+          title: 'Grace days',
+          type: 'number',
+          description: 'Days after a failed payment before the plan is paused.',
+          initialValue: 7,
+          validation: (rule) => rule.required().integer().min(0).max(60),
+        }),
+        defineField({
+          name: 'invoiceFooter',
+          title: 'Invoice footer',
+          type: 'text',
+          rows: 3,
+          description: 'Printed at the bottom of every invoice, e.g. how to pay and whom to call.',
+          validation: (rule) => rule.required().max(500),
         }),
       ],
       validation: (rule) => rule.required(),

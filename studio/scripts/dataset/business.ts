@@ -47,6 +47,15 @@ export const business = {
       {date: '2027-12-24', name: 'Christmas Day (observed)'},
     ],
   },
+  // How the monthly invoices are made (Site settings > Billing).
+  billingRules: {
+    billingDay: 1,
+    prorateFirstMonth: true,
+    creditSkippedVisits: true,
+    graceDays: 7,
+    invoiceFooter:
+      'Thank you for choosing Swift Scoop. Questions about this invoice? Call (775) 555-0142 or write to hello@swiftscoopnv.com within 24 hours of a visit.',
+  },
   legalUpdated: '2025-01-17',
   arbitrationVenue: 'Nye County, Nevada',
 }

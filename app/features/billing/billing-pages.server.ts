@@ -1,0 +1,345 @@
+import { randomUUID } from "node:crypto";
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { json } from "@remix-run/node";
+import {
+  INVOICE_STATUS_LABELS,
+  PAYMENT_METHOD_LABELS,
+  isInvoiceIntent,
+  recordPaymentSchema,
+  refundSchema,
+  type InvoiceIntent,
+} from "./billing-schema";
+import { currentPeriod } from "./billing-rules";
+import { centsToInput, formatCents } from "./money";
+import { BillingError, recordPayment, recordRefund, voidInvoice } from "./payments.server";
+import { getSiteSettings } from "~/content/content.server";
+import { businessToday } from "~/features/visits/visit-dates";
+import {
+  countOverdue,
+  customerBalance,
+  getCustomerInvoice,
+  getInvoice,
+  listCustomerInvoices,
+  listInvoiceLines,
+  listInvoicePayments,
+  listInvoicesPage,
+  monthTotals,
+  type InvoiceCursor,
+} from "~/models/invoice.server";
+import { getDb } from "~/utils/db.server";
+import { log } from "~/utils/logger.server";
+import { redirectWithSuccess } from "~/utils/toast.server";
+import { isUuid } from "~/utils/uuid";
+import type { InvoiceStatus } from "../../../db/enums";
+
+/**
+ * The billing pages' loaders and the invoice page's action (docs/decisions/102). The routes have
+ * checked who is signed in; here every invoice is read by id and, for a customer, only if it is
+ * theirs (anyone else's is a 404, like a missing one).
+ */
+
+export const PAGE_SIZE = 50;
+/**
+ * The month's totals and the overdue count sum every invoice of the month (100,000 at scale, tens
+ * of milliseconds): each process keeps them for this long, and forgets them at once when it
+ * records a payment, refund or void (another machine's show up within the time).
+ */
+const SUMMARY_TTL_MS = 30_000;
+let summary: { key: string; at: number; value: Promise<[Awaited<ReturnType<typeof monthTotals>>, number]> } | null =
+  null;
+
+function monthSummary(period: string, today: string, now: number) {
+  const key = `${period} ${today}`;
+  if (!summary || summary.key !== key || now - summary.at > SUMMARY_TTL_MS) {
+    const value = getDb().then((db) => Promise.all([monthTotals(db, period), countOverdue(db, today)]));
+    summary = { key, at: now, value };
+    // A failed read is not kept.
+    value.catch(() => {
+      if (summary?.value === value) summary = null;
+    });
+  }
+  return summary.value;
+}
+
+/** Tests and the invoice page's changes: the next Billing tab reads the totals afresh. */
+export function forgetBillingSummary() {
+  summary = null;
+}
+const TAB_STATUSES = ["open", "paid", "void", "uncollectible"] as const satisfies readonly InvoiceStatus[];
+
+const dayFormat = new Intl.DateTimeFormat("en-US", {
+  month: "short",
+  day: "numeric",
+  year: "numeric",
+  timeZone: "UTC",
+});
+const monthFormat = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
+export const dayLabel = (day: string | null) => (day ? dayFormat.format(new Date(`${day}T00:00:00Z`)) : "");
+export const monthLabel = (month: string) => monthFormat.format(new Date(`${month}T00:00:00Z`));
+
+function encodeCursor(cursor: InvoiceCursor) {
+  return `${cursor.due}_${cursor.id}`;
+}
+function decodeCursor(value: string | null): InvoiceCursor | null {
+  if (!value) return null;
+  const match = /^(\d{4}-\d{2}-\d{2})_([0-9a-f-]{36})$/.exec(value);
+  if (!match || !isUuid(match[2])) return null;
+  return { due: match[1], id: match[2] };
+}
+
+/** The admin's Billing tab: one status at a time (open first, overdue at the top), paged by key. */
+export async function loadBillingTab(url: URL, now = new Date()) {
+  const requested = url.searchParams.get("status");
+  const status: InvoiceStatus = (TAB_STATUSES as readonly string[]).includes(requested ?? "")
+    ? (requested as InvoiceStatus)
+    : "open";
+  const after = decodeCursor(url.searchParams.get("after"));
+  const today = businessToday(now);
+  const db = await getDb();
+  const settings = await getSiteSettings();
+  const period = currentPeriod(today, settings.billingRules.billingDay);
+  const [rows, [totals, overdue]] = await Promise.all([
+    listInvoicesPage(db, status, after, PAGE_SIZE + 1),
+    monthSummary(period, today, Date.now()),
+  ]);
+  const page = rows.slice(0, PAGE_SIZE);
+  const last = page[page.length - 1];
+  const next =
+    rows.length > PAGE_SIZE && last?.due_on
+      ? `?${new URLSearchParams({ status, after: encodeCursor({ due: last.due_on, id: last.id }) })}`
+      : null;
+  return {
+    status,
+    statuses: TAB_STATUSES.map((value) => ({ value, label: INVOICE_STATUS_LABELS[value] })),
+    month: monthLabel(period),
+    totals: {
+      invoiced: formatCents(totals.invoiced),
+      paid: formatCents(totals.paid),
+      open: formatCents(totals.open),
+      count: totals.count,
+    },
+    overdue,
+    next,
+    invoices: page.map((row) => ({
+      id: row.id,
+      number: row.number,
+      customer: row.full_name || row.email,
+      month: monthLabel(row.period_month),
+      due: dayLabel(row.due_on),
+      overdue: row.status === "open" && row.due_on !== null && row.due_on < today,
+      status: INVOICE_STATUS_LABELS[row.status],
+      total: formatCents(row.total_cents),
+      balance: formatCents(row.status === "open" ? row.total_cents - row.paid_cents : 0),
+    })),
+  };
+}
+
+type InvoiceRow = NonNullable<Awaited<ReturnType<typeof getInvoice>>>;
+
+/** An invoice as both the admin's page and the customer's printable page show it. */
+async function invoiceView(invoice: InvoiceRow, today: string) {
+  const db = await getDb();
+  const [lines, payments, settings] = await Promise.all([
+    listInvoiceLines(db, invoice.id),
+    listInvoicePayments(db, invoice.id),
+    getSiteSettings(),
+  ]);
+  const balance = invoice.status === "open" ? invoice.total_cents - invoice.paid_cents : 0;
+  return {
+    id: invoice.id,
+    number: invoice.number,
+    status: invoice.status,
+    statusLabel: INVOICE_STATUS_LABELS[invoice.status],
+    overdue: invoice.status === "open" && invoice.due_on !== null && invoice.due_on < today,
+    month: monthLabel(invoice.period_month),
+    issued: dayLabel(invoice.issued_on),
+    due: dayLabel(invoice.due_on),
+    customer: { id: invoice.customer_id, name: invoice.full_name, email: invoice.email },
+    business: { name: settings.businessName, phone: settings.phone, email: settings.email },
+    lines: lines.map((line) => ({
+      id: line.id,
+      description: line.description,
+      amount: formatCents(line.amount_cents),
+    })),
+    total: formatCents(invoice.total_cents),
+    paid: formatCents(invoice.paid_cents),
+    balance: formatCents(balance),
+    balanceCents: balance,
+    footer: invoice.footer,
+    payments: payments.map((payment) => ({
+      id: payment.id,
+      method: PAYMENT_METHOD_LABELS[payment.method],
+      amount: formatCents(payment.amount_cents),
+      refunded: payment.refunded_cents > 0 ? formatCents(payment.refunded_cents) : null,
+      refundable: payment.amount_cents - payment.refunded_cents,
+      date: dayLabel(payment.paid_on),
+      note: payment.note,
+      by: payment.recorded_by_name,
+    })),
+  };
+}
+export type InvoiceView = Awaited<ReturnType<typeof invoiceView>>;
+
+/** The admin's invoice page, with a fresh key for each form (a second press reuses it). */
+export async function loadAdminInvoice(invoiceId: string, now = new Date()) {
+  if (!isUuid(invoiceId)) return null;
+  const invoice = await getInvoice(await getDb(), invoiceId);
+  if (!invoice) return null;
+  const today = businessToday(now);
+  const view = await invoiceView(invoice, today);
+  return {
+    invoice: view,
+    forms: {
+      paymentKey: randomUUID(),
+      refundKey: randomUUID(),
+      defaults: { amount: view.balanceCents > 0 ? centsToInput(view.balanceCents) : "", paidOn: today },
+    },
+  };
+}
+
+/** A customer's own invoice (null for a missing one or anyone else's). */
+export async function loadCustomerInvoice(invoiceId: string, customerId: string, now = new Date()) {
+  if (!isUuid(invoiceId)) return null;
+  const invoice = await getCustomerInvoice(await getDb(), invoiceId, customerId);
+  if (!invoice || invoice.status === "draft") return null;
+  return invoiceView(invoice, businessToday(now));
+}
+
+/** The customer's Billing page: what they owe and their invoices. */
+export async function loadCustomerBilling(customerId: string, now = new Date()) {
+  const db = await getDb();
+  const today = businessToday(now);
+  const [balance, invoices] = await Promise.all([
+    customerBalance(db, customerId),
+    listCustomerInvoices(db, customerId, 36),
+  ]);
+  return {
+    balance: formatCents(balance),
+    owes: balance > 0,
+    invoices: invoices.map((row) => ({
+      id: row.id,
+      number: row.number,
+      month: monthLabel(row.period_month),
+      due: dayLabel(row.due_on),
+      status: INVOICE_STATUS_LABELS[row.status],
+      overdue: row.status === "open" && row.due_on !== null && row.due_on < today,
+      total: formatCents(row.total_cents),
+    })),
+  };
+}
+
+/** A customer's balance for the admin's customer page. */
+export async function customerBalanceLabel(customerId: string) {
+  const cents = await customerBalance(await getDb(), customerId);
+  return { balance: formatCents(cents), owes: cents > 0 };
+}
+
+export type InvoiceActionData = {
+  intent: InvoiceIntent | null;
+  result?: SubmissionResult<string[]>;
+  toast: { type: "error"; message: string; description: string };
+};
+
+function refuse(
+  intent: InvoiceIntent | null,
+  status: number,
+  description: string,
+  result?: SubmissionResult<string[]>,
+) {
+  return json<InvoiceActionData>(
+    { intent, result, toast: { type: "error", message: "Error", description } },
+    { status, headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+const TOASTS: Record<InvoiceIntent, string> = {
+  "record-payment": "Payment recorded",
+  refund: "Refund recorded",
+  void: "Invoice voided",
+};
+
+/**
+ * The invoice page's forms. The caller has checked that an admin is signed in with their second
+ * step. Bad input answers 400 with the fields' messages; a missing invoice or payment 404; a
+ * payment or void the invoice's state forbids 409; nothing is stored on any refusal.
+ */
+export async function handleInvoiceAction(
+  formData: FormData,
+  context: { invoiceId: string; adminId: string; now?: Date },
+) {
+  const now = context.now ?? new Date();
+  const rawIntent = formData.get("intent");
+  const intent = isInvoiceIntent(rawIntent) ? rawIntent : null;
+  if (!intent) return refuse(null, 400, "Unknown action");
+  if (!isUuid(context.invoiceId)) return refuse(intent, 404, "We could not find that invoice.");
+  const db = await getDb();
+  const run = async (
+    submission: { reply: (options?: { formErrors?: string[] }) => SubmissionResult<string[]> },
+    change: () => Promise<unknown>,
+  ) => {
+    try {
+      await change();
+      forgetBillingSummary();
+    } catch (error) {
+      if (!(error instanceof BillingError)) throw error;
+      log.info("billing.refused", { intent, invoiceId: context.invoiceId, status: error.status });
+      return refuse(intent, error.status, error.message, submission.reply({ formErrors: [error.message] }));
+    }
+    log.info("billing.changed", { intent, invoiceId: context.invoiceId, adminId: context.adminId });
+    return redirectWithSuccess(`/admin-dashboard/billing/${context.invoiceId}`, {
+      message: "Success",
+      description: TOASTS[intent],
+    });
+  };
+
+  switch (intent) {
+    case "record-payment": {
+      const submission = parseWithZod(formData, { schema: recordPaymentSchema });
+      if (submission.status !== "success") return refuse(intent, 400, "Please check the form", submission.reply());
+      const value = submission.value;
+      return run(submission, () =>
+        recordPayment(db, {
+          invoiceId: context.invoiceId,
+          method: value.method,
+          amountCents: value.amount,
+          paidOn: value.paidOn,
+          note: value.note || null,
+          recordedBy: context.adminId,
+          idempotencyKey: value.key,
+          now,
+        }),
+      );
+    }
+    case "refund": {
+      const submission = parseWithZod(formData, { schema: refundSchema });
+      if (submission.status !== "success") {
+        const result = submission.reply();
+        if (result.error?.paymentId) return refuse(intent, 404, "We could not find that payment.", result);
+        return refuse(intent, 400, "Please check the form", result);
+      }
+      const value = submission.value;
+      return run(submission, () =>
+        recordRefund(db, {
+          invoiceId: context.invoiceId,
+          paymentId: value.paymentId,
+          amountCents: value.amount,
+          refundedOn: businessToday(now),
+          note: value.note || null,
+          recordedBy: context.adminId,
+          idempotencyKey: value.key,
+          now,
+        }),
+      );
+    }
+    case "void": {
+      const submission = {
+        reply: (options?: { formErrors?: string[] }): SubmissionResult<string[]> => ({
+          status: "error",
+          error: { "": options?.formErrors ?? [] },
+        }),
+      };
+      return run(submission, () => voidInvoice(db, { invoiceId: context.invoiceId, now }));
+    }
+  }
+}

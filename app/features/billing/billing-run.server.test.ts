@@ -1,0 +1,404 @@
+import { sql, type Kysely } from "kysely";
+import { beforeEach, describe, expect, it } from "vitest";
+import { connect } from "../../../db/connection";
+import type { Database, MissedReason, SkipReason, VisitStatus, VisitType } from "../../../db/schema";
+import { useAppDatabase } from "../../../tests/helpers/app-database";
+import { testServerUrl } from "../../../tests/helpers/test-database";
+import { BILLING_RUN_LOCK, runBilling, type BillingRunOptions, type BillingRunRules } from "./billing-run.server";
+import type { AddOn, PlanCard } from "~/content/types";
+
+/**
+ * The billing run (issue 27, docs/decisions/101) on a real database with a fixed clock: March 2027
+ * is billed on Monday March 1 (billing day 1); the invoice settles February's visits.
+ */
+const database = useAppDatabase();
+const db = () => database.current.db;
+
+/** Monday 2027-03-01, 09:00 in Las Vegas (Pacific standard time). */
+const MARCH_1 = new Date("2027-03-01T17:00:00Z");
+const RULES: BillingRunRules = {
+  billingDay: 1,
+  prorateFirstMonth: true,
+  creditSkippedVisits: true,
+  graceDays: 7,
+  invoiceFooter: "Thank you.",
+  changeNoticeHours: 24,
+};
+const card = (fields: Partial<PlanCard> & Pick<PlanCard, "_id" | "slug" | "name" | "kind" | "price">): PlanCard =>
+  ({ visitsPerWeek: null, shortDescription: "x", features: [], popular: false, order: 1, ...fields }) as PlanCard;
+const CATALOGUE: PlanCard[] = [
+  card({
+    _id: "servicePlan.weekly",
+    slug: "weekly",
+    name: "Weekly Swift Service",
+    kind: "subscription",
+    visitsPerWeek: 1,
+    price: { amount: 89, unit: "month" },
+  }),
+  card({
+    _id: "servicePlan.twice-weekly",
+    slug: "twice-weekly",
+    name: "Twice-Weekly Swift Service",
+    kind: "subscription",
+    visitsPerWeek: 2,
+    price: { amount: 159, unit: "month" },
+  }),
+  card({
+    _id: "servicePlan.desert-dash",
+    slug: "desert-dash",
+    name: "Swift Dash",
+    kind: "one-time",
+    price: { amount: 85, unit: "one-time" },
+  }),
+  card({
+    _id: "servicePlan.yard-refresh",
+    slug: "yard-refresh",
+    name: "Yard Refresh Pro",
+    kind: "one-time",
+    price: { amount: 75, unit: "one-time" },
+  }),
+];
+const ADD_ONS = [
+  {
+    _id: "addOn.multi-dog",
+    name: "Multi-Dog Add-On",
+    slug: "multi-dog",
+    tiers: [{ _key: "a", minDogs: 2, monthlyAmount: 15 }],
+  },
+] as unknown as AddOn[];
+
+const bill = (options: Partial<BillingRunOptions> = {}) =>
+  runBilling({ now: MARCH_1, rules: RULES, catalogue: CATALOGUE, addOns: ADD_ONS, ...options });
+
+let customerNumber = 0;
+async function createCustomer(handle: Kysely<Database> = db()): Promise<string> {
+  customerNumber += 1;
+  const row = await handle
+    .insertInto("users")
+    .values({ email: `billing-${customerNumber}@example.com` })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+async function createPlan(
+  values: { weekdays: number[]; start_date: string; catalogue_plan_id?: string; dog_count?: number },
+  handle: Kysely<Database> = db(),
+) {
+  const customerId = await createCustomer(handle);
+  return handle
+    .insertInto("customer_plans")
+    .values({
+      customer_id: customerId,
+      catalogue_plan_id: values.catalogue_plan_id ?? "servicePlan.weekly",
+      catalogue_plan_name:
+        values.catalogue_plan_id === "servicePlan.twice-weekly" ? "Twice-Weekly Swift Service" : "Weekly Swift Service",
+      visits_per_week: values.weekdays.length,
+      weekdays: values.weekdays,
+      dog_count: values.dog_count ?? 1,
+      yard_size: "medium",
+      start_date: values.start_date,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** 08:00 in Las Vegas on a day of February or early March 2027 (PST). */
+const at8 = (day: string) => new Date(`${day}T16:00:00Z`);
+const hoursBefore = (date: Date, hours: number) => new Date(date.getTime() - hours * 3_600_000);
+
+async function addVisit(values: {
+  customerId: string;
+  planId?: string;
+  day: string;
+  type?: VisitType;
+  status: VisitStatus;
+  skipReason?: SkipReason;
+  missedReason?: MissedReason;
+  /** When it was skipped: a status event at that time. */
+  skippedAt?: Date;
+  createdAt?: Date;
+}) {
+  const visit = await db()
+    .insertInto("services")
+    .values({
+      customer_id: values.customerId,
+      service_type: values.type ?? "Weekly Service",
+      service_date: at8(values.day),
+      status: values.status,
+      skip_reason: values.skipReason ?? null,
+      missed_reason: values.missedReason ?? null,
+      plan_id: values.planId ?? null,
+      plan_slot: values.planId ? values.day : null,
+      completed_at: values.status === "completed" ? at8(values.day) : null,
+      created_at: values.createdAt ?? hoursBefore(at8(values.day), 24 * 20),
+    } as never)
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  if (values.skippedAt) {
+    await db()
+      .insertInto("service_events")
+      .values({
+        service_id: visit.id,
+        kind: "status",
+        from_status: "scheduled",
+        to_status: "skipped",
+        created_at: values.skippedAt,
+      } as never)
+      .execute();
+  }
+  return visit.id;
+}
+
+async function invoicesWithLines() {
+  const invoices = await db().selectFrom("invoices").selectAll().orderBy("number").execute();
+  const lines = await db().selectFrom("invoice_lines").selectAll().orderBy("invoice_id").orderBy("position").execute();
+  return invoices.map((invoice) => ({
+    ...invoice,
+    lines: lines.filter((line) => line.invoice_id === invoice.id),
+  }));
+}
+
+beforeEach(async () => {
+  await db().deleteFrom("invoice_lines").execute();
+  await db().deleteFrom("invoices").execute();
+  await db().deleteFrom("invoice_number_counters").execute();
+  await db().deleteFrom("service_events").execute();
+  await db().deleteFrom("services").execute();
+  await db().deleteFrom("customer_plans").execute();
+});
+
+describe("runBilling", () => {
+  it("bills a whole month for a plan started before it, numbered, open and due on the billing day", async () => {
+    const plan = await createPlan({ weekdays: [2], start_date: "2027-01-04" });
+    const result = await bill();
+    expect(result).toMatchObject({ ran: true, period: "2027-03-01", plans: 1, invoices: 1, unpriced: 0 });
+    const [invoice, ...others] = await invoicesWithLines();
+    expect(others).toEqual([]);
+    expect(invoice).toMatchObject({
+      number: "2027-000001",
+      customer_id: plan.customer_id,
+      plan_id: plan.id,
+      period_month: "2027-03-01",
+      status: "open",
+      issued_on: "2027-03-01",
+      due_on: "2027-03-01",
+      total_cents: 8900,
+      paid_cents: 0,
+      footer: "Thank you.",
+    });
+    expect(invoice.lines).toMatchObject([
+      { kind: "plan_month", description: "Weekly Swift Service, March 2027", amount_cents: 8900, visit_id: null },
+    ]);
+  });
+
+  it("prorates a plan that starts mid-month by the visits left in it, and adds the dog add-on", async () => {
+    // Tuesdays of March 2027: 2, 9, 16, 23, 30. From Wednesday the 17th: 2 of 5.
+    const plan = await createPlan({ weekdays: [2], start_date: "2027-03-17", dog_count: 2 });
+    const tenth = new Date("2027-03-10T17:00:00Z");
+    expect((await bill({ now: tenth })).invoices).toBe(1);
+    const [invoice] = await invoicesWithLines();
+    // (89 + 15) dollars × 2 / 5 = 41.60.
+    expect(invoice).toMatchObject({ plan_id: plan.id, period_month: "2027-03-01", total_cents: 4160 });
+    expect(invoice.lines).toMatchObject([
+      {
+        kind: "prorated_month",
+        description: "Weekly Swift Service, March 2027: 2 of 5 visits (from March 17)",
+        amount_cents: 4160,
+      },
+    ]);
+  });
+
+  it("bills the whole month when the owner does not prorate, and nothing for a plan starting next month", async () => {
+    await createPlan({ weekdays: [2], start_date: "2027-03-17" });
+    await createPlan({ weekdays: [2], start_date: "2027-04-05" });
+    const result = await bill({ rules: { ...RULES, prorateFirstMonth: false } });
+    expect(result).toMatchObject({ plans: 2, invoices: 1 });
+    const [invoice] = await invoicesWithLines();
+    expect(invoice.lines).toMatchObject([{ kind: "plan_month", amount_cents: 8900 }]);
+  });
+
+  it("credits a skip made with notice at the per-visit rate; a late skip, an overdue skip and a locked gate are not credited", async () => {
+    const plan = await createPlan({ weekdays: [2], start_date: "2027-01-04" });
+    const customerId = plan.customer_id;
+    const noticed = await addVisit({
+      customerId,
+      planId: plan.id,
+      day: "2027-02-02",
+      status: "skipped",
+      skipReason: "customer",
+      skippedAt: hoursBefore(at8("2027-02-02"), 72),
+    });
+    // An admin skipped it for the customer who phoned two hours before.
+    await addVisit({
+      customerId,
+      planId: plan.id,
+      day: "2027-02-09",
+      status: "skipped",
+      skipReason: "admin",
+      skippedAt: hoursBefore(at8("2027-02-09"), 2),
+    });
+    await addVisit({
+      customerId,
+      planId: plan.id,
+      day: "2027-02-16",
+      status: "skipped",
+      skipReason: "payment_overdue",
+    });
+    await addVisit({ customerId, planId: plan.id, day: "2027-02-23", status: "missed", missedReason: "locked_gate" });
+    // A pause made its visit skipped weeks ahead (no status event): with notice.
+    const paused = await addVisit({
+      customerId,
+      planId: plan.id,
+      day: "2027-03-02",
+      status: "skipped",
+      skipReason: "paused",
+    });
+
+    await bill();
+    const [invoice] = await invoicesWithLines();
+    // 89 × 12 / 52 = 20.538… → 20.54.
+    expect(invoice.lines).toMatchObject([
+      { kind: "plan_month", amount_cents: 8900 },
+      {
+        kind: "skip_credit",
+        visit_id: noticed,
+        amount_cents: -2054,
+        description: "Credit: visit of February 2 skipped with notice",
+      },
+    ]);
+    expect(invoice.total_cents).toBe(8900 - 2054);
+    // March's paused visit is settled by April's invoice, not this one.
+    expect(invoice.lines.some((line) => line.visit_id === paused)).toBe(false);
+
+    const april = await bill({ now: new Date("2027-04-01T16:00:00Z") });
+    expect(april).toMatchObject({ period: "2027-04-01", invoices: 1 });
+    const aprilInvoice = (await invoicesWithLines()).find((row) => row.period_month === "2027-04-01")!;
+    expect(aprilInvoice.lines).toMatchObject([
+      { kind: "plan_month", amount_cents: 8900 },
+      { kind: "skip_credit", visit_id: paused, amount_cents: -2054 },
+    ]);
+  });
+
+  it("credits no skip when the owner turned the credit off", async () => {
+    const plan = await createPlan({ weekdays: [2], start_date: "2027-01-04" });
+    await addVisit({
+      customerId: plan.customer_id,
+      planId: plan.id,
+      day: "2027-02-02",
+      status: "skipped",
+      skipReason: "customer",
+      skippedAt: hoursBefore(at8("2027-02-02"), 72),
+    });
+    await bill({ rules: { ...RULES, creditSkippedVisits: false } });
+    const [invoice] = await invoicesWithLines();
+    expect(invoice.lines).toHaveLength(1);
+    expect(invoice.total_cents).toBe(8900);
+  });
+
+  it("bills a completed one-time service once: on the plan's invoice, or alone for a customer without a plan", async () => {
+    const plan = await createPlan({ weekdays: [2], start_date: "2027-01-04" });
+    const dash = await addVisit({
+      customerId: plan.customer_id,
+      day: "2027-02-12",
+      type: "Desert Dash",
+      status: "completed",
+    });
+    // Not completed, or not in the month settled: not billed now.
+    await addVisit({ customerId: plan.customer_id, day: "2027-02-19", type: "Desert Dash", status: "scheduled" });
+    await addVisit({ customerId: plan.customer_id, day: "2027-01-12", type: "Desert Dash", status: "completed" });
+    const alone = await createCustomer();
+    const refresh = await addVisit({ customerId: alone, day: "2027-02-15", type: "Yard Refresh", status: "completed" });
+
+    const result = await bill();
+    expect(result.invoices).toBe(2);
+    const invoices = await invoicesWithLines();
+    const planInvoice = invoices.find((row) => row.plan_id === plan.id)!;
+    expect(planInvoice.lines).toMatchObject([
+      { kind: "plan_month", amount_cents: 8900 },
+      { kind: "one_time_service", visit_id: dash, amount_cents: 8500, description: "Swift Dash on Feb 12, 2027" },
+    ]);
+    expect(planInvoice.total_cents).toBe(17400);
+    const servicesInvoice = invoices.find((row) => row.customer_id === alone)!;
+    expect(servicesInvoice).toMatchObject({ plan_id: null, period_month: "2027-03-01", total_cents: 7500 });
+    expect(servicesInvoice.lines).toMatchObject([{ kind: "one_time_service", visit_id: refresh, amount_cents: 7500 }]);
+
+    expect((await bill()).invoices).toBe(0);
+    expect(await db().selectFrom("invoice_lines").select("id").execute()).toHaveLength(3);
+  });
+
+  it("run twice makes one invoice per plan and month; numbers continue without gaps", async () => {
+    for (let i = 0; i < 5; i += 1) await createPlan({ weekdays: [1, 4], start_date: "2027-01-04" });
+    expect((await bill({ batchSize: 2 })).invoices).toBe(5);
+    expect(await bill({ batchSize: 2 })).toMatchObject({ ran: true, plans: 5, invoices: 0 });
+    const late = await createPlan({ weekdays: [3], start_date: "2027-03-08" });
+    expect((await bill({ now: new Date("2027-03-05T17:00:00Z") })).invoices).toBe(1);
+    const invoices = await invoicesWithLines();
+    expect(invoices.map((row) => row.number)).toEqual([1, 2, 3, 4, 5, 6].map((n) => `2027-00000${n}`));
+    expect(invoices.at(-1)!.plan_id).toBe(late.id);
+  });
+
+  it("skips a plan whose catalogue plan has no price, and bills a cancelled plan no more", async () => {
+    await createPlan({ weekdays: [2], start_date: "2027-01-04", catalogue_plan_id: "servicePlan.gone" });
+    const cancelled = await createPlan({ weekdays: [2], start_date: "2027-01-04" });
+    await db()
+      .updateTable("customer_plans")
+      .set({ status: "cancelled", cancelled_at: new Date("2027-02-20T00:00:00Z"), last_visit_date: "2027-02-23" })
+      .where("id", "=", cancelled.id)
+      .execute();
+    expect(await bill()).toMatchObject({ plans: 1, invoices: 0, unpriced: 1 });
+  });
+
+  it("two runs started at once on one handle make one invoice per plan", async () => {
+    for (let i = 0; i < 12; i += 1) await createPlan({ weekdays: [2], start_date: "2027-01-04" });
+    const runs = await Promise.all([bill({ batchSize: 5 }), bill({ batchSize: 5 })]);
+    expect(runs.some((run) => run.ran)).toBe(true);
+    expect(runs[0].invoices + runs[1].invoices).toBe(12);
+    expect(await invoicesWithLines()).toHaveLength(12);
+  });
+
+  it.skipIf(!testServerUrl())(
+    "two runs at once on two connections make one invoice per plan, numbered without gaps; a held lock stops a run (PostgreSQL)",
+    async () => {
+      for (let i = 0; i < 30; i += 1) await createPlan({ weekdays: [1, 3], start_date: "2027-01-04" });
+      const url = new URL(testServerUrl()!);
+      url.pathname = `/${database.current.name}`;
+      const a = connect({ databaseUrl: url.toString(), poolSize: 2 });
+      const b = connect({ databaseUrl: url.toString(), poolSize: 2 });
+      try {
+        const held = await a.db.connection().execute(async (conn) => {
+          await sql`select pg_advisory_lock(hashtextextended(${BILLING_RUN_LOCK}, 0))`.execute(conn);
+          try {
+            return await bill({ db: b.db });
+          } finally {
+            await sql`select pg_advisory_unlock(hashtextextended(${BILLING_RUN_LOCK}, 0))`.execute(conn);
+          }
+        });
+        expect(held).toMatchObject({ ran: false, invoices: 0 });
+        expect(await invoicesWithLines()).toHaveLength(0);
+        // Same lock: one runs, or they run one after the other; either way one invoice each.
+        const same = await Promise.all([bill({ db: a.db, batchSize: 7 }), bill({ db: b.db, batchSize: 7 })]);
+        expect(same.reduce((sum, result) => sum + result.invoices, 0)).toBe(30);
+        await db().deleteFrom("invoice_lines").execute();
+        await db().deleteFrom("invoices").execute();
+        await db().deleteFrom("invoice_number_counters").execute();
+        // Different locks: only the database's unique key and the counter's row lock keep them apart.
+        const apart = await Promise.all([
+          bill({ db: a.db, batchSize: 7, lockName: "test-a" }),
+          bill({ db: b.db, batchSize: 7, lockName: "test-b" }),
+        ]);
+        expect(apart.every((result) => result.ran)).toBe(true);
+        expect(apart.reduce((sum, result) => sum + result.invoices, 0)).toBe(30);
+      } finally {
+        await a.close();
+        await b.close();
+      }
+      const invoices = await invoicesWithLines();
+      expect(invoices).toHaveLength(30);
+      expect(new Set(invoices.map((row) => row.plan_id)).size).toBe(30);
+      expect(invoices.map((row) => row.number)).toEqual(
+        Array.from({ length: 30 }, (_, i) => `2027-${String(i + 1).padStart(6, "0")}`),
+      );
+    },
+  );
+});

@@ -1,0 +1,121 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { Form } from "@remix-run/react";
+import { MANUAL_METHODS, PAYMENT_METHOD_LABELS, recordPaymentSchema, refundSchema } from "./billing-schema";
+import { ErrorList, Field, SelectField, TextareaField } from "~/components/forms";
+import { primaryButtonClass, secondaryButtonClass } from "~/components/ui-classes";
+
+/**
+ * The admin invoice page's forms (decision 017's kit, Conform). Each posts with `intent` and a
+ * key made when the page was rendered: pressing twice (or resending) posts the same key, and the
+ * workflow records one payment. They work without JavaScript.
+ */
+type LastResult = SubmissionResult<string[]> | undefined;
+const gridClass = "mt-4 grid gap-4 sm:grid-cols-2";
+
+function FormMessage({ id, errors }: { id: string; errors: string[] | undefined }) {
+  return <ErrorList id={id} errors={errors} className="sm:col-span-2 font-medium text-red-800 dark:text-red-300" />;
+}
+
+export function RecordPaymentForm({
+  idempotencyKey,
+  defaults,
+  lastResult,
+  busy,
+}: {
+  idempotencyKey: string;
+  defaults: { amount: string; paidOn: string };
+  lastResult: LastResult;
+  busy: boolean;
+}) {
+  const [form, fields] = useForm({
+    id: "record-payment",
+    lastResult,
+    defaultValue: { method: "cash", amount: defaults.amount, paidOn: defaults.paidOn, note: "", key: idempotencyKey },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: recordPaymentSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <Form method="post" {...getFormProps(form)} className={gridClass}>
+      <input type="hidden" name="intent" value="record-payment" />
+      <input type="hidden" name="key" value={idempotencyKey} />
+      <FormMessage id={form.errorId} errors={form.errors ?? fields.key.errors} />
+      <SelectField field={fields.method} label="Method" selectProps={{ required: true }}>
+        {MANUAL_METHODS.map((method) => (
+          <option key={method} value={method}>
+            {PAYMENT_METHOD_LABELS[method]}
+          </option>
+        ))}
+      </SelectField>
+      <Field
+        field={fields.amount}
+        label="Amount"
+        description="In dollars and cents, e.g. 12.50"
+        inputProps={{ inputMode: "decimal", autoComplete: "off", required: true }}
+      />
+      <Field field={fields.paidOn} label="Date" inputProps={{ type: "date", required: true }} />
+      <TextareaField field={fields.note} label="Note" description="Optional: a check number, who paid." />
+      <div className="sm:col-span-2">
+        <button type="submit" disabled={busy} className={primaryButtonClass}>
+          Record payment
+        </button>
+      </div>
+    </Form>
+  );
+}
+
+export function RefundForm({
+  paymentId,
+  refundable,
+  idempotencyKey,
+  lastResult,
+  busy,
+}: {
+  paymentId: string;
+  refundable: string;
+  idempotencyKey: string;
+  lastResult: LastResult;
+  busy: boolean;
+}) {
+  const [form, fields] = useForm({
+    id: `refund-${paymentId}`,
+    lastResult,
+    defaultValue: { paymentId, amount: refundable, note: "", key: idempotencyKey },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: refundSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <Form method="post" {...getFormProps(form)} className={gridClass}>
+      <input type="hidden" name="intent" value="refund" />
+      <input type="hidden" name="paymentId" value={paymentId} />
+      <input type="hidden" name="key" value={idempotencyKey} />
+      <FormMessage id={form.errorId} errors={form.errors} />
+      <Field
+        field={fields.amount}
+        label="Refund amount"
+        description={`At most ${refundable}`}
+        inputProps={{ inputMode: "decimal", autoComplete: "off", required: true }}
+      />
+      <Field field={fields.note} label="Reason" />
+      <div className="sm:col-span-2">
+        <button type="submit" disabled={busy} className={secondaryButtonClass}>
+          Refund
+        </button>
+      </div>
+    </Form>
+  );
+}
+
+export function VoidForm({ busy, errors }: { busy: boolean; errors?: string[] }) {
+  return (
+    <Form method="post" className="mt-4">
+      <input type="hidden" name="intent" value="void" />
+      <ErrorList id="void-errors" errors={errors} className="font-medium text-red-800 dark:text-red-300" />
+      <button type="submit" disabled={busy} className={secondaryButtonClass}>
+        Void
+      </button>
+    </Form>
+  );
+}

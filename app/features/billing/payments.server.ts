@@ -1,0 +1,138 @@
+import type { PaymentMethod } from "../../../db/enums";
+import {
+  addPaymentRefunded,
+  insertPayment,
+  insertRefund,
+  lockInvoice,
+  lockPayment,
+  setInvoicePaid,
+  setInvoiceVoid,
+} from "~/models/invoice.server";
+import type { Db } from "~/utils/db.server";
+
+/**
+ * Payments recorded by hand, voids and refunds (docs/decisions/102). Each is one transaction that
+ * locks the invoice (and the payment, for a refund) first, so two presses, two admins or a
+ * webhook cannot interleave; the payment's unique idempotency key makes a repeated press find the
+ * first payment instead of adding a second. An invoice is paid when what was paid (less refunds)
+ * covers its total, and open again when a refund takes it below.
+ */
+
+export class BillingError extends Error {
+  constructor(
+    message: string,
+    readonly status: 404 | 409,
+  ) {
+    super(message);
+  }
+}
+
+export type RecordPaymentInput = {
+  invoiceId: string;
+  method: PaymentMethod;
+  amountCents: number;
+  paidOn: string;
+  note: string | null;
+  recordedBy: string | null;
+  idempotencyKey: string;
+  now: Date;
+};
+
+/** Records a payment; `{ repeated: true }` when the key was used already (nothing new stored). */
+export async function recordPayment(db: Db, input: RecordPaymentInput): Promise<{ repeated: boolean }> {
+  return db.transaction().execute(async (trx) => {
+    const invoice = await lockInvoice(trx, input.invoiceId);
+    if (!invoice) throw new BillingError("We could not find that invoice.", 404);
+    const id = await insertPaymentChecked(trx, invoice, input);
+    if (id === null) return { repeated: true };
+    const paid = invoice.paid_cents + input.amountCents;
+    const settled = paid >= invoice.total_cents;
+    await setInvoicePaid(trx, invoice.id, paid, settled ? "paid" : "open", settled ? input.now : null);
+    return { repeated: false };
+  });
+}
+
+async function insertPaymentChecked(
+  trx: Db,
+  invoice: { id: string; status: string; total_cents: number; paid_cents: number },
+  input: RecordPaymentInput,
+) {
+  // A repeated press after the first one paid the invoice in full: the key answers before the state.
+  const repeated = await trx
+    .selectFrom("payments")
+    .select("invoice_id")
+    .where("idempotency_key", "=", input.idempotencyKey)
+    .executeTakeFirst();
+  if (repeated) {
+    if (repeated.invoice_id !== invoice.id) throw new BillingError("This form was used for another invoice.", 409);
+    return null;
+  }
+  if (invoice.status !== "open") throw new BillingError("Only an open invoice can take a payment.", 409);
+  const owed = invoice.total_cents - invoice.paid_cents;
+  if (input.amountCents > owed) {
+    throw new BillingError("The amount is more than the invoice's balance.", 409);
+  }
+  return insertPayment(trx, { ...input });
+}
+
+/** Voids an open invoice with nothing paid on it: nothing is owed any more. */
+export async function voidInvoice(db: Db, input: { invoiceId: string; now: Date }) {
+  await db.transaction().execute(async (trx) => {
+    const invoice = await lockInvoice(trx, input.invoiceId);
+    if (!invoice) throw new BillingError("We could not find that invoice.", 404);
+    if (invoice.status === "void") return;
+    if (invoice.status !== "open" && invoice.status !== "draft") {
+      throw new BillingError("Only an open invoice can be voided.", 409);
+    }
+    if (invoice.paid_cents > 0) throw new BillingError("Refund its payments before voiding this invoice.", 409);
+    // A draft has no issue day; voiding it issues nothing, so it gets one to satisfy the states' rule.
+    if (invoice.status === "draft") {
+      await trx
+        .updateTable("invoices")
+        .set({ issued_on: invoice.period_month, due_on: invoice.period_month })
+        .where("id", "=", invoice.id)
+        .execute();
+    }
+    await setInvoiceVoid(trx, invoice.id, input.now);
+  });
+}
+
+export type RefundInput = {
+  invoiceId: string;
+  paymentId: string;
+  amountCents: number;
+  refundedOn: string;
+  note: string | null;
+  recordedBy: string | null;
+  idempotencyKey: string;
+  now: Date;
+};
+
+/**
+ * Records a refund of a payment, never more than what is left of it (checked here, and by the
+ * payments' CHECK on refunded_cents); a paid invoice it takes below its total is open again.
+ */
+export async function recordRefund(db: Db, input: RefundInput): Promise<{ repeated: boolean }> {
+  return db.transaction().execute(async (trx) => {
+    const invoice = await lockInvoice(trx, input.invoiceId);
+    if (!invoice) throw new BillingError("We could not find that invoice.", 404);
+    const payment = await lockPayment(trx, input.paymentId);
+    if (!payment || payment.invoice_id !== invoice.id) throw new BillingError("We could not find that payment.", 404);
+    const used = await trx
+      .selectFrom("refunds")
+      .select("id")
+      .where("idempotency_key", "=", input.idempotencyKey)
+      .executeTakeFirst();
+    if (used) return { repeated: true };
+    if (input.amountCents > payment.amount_cents - payment.refunded_cents) {
+      throw new BillingError("A refund cannot be more than what is left of the payment.", 409);
+    }
+    const id = await insertRefund(trx, { ...input });
+    if (id === null) return { repeated: true };
+    await addPaymentRefunded(trx, payment.id, input.amountCents);
+    const paid = invoice.paid_cents - input.amountCents;
+    const status = invoice.status === "paid" && paid < invoice.total_cents ? "open" : invoice.status;
+    await setInvoicePaid(trx, invoice.id, paid, status, status === "paid" ? invoice.paid_at : null);
+    return { repeated: false };
+  });
+}

@@ -1,0 +1,284 @@
+import { sql } from "kysely";
+import type { CustomerPlan, InvoiceLineKind, Visit } from "../../db/schema";
+import type { Db } from "~/utils/db.server";
+
+/**
+ * Table access for the billing run (docs/decisions/101): the plans it bills in keyset batches,
+ * the visits it settles, and the one transaction that numbers and inserts a batch's invoices.
+ * Every query takes the caller's handle (the run holds its advisory lock on one connection).
+ */
+
+export type PlanToBill = Pick<
+  CustomerPlan,
+  | "id"
+  | "customer_id"
+  | "catalogue_plan_id"
+  | "catalogue_plan_name"
+  | "visits_per_week"
+  | "weekdays"
+  | "dog_count"
+  | "start_date"
+>;
+
+/** One keyset batch of the plans that are billed (active or paused), in id order. */
+export async function listPlansToBillBatch(db: Db, afterId: string | null, limit: number): Promise<PlanToBill[]> {
+  let query = db
+    .selectFrom("customer_plans")
+    .select([
+      "id",
+      "customer_id",
+      "catalogue_plan_id",
+      "catalogue_plan_name",
+      "visits_per_week",
+      "weekdays",
+      "dog_count",
+      "start_date",
+    ])
+    .where("status", "<>", "cancelled")
+    .orderBy("id")
+    .limit(limit);
+  if (afterId) query = query.where("id", ">", afterId);
+  return query.execute();
+}
+
+/** Of these plans, the ones that have an invoice for the month already. */
+export async function findInvoicedPlans(db: Db, planIds: readonly string[], period: string): Promise<Set<string>> {
+  if (planIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom("invoices")
+    .select("plan_id")
+    .where("plan_id", "in", planIds)
+    .where("period_month", "=", period)
+    .execute();
+  return new Set(rows.map((row) => row.plan_id!));
+}
+
+export type SkippedVisit = Pick<Visit, "id" | "plan_id" | "skip_reason" | "service_date"> & {
+  plan_slot: string;
+  /** When it was skipped: its latest change to "skipped", or, made skipped (a pause), its creation. */
+  skipped_at: Date;
+};
+
+/**
+ * The skipped visits of these plans whose slots fall in [from, until), not yet credited. The
+ * (plan_id, plan_slot) unique index serves the range.
+ */
+export async function listUncreditedSkips(
+  db: Db,
+  planIds: readonly string[],
+  from: string,
+  until: string,
+): Promise<SkippedVisit[]> {
+  if (planIds.length === 0) return [];
+  const rows = await db
+    .selectFrom("services as s")
+    .select([
+      "s.id",
+      "s.plan_id",
+      "s.plan_slot",
+      "s.skip_reason",
+      "s.service_date",
+      (eb) =>
+        eb.fn
+          .coalesce(
+            eb
+              .selectFrom("service_events as e")
+              .select((inner) => inner.fn.max("e.created_at").as("at"))
+              .whereRef("e.service_id", "=", "s.id")
+              .where("e.to_status", "=", "skipped"),
+            "s.created_at",
+          )
+          .as("skipped_at"),
+    ])
+    .where("s.plan_id", "in", planIds)
+    .where("s.plan_slot", ">=", from)
+    .where("s.plan_slot", "<", until)
+    .where("s.status", "=", "skipped")
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("invoice_lines as l")
+            .select("l.id")
+            .whereRef("l.visit_id", "=", "s.id")
+            .where("l.kind", "=", "skip_credit"),
+        ),
+      ),
+    )
+    .execute();
+  return rows as SkippedVisit[];
+}
+
+export type OneTimeVisit = Pick<Visit, "id" | "customer_id" | "service_type" | "service_date">;
+
+/**
+ * Completed visits not made from a plan (one-time services) in [from, until) that no invoice
+ * bills yet: of these customers, or of anyone after `after` (a keyset over (service_date, id)).
+ */
+export async function listUnbilledOneTimeVisits(
+  db: Db,
+  range: { from: Date; until: Date },
+  scope: { customerIds: readonly string[] } | { after: { date: Date; id: string } | null; limit: number },
+): Promise<OneTimeVisit[]> {
+  let query = db
+    .selectFrom("services as s")
+    .select(["s.id", "s.customer_id", "s.service_type", "s.service_date"])
+    .where("s.status", "=", "completed")
+    .where("s.plan_id", "is", null)
+    .where("s.service_type", "not in", ["Weekly Service", "Twice Weekly Service", "Thrice Weekly Service"])
+    .where("s.service_date", ">=", range.from)
+    .where("s.service_date", "<", range.until)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("invoice_lines as l")
+            .select("l.id")
+            .whereRef("l.visit_id", "=", "s.id")
+            .where("l.kind", "=", "one_time_service"),
+        ),
+      ),
+    );
+  if ("customerIds" in scope) {
+    if (scope.customerIds.length === 0) return [];
+    query = query.where("s.customer_id", "in", scope.customerIds).orderBy("s.service_date").orderBy("s.id");
+  } else {
+    const after = scope.after;
+    if (after) {
+      query = query.where((eb) =>
+        eb.or([
+          eb("s.service_date", ">", after.date),
+          eb.and([eb("s.service_date", "=", after.date), eb("s.id", ">", after.id)]),
+        ]),
+      );
+    }
+    query = query.orderBy("s.service_date").orderBy("s.id").limit(scope.limit);
+  }
+  return query.execute();
+}
+
+/** Of these customers, the ones that have an invoice without a plan for the month already. */
+export async function findCustomersWithServiceInvoice(
+  db: Db,
+  customerIds: readonly string[],
+  period: string,
+): Promise<Set<string>> {
+  if (customerIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom("invoices")
+    .select("customer_id")
+    .where("customer_id", "in", customerIds)
+    .where("plan_id", "is", null)
+    .where("period_month", "=", period)
+    .execute();
+  return new Set(rows.map((row) => row.customer_id));
+}
+
+export type DraftLine = { kind: InvoiceLineKind; description: string; visitId: string | null; amountCents: number };
+export type DraftInvoice = {
+  customerId: string;
+  planId: string | null;
+  lines: DraftLine[];
+};
+
+/**
+ * Numbers and inserts these invoices for the month, open from `issuedOn`, in one transaction
+ * (the caller's `trx`). The year's counter row is locked first (FOR UPDATE), so every transaction
+ * that numbers invoices waits for the one before it; the invoices that already exist are then
+ * read again (a run that held the lock before this one has committed them) and left out, so the
+ * inserts cannot conflict and the numbers have no gaps. Returns the invoices inserted.
+ */
+export async function insertInvoices(
+  trx: Db,
+  drafts: readonly DraftInvoice[],
+  invoice: { period: string; issuedOn: string; dueOn: string; footer: string | null },
+): Promise<number> {
+  if (drafts.length === 0) return 0;
+  const year = Number(invoice.issuedOn.slice(0, 4));
+  await trx
+    .insertInto("invoice_number_counters")
+    .values({ year, last_number: 0 })
+    .onConflict((oc) => oc.column("year").doNothing())
+    .execute();
+  const counter = await trx
+    .selectFrom("invoice_number_counters")
+    .select("last_number")
+    .where("year", "=", year)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+
+  const planIds = drafts.flatMap((draft) => (draft.planId ? [draft.planId] : []));
+  const serviceCustomers = drafts.flatMap((draft) => (draft.planId ? [] : [draft.customerId]));
+  const [takenPlans, takenCustomers] = await Promise.all([
+    findInvoicedPlans(trx, planIds, invoice.period),
+    findCustomersWithServiceInvoice(trx, serviceCustomers, invoice.period),
+  ]);
+  // A visit another run billed or credited meanwhile (committed before the lock) is left out.
+  const visitIds = drafts.flatMap((draft) => draft.lines.flatMap((line) => (line.visitId ? [line.visitId] : [])));
+  const settled = new Set(
+    visitIds.length === 0
+      ? []
+      : (
+          await trx.selectFrom("invoice_lines").select(["visit_id", "kind"]).where("visit_id", "in", visitIds).execute()
+        ).map((row) => `${row.kind} ${row.visit_id}`),
+  );
+  const fresh = drafts
+    .filter((draft) => (draft.planId ? !takenPlans.has(draft.planId) : !takenCustomers.has(draft.customerId)))
+    .map((draft) => ({
+      ...draft,
+      lines: draft.lines.filter((line) => !line.visitId || !settled.has(`${line.kind} ${line.visitId}`)),
+    }))
+    .filter((draft) => draft.lines.length > 0);
+  if (fresh.length === 0) return 0;
+
+  let next = counter.last_number;
+  const inserted = await trx
+    .insertInto("invoices")
+    .values(
+      fresh.map((draft) => {
+        next += 1;
+        return {
+          number: `${year}-${String(next).padStart(6, "0")}`,
+          customer_id: draft.customerId,
+          plan_id: draft.planId,
+          period_month: invoice.period,
+          status: "open" as const,
+          issued_on: invoice.issuedOn,
+          due_on: invoice.dueOn,
+          total_cents: draft.lines.reduce((sum, line) => sum + line.amountCents, 0),
+          footer: invoice.footer,
+        };
+      }),
+    )
+    .returning(["id", "plan_id", "customer_id"])
+    .execute();
+  await trx.updateTable("invoice_number_counters").set({ last_number: next }).where("year", "=", year).execute();
+
+  const idOf = new Map(inserted.map((row) => [row.plan_id ?? `customer:${row.customer_id}`, row.id]));
+  const lines = fresh.flatMap((draft) => {
+    const invoiceId = idOf.get(draft.planId ?? `customer:${draft.customerId}`)!;
+    return draft.lines.map((line, position) => ({
+      invoice_id: invoiceId,
+      kind: line.kind,
+      description: line.description,
+      visit_id: line.visitId,
+      amount_cents: line.amountCents,
+      position,
+    }));
+  });
+  for (let start = 0; start < lines.length; start += 2000) {
+    await trx
+      .insertInto("invoice_lines")
+      .values(lines.slice(start, start + 2000))
+      .execute();
+  }
+  return inserted.length;
+}
+
+/** The invoices of a month, for the run's summary and the tests. */
+export async function countInvoicesOf(db: Db, period: string): Promise<number> {
+  const { rows } = await sql<{
+    n: number;
+  }>`select count(*)::int as n from invoices where period_month = ${period}`.execute(db);
+  return rows[0]?.n ?? 0;
+}

@@ -1,0 +1,116 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { ActionToast } from "~/components/action-toast";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { linkClass, tapLinkClass } from "~/components/ui-classes";
+import { requireAdmin } from "~/features/accounts/auth.server";
+import { handleInvoiceAction, loadAdminInvoice } from "~/features/billing/billing-pages.server";
+import { InvoiceDocument } from "~/features/billing/invoice-document";
+import { RecordPaymentForm, RefundForm, VoidForm } from "~/features/billing/invoice-forms";
+import { centsToInput } from "~/features/billing/money";
+import { readFormData } from "~/utils/form-data.server";
+
+// One invoice for an admin: its lines and payments, "Record payment", "Refund" and "Void"
+// (docs/decisions/102).
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  await requireAdmin(request, context);
+  const data = await loadAdminInvoice(params.invoiceId ?? "");
+  if (!data) throw new Response("Invoice not found", { status: 404 });
+  return json(data, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request, context);
+  const form = await readFormData(request);
+  return handleInvoiceAction(form, { invoiceId: params.invoiceId ?? "", adminId: admin.id });
+}
+
+export const headers = () => ({ "Cache-Control": "private, no-store" });
+
+const h3Class = "text-xl font-semibold text-slate-900 dark:text-white";
+
+export default function AdminInvoice() {
+  const { invoice, forms } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post";
+  const resultFor = (intent: string) => (actionData?.intent === intent ? actionData.result : undefined);
+  return (
+    <div className="space-y-8">
+      <ActionToast toast={actionData?.toast} />
+      <p>
+        <Link to="/admin-dashboard/billing" className={tapLinkClass}>
+          <span aria-hidden="true">←&nbsp;</span>Billing
+        </Link>
+      </p>
+      <p>
+        <Link to={`/admin-dashboard/customers/${invoice.customer.id}`} className={linkClass}>
+          {invoice.customer.name || invoice.customer.email}
+        </Link>
+      </p>
+      <InvoiceDocument invoice={invoice} />
+      <section aria-labelledby="payments-heading">
+        <h3 id="payments-heading" className={h3Class}>
+          Payments
+        </h3>
+        {invoice.payments.length === 0 ? (
+          <p className="mt-2">No payments yet.</p>
+        ) : (
+          <ul className="mt-2 space-y-4">
+            {invoice.payments.map((payment) => (
+              <li key={payment.id} className="rounded-xl border border-slate-300 p-4 dark:border-slate-600">
+                <p>
+                  <strong>{payment.amount}</strong> by {payment.method} on {payment.date}
+                  {payment.by ? `, recorded by ${payment.by}` : ""}
+                  {payment.refunded ? ` (refunded ${payment.refunded})` : ""}
+                </p>
+                {payment.note ? <p className="text-slate-700 dark:text-slate-300">{payment.note}</p> : null}
+                {payment.refundable > 0 ? (
+                  <RefundForm
+                    paymentId={payment.id}
+                    refundable={centsToInput(payment.refundable)}
+                    idempotencyKey={forms.refundKey}
+                    lastResult={resultFor("refund")}
+                    busy={busy}
+                  />
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      {invoice.status === "open" ? (
+        <section aria-labelledby="record-payment-heading">
+          <h3 id="record-payment-heading" className={h3Class}>
+            Record payment
+          </h3>
+          <RecordPaymentForm
+            idempotencyKey={forms.paymentKey}
+            defaults={forms.defaults}
+            lastResult={resultFor("record-payment")}
+            busy={busy}
+          />
+        </section>
+      ) : null}
+      {invoice.status === "open" && invoice.payments.length === 0 ? (
+        <section aria-labelledby="void-heading">
+          <h3 id="void-heading" className={h3Class}>
+            Void this invoice
+          </h3>
+          <p className="mt-2">Nothing will be owed on it.</p>
+          <VoidForm busy={busy} errors={resultFor("void")?.error?.[""] ?? undefined} />
+        </section>
+      ) : null}
+    </div>
+  );
+}
+
+export const meta: MetaFunction = () => [
+  { title: "Invoice | Admin Dashboard" },
+  { name: "robots", content: "noindex" },
+];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,128 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { linkClass, tapLinkClass } from "~/components/ui-classes";
+import { requireAdmin } from "~/features/accounts/auth.server";
+import { loadBillingTab } from "~/features/billing/billing-pages.server";
+import { STATIC_PAGE } from "~/utils/static-page";
+
+// Billing: the invoices of one status at a time (open first, overdue at the top), keyset-paged,
+// with the month's totals (docs/decisions/102).
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAdmin(request, context);
+  return json(await loadBillingTab(new URL(request.url)), { headers: { "Cache-Control": "private, no-store" } });
+}
+
+export const headers = () => ({ "Cache-Control": "private, no-store" });
+
+// A list of links: loaded as a document, no React (decision 077).
+export const handle = STATIC_PAGE;
+
+export default function Billing() {
+  const { status, statuses, month, totals, overdue, next, invoices } = useLoaderData<typeof loader>();
+  return (
+    <section aria-labelledby="billing-heading">
+      <h2 id="billing-heading" className="text-2xl font-bold text-slate-900 dark:text-white">
+        Billing
+      </h2>
+      <dl className="mt-4 grid gap-3 sm:grid-cols-4">
+        <div className="rounded-xl border border-slate-300 p-3 dark:border-slate-600">
+          <dt className="text-sm text-slate-700 dark:text-slate-300">Invoiced in {month}</dt>
+          <dd className="text-xl font-semibold">{totals.invoiced}</dd>
+        </div>
+        <div className="rounded-xl border border-slate-300 p-3 dark:border-slate-600">
+          <dt className="text-sm text-slate-700 dark:text-slate-300">Paid</dt>
+          <dd className="text-xl font-semibold">{totals.paid}</dd>
+        </div>
+        <div className="rounded-xl border border-slate-300 p-3 dark:border-slate-600">
+          <dt className="text-sm text-slate-700 dark:text-slate-300">Still open</dt>
+          <dd className="text-xl font-semibold">{totals.open}</dd>
+        </div>
+        <div className="rounded-xl border border-slate-300 p-3 dark:border-slate-600">
+          <dt className="text-sm text-slate-700 dark:text-slate-300">Overdue invoices</dt>
+          <dd className="text-xl font-semibold">{overdue}</dd>
+        </div>
+      </dl>
+      <nav aria-label="Invoice status" className="mt-6">
+        <ul className="flex flex-wrap gap-4">
+          {statuses.map((option) => (
+            <li key={option.value}>
+              <Link
+                to={`?status=${option.value}`}
+                className={tapLinkClass}
+                aria-current={option.value === status ? "page" : undefined}
+              >
+                {option.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {invoices.length === 0 ? (
+        <p className="mt-6 text-lg">No invoices here.</p>
+      ) : (
+        <table className="mt-6 w-full text-left">
+          <caption className="sr-only">Invoices</caption>
+          <thead>
+            <tr className="border-b border-slate-300 dark:border-slate-600">
+              <th scope="col" className="py-2 pr-3">
+                Invoice
+              </th>
+              <th scope="col" className="py-2 pr-3">
+                Customer
+              </th>
+              <th scope="col" className="py-2 pr-3">
+                Month
+              </th>
+              <th scope="col" className="py-2 pr-3">
+                Due
+              </th>
+              <th scope="col" className="py-2 pr-3 text-right">
+                Total
+              </th>
+              <th scope="col" className="py-2 text-right">
+                Balance
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {invoices.map((invoice) => (
+              <tr key={invoice.id} className="border-b border-slate-200 dark:border-slate-700">
+                <td className="py-2 pr-3">
+                  <Link to={`/admin-dashboard/billing/${invoice.id}`} className={linkClass}>
+                    {invoice.number}
+                  </Link>
+                </td>
+                <td className="py-2 pr-3">{invoice.customer}</td>
+                <td className="py-2 pr-3">{invoice.month}</td>
+                <td className="py-2 pr-3">
+                  {invoice.due}
+                  {invoice.overdue ? <strong className="ml-2 text-red-800 dark:text-red-300">Overdue</strong> : null}
+                </td>
+                <td className="py-2 pr-3 text-right tabular-nums">{invoice.total}</td>
+                <td className="py-2 text-right tabular-nums">{invoice.balance}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {next ? (
+        <p className="mt-4">
+          <Link to={next} className={tapLinkClass}>
+            Next page
+          </Link>
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+export const meta: MetaFunction = () => [
+  { title: "Billing | Admin Dashboard" },
+  { name: "robots", content: "noindex" },
+];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,156 @@
+// Billing at scale (issue 27 item 6): seeds 100,000 customers on PostgreSQL, each with a plan
+// (60% weekly, 30% twice-weekly, 10% thrice-weekly; 5% paused, 5% cancelled), a customer-skipped
+// visit last month for every tenth plan and a completed one-time service for every fiftieth
+// customer; then times the monthly billing run (goal: at most 5 minutes) and its longest
+// transaction (goal: at most 1 s), and the Billing tab's loader (open invoices, the month's
+// totals, the overdue count) beside the Customers tab's as the control, in-process, one call at a
+// time (goal: p95 <= 20 ms).
+// Run: npm run bench billing   BENCH_SCALE=10k for a quick run at 10,000.
+// BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) names the server; the
+// database is made for the run and dropped at the end.
+import { randomBytes } from "node:crypto";
+import { sql, type Kysely } from "kysely";
+import pg from "pg";
+import { fmt, report } from "./_report";
+
+Object.assign(process.env, { NODE_ENV: "test", LOG_LEVEL: "silent", SEED_DEV_DATA: "false" });
+
+const { connect } = await import("../db/connection");
+const { migrateToLatest } = await import("../db/migrator");
+type Database = import("../db/schema").Database;
+const { setDatabaseForTests } = await import("~/utils/db.server");
+const { runBilling } = await import("~/features/billing/billing-run.server");
+const { loadBillingTab } = await import("~/features/billing/billing-pages.server");
+const { loadCustomerList } = await import("~/features/customers/customer-list.server");
+
+const SERVER_URL = process.env.BENCH_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
+const CUSTOMERS = process.env.BENCH_SCALE === "10k" ? 10_000 : 100_000;
+const SIZE = CUSTOMERS === 10_000 ? "10k" : "100k";
+const CALLS = Number(process.env.BENCH_CALLS || 300);
+const RUN_GOAL_MS = 5 * 60_000;
+const TRANSACTION_GOAL_MS = 1_000;
+const P95_GOAL_MS = 20;
+/** Billed as of the first of next month (business time), so last month's visits are settled. */
+const NOW = (() => {
+  const now = new Date();
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1, 18));
+})();
+const PERIOD = NOW.toISOString().slice(0, 8) + "01";
+
+async function seed(db: Kysely<Database>, customers: number) {
+  await sql`insert into users (email) select 'bill' || g || '@bench.example' from generate_series(1, ${customers}) g`.execute(
+    db,
+  );
+  await sql`insert into profiles (user_id, full_name)
+    select id, 'Customer ' || split_part(split_part(email, '@', 1), 'bill', 2) from users where email like '%@bench.example'`.execute(
+    db,
+  );
+  await sql`insert into customer_plans (customer_id, catalogue_plan_id, catalogue_plan_name, visits_per_week, weekdays,
+      dog_count, yard_size, start_date, status, paused_from, paused_until, cancelled_at, last_visit_date)
+    select id,
+      (array['servicePlan.weekly','servicePlan.twice-weekly','servicePlan.thrice-weekly'])[k],
+      (array['Weekly Swift Service','Twice-Weekly Swift Service','Triple Swift Service'])[k],
+      k,
+      case k when 1 then array[1 + n % 5] when 2 then array[1 + n % 2, 3 + n % 2] else array[1, 3, 5] end::smallint[],
+      1 + n % 3, 'medium', ${PERIOD}::date - 90,
+      case n % 20 when 0 then 'paused' when 1 then 'cancelled' else 'active' end,
+      case when n % 20 = 0 then ${PERIOD}::date end, case when n % 20 = 0 then ${PERIOD}::date + 13 end,
+      case when n % 20 = 1 then now() end, case when n % 20 = 1 then ${PERIOD}::date - 40 end
+    from (select id, n, case when n % 10 < 6 then 1 when n % 10 < 9 then 2 else 3 end as k
+      from (select id, split_part(split_part(email, '@', 1), 'bill', 2)::int as n from users
+        where email like '%@bench.example') c) p`.execute(db);
+  // Every tenth plan: its visit on the 10th of last month skipped by the customer weeks before.
+  await sql`insert into services (customer_id, service_type, service_date, status, skip_reason, plan_id, plan_slot, created_at)
+    select customer_id, 'Weekly Service', (${PERIOD}::date - interval '1 month' + interval '9 days' + interval '16 hours'),
+      'skipped', 'customer', id, (${PERIOD}::date - interval '1 month' + interval '9 days')::date, now() - interval '60 days'
+    from customer_plans where status <> 'cancelled' and hashtext(id::text) % 10 = 0`.execute(db);
+  // Every fiftieth customer: a completed Desert Dash on the 12th of last month.
+  await sql`insert into services (customer_id, service_type, service_date, status, completed_at)
+    select id, 'Desert Dash', (${PERIOD}::date - interval '1 month' + interval '11 days' + interval '17 hours'), 'completed', now()
+    from users where email like '%@bench.example' and split_part(split_part(email, '@', 1), 'bill', 2)::int % 50 = 0`.execute(
+    db,
+  );
+  await sql`analyze`.execute(db);
+}
+
+function percentiles(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+  return { p50: at(50), p95: at(95) };
+}
+
+const name = `bench_billing_${randomBytes(4).toString("hex")}`;
+const admin = new pg.Client({ connectionString: SERVER_URL });
+await admin.connect();
+await admin.query(`create database "${name}"`);
+const url = new URL(SERVER_URL);
+url.pathname = `/${name}`;
+const handle = connect({ databaseUrl: url.toString(), poolSize: 4 });
+try {
+  await migrateToLatest(handle.db);
+  setDatabaseForTests(handle.db);
+  const seeding = Date.now();
+  await seed(handle.db, CUSTOMERS);
+  console.log(`  seeded ${fmt(CUSTOMERS)} customers and plans in ${fmt((Date.now() - seeding) / 1000, 1)} s`);
+
+  const started = performance.now();
+  const result = await runBilling({ now: NOW });
+  const runMs = performance.now() - started;
+  report({
+    figure: `monthly billing run at ${SIZE} plans (${fmt(result.invoices)} invoices made)`,
+    value: `${fmt(runMs / 1000, 1)} s`,
+    goal: "<= 300 s",
+    ok: result.ran && runMs <= RUN_GOAL_MS,
+  });
+  report({
+    figure: `longest transaction of the run (500 invoices and their lines each)`,
+    value: `${fmt(result.longestTransactionMs, 0)} ms`,
+    goal: `<= ${TRANSACTION_GOAL_MS} ms`,
+    ok: result.longestTransactionMs <= TRANSACTION_GOAL_MS,
+  });
+  const again = performance.now();
+  const second = await runBilling({ now: NOW });
+  report({
+    figure: `a second run the same month (makes none)`,
+    value: `${fmt(second.invoices)} invoices in ${fmt((performance.now() - again) / 1000, 1)} s`,
+    goal: "0 invoices",
+    ok: second.invoices === 0,
+  });
+
+  // Side by side, alternating, so the machine's noise falls on both alike.
+  const billing: number[] = [];
+  const control: number[] = [];
+  const tab = new URL("http://localhost/admin-dashboard/billing?status=open");
+  const customers = new URL("http://localhost/admin-dashboard/customers");
+  for (let i = 0; i < 20; i += 1) {
+    await loadBillingTab(tab, NOW);
+    await loadCustomerList(customers);
+  }
+  for (let i = 0; i < CALLS; i += 1) {
+    let t = performance.now();
+    await loadBillingTab(tab, NOW);
+    billing.push(performance.now() - t);
+    t = performance.now();
+    await loadCustomerList(customers);
+    control.push(performance.now() - t);
+  }
+  const b = percentiles(billing);
+  const c = percentiles(control);
+  report({
+    figure: `Billing tab loader p50 / p95 at ${SIZE} invoices (in-process, ${CALLS} calls)`,
+    value: `${fmt(b.p50, 2)} / ${fmt(b.p95, 2)} ms`,
+    goal: `p95 <= ${P95_GOAL_MS} ms`,
+    ok: b.p95 <= P95_GOAL_MS,
+  });
+  report({
+    figure: `beside the Customers tab loader (control) p50 / p95`,
+    value: `${fmt(c.p50, 2)} / ${fmt(c.p95, 2)} ms = ${fmt(b.p95 / c.p95, 2)}x`,
+    goal: "information",
+    ok: null,
+  });
+} finally {
+  setDatabaseForTests(undefined);
+  await handle.close();
+  await admin.query(`drop database if exists "${name}" with (force)`);
+  await admin.end();
+}
