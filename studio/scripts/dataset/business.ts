@@ -47,6 +47,10 @@ export const business = {
       {date: '2027-12-24', name: 'Christmas Day (observed)'},
     ],
   },
+  // Where each day's route starts (the yard the trucks leave from) and how the route is timed
+  // (Site settings > Route; docs/decisions/093).
+  routeStart: {name: 'Swift Scoop yard, Pahrump', latitude: 36.163631, longitude: -115.98748},
+  routeSettings: {circuityFactor: 1.3, averageSpeedMph: 30, defaultServiceMinutes: 15, minutesPerExtraDog: 3},
   legalUpdated: '2025-01-17',
   arbitrationVenue: 'Nye County, Nevada',
 }
