@@ -11,11 +11,11 @@ import { PlanMarker } from "~/features/plans/plan-marker";
  */
 export function RouteStopCard({ stop, actions }: { stop: TodayStop; actions?: ReactNode }) {
   return (
-    <li id={`stop-${stop.id}`} className="list-card scroll-mt-4">
+    <li id={`stop-${stop.id}`} className="list-card">
       <div className="row-head items-center">
         <Link to={`/admin-dashboard/visits/${stop.id}`} className="tap-link text-lg font-bold">
           {stop.position !== null ? (
-            <span className="mr-2 inline-flex size-8 items-center justify-center rounded-full bg-brand-700 text-base text-white no-underline dark:bg-brand-300 dark:text-brand-950">
+            <span className="stop-no">
               <span className="sr-only">Stop </span>
               {stop.position}
             </span>
@@ -54,23 +54,26 @@ export function RouteStopCard({ stop, actions }: { stop: TodayStop; actions?: Re
   );
 }
 
-/** Plain forms (Today ships no React): each press stores the day's order as shown, moved. */
+/**
+ * One plain form (Today ships no React), a button for each way: each press stores the day's
+ * order as shown, moved. Lean markup: a day has up to 100 of these.
+ */
 function MoveButtons({ stop }: { stop: TodayStop }) {
-  const button = (intent: "move-up" | "move-down", label: string, enabled: boolean) =>
-    enabled ? (
-      <form method="post" action="/admin-dashboard/visits/today">
-        <input type="hidden" name="intent" value={intent} />
-        <input type="hidden" name="visitId" value={stop.id} />
-        <button type="submit" className="admin-btn admin-btn-secondary">
-          {label}
-          <span className="sr-only">{`: stop ${stop.position}, ${stop.customer}`}</span>
-        </button>
-      </form>
-    ) : null;
+  if (!stop.canMoveUp && !stop.canMoveDown) return null;
+  const hint = <span className="sr-only">{` stop ${stop.position}`}</span>;
   return (
-    <div className="mt-3 flex flex-wrap gap-3">
-      {button("move-up", "Move up", stop.canMoveUp)}
-      {button("move-down", "Move down", stop.canMoveDown)}
-    </div>
+    <form method="post" action="/admin-dashboard/visits/today" className="mt-3 flex flex-wrap gap-3">
+      <input type="hidden" name="visitId" value={stop.id} />
+      {stop.canMoveUp ? (
+        <button type="submit" name="intent" value="move-up" className="admin-btn admin-btn-secondary">
+          Move up{hint}
+        </button>
+      ) : null}
+      {stop.canMoveDown ? (
+        <button type="submit" name="intent" value="move-down" className="admin-btn admin-btn-secondary">
+          Move down{hint}
+        </button>
+      ) : null}
+    </form>
   );
 }

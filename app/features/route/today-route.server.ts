@@ -143,7 +143,7 @@ async function routeOf(rows: TodayRow[], settings: RouteSettings, manualOrder: s
       startsAt: row.service_date,
     });
   }
-  const planned = planRoute({ start, timing: settings.timing!, stops: inputs, manualOrder });
+  const planned = cachedPlan({ start, timing: settings.timing!, stops: inputs, manualOrder });
   const rowById = new Map(rows.map((row) => [row.id, row]));
   const inputById = new Map(inputs.map((input) => [input.id, input]));
   const visits = planned.stops.map((stop, index) => ({
@@ -168,6 +168,35 @@ async function routeOf(rows: TodayRow[], settings: RouteSettings, manualOrder: s
     },
     routeNote: null,
   };
+}
+
+/**
+ * The last few days' plans, by everything they are made of (start, timing, each stop's id,
+ * place, minutes and time, the hand-made order): Today is reloaded all day long and its inputs
+ * rarely change, so the ordering runs once per change, not once per load. Bounded: 8 entries.
+ */
+const planCache = new Map<string, ReturnType<typeof planRoute>>();
+const PLAN_CACHE_ENTRIES = 8;
+
+function cachedPlan(input: Parameters<typeof planRoute>[0]) {
+  const key = JSON.stringify([
+    input.start,
+    input.timing,
+    input.manualOrder ?? null,
+    input.stops.map((stop) => [
+      stop.id,
+      stop.location?.latitude,
+      stop.location?.longitude,
+      stop.serviceMinutes,
+      stop.startsAt.getTime(),
+    ]),
+  ]);
+  const hit = planCache.get(key);
+  if (hit) return hit;
+  const planned = planRoute(input);
+  if (planCache.size >= PLAN_CACHE_ENTRIES) planCache.delete(planCache.keys().next().value!);
+  planCache.set(key, planned);
+  return planned;
 }
 
 export type TodayActionResult =
