@@ -93,7 +93,7 @@ async function seed(db: Kysely<any>) {
   // Yards spread over the Las Vegas valley, each with coordinates, a ZIP code and a gate code.
   await sql`insert into yard_profiles (user_id, street, city, zip, gate_code, dog_count, latitude, longitude)
     select id, n || ' Desert Rd', 'Las Vegas', '89117', '1234', 1 + n % 3,
-      35.95 + ((n * 7919) % 1000) / 1000.0 * 0.35, -115.35 + ((n * 104729) % 1000) / 1000.0 * 0.4
+      35.95 + ((n::bigint * 7919) % 1000) / 1000.0 * 0.35, -115.35 + ((n::bigint * 104729) % 1000) / 1000.0 * 0.4
     from bench_customers`.execute(db);
   // 20 past visits a customer, weekly, never today; then today's 100 stops.
   await sql`insert into services (customer_id, service_type, service_date, status, created_at)

@@ -37,7 +37,20 @@ export function RouteStopCard({ stop, actions }: { stop: TodayStop; actions?: Re
         {stop.fromPlan ? <PlanMarker /> : null}
       </p>
       {stop.skipReason ? <p className="mt-1">{stop.skipReason}</p> : null}
-      <p className="mt-1 font-medium">{stop.address ?? "No address on file"}</p>
+      <p className="mt-1 font-medium">
+        {stop.address ? (
+          // Maps' universal link: the phone's map app gives the directions (no map service here).
+          <a
+            href={`https://www.google.com/maps/dir/?api=1&destination=${encodeURIComponent(stop.address)}`}
+            className="tap-link"
+          >
+            {stop.address}
+            <span className="sr-only"> (directions)</span>
+          </a>
+        ) : (
+          "No address on file"
+        )}
+      </p>
       <ul className="chips">
         {stop.noLocation ? <li className="chip-warn">No location</li> : null}
         <li className="chip">
@@ -48,7 +61,12 @@ export function RouteStopCard({ stop, actions }: { stop: TodayStop; actions?: Re
         <li className="chip">{stop.hasGateCode ? "Gate code on file" : "No gate code"}</li>
       </ul>
       {stop.hazards ? <p className="mt-2">{`Hazards: ${stop.hazards}`}</p> : null}
-      {actions ? <div className="mt-3 flex flex-wrap gap-3">{actions}</div> : null}
+      <div className="mt-3 flex flex-wrap gap-3">
+        {actions}
+        <Link to={`/admin-dashboard/visits/${stop.id}`} className="admin-btn admin-btn-primary">
+          Open visit<span className="sr-only">{` of ${stop.customer}`}</span>
+        </Link>
+      </div>
       {stop.position !== null ? <MoveButtons stop={stop} /> : null}
     </li>
   );
