@@ -168,6 +168,19 @@ export interface YardProfilesTable {
   access_notes: string | null;
   notify_visit_emails: ColumnType<boolean, boolean | undefined, boolean>;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** Both set or both null, within range (migration 0012). Admins only: a customer never sees them. */
+  latitude: ColumnType<number | null, number | null | undefined, number | null>;
+  longitude: ColumnType<number | null, number | null | undefined, number | null>;
+  location_updated_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+/** An admin's hand-made order of one day's route (docs/decisions/093). */
+export interface RouteOrdersTable {
+  day: ColumnType<string, string, string>;
+  route_key: string;
+  visit_ids: string[];
+  updated_by: string | null;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 export type OutboxAttachment = { key: string; filename: string; contentType: string; cid?: string };
@@ -379,6 +392,7 @@ export interface Database {
   sign_in_challenges: SignInChallengesTable;
   service_events: ServiceEventsTable;
   yard_profiles: YardProfilesTable;
+  route_orders: RouteOrdersTable;
   outbox: OutboxTable;
   customer_plans: CustomerPlansTable;
   customer_plan_events: CustomerPlanEventsTable;

@@ -15,6 +15,7 @@ import {
   LEGAL_PAGE_QUERY,
   PLAN_BY_SLUG_QUERY,
   QUOTE_SERVICE_OPTIONS_QUERY,
+  ROUTE_SETTINGS_QUERY,
   SERVICES_PAGE_QUERY,
   SITE_SETTINGS_QUERY,
   SITEMAP_QUERY,
@@ -35,6 +36,7 @@ import {
   legalPageSchema,
   planSchema,
   quoteServiceOptionsSchema,
+  routeSettingsSchema,
   servicesPageSchema,
   siteSettingsSchema,
   sitemapSchema,
@@ -288,6 +290,7 @@ export function createContentStore({
     quoteServiceOptionsSchema,
   );
   const sitemap = cachedQuery("sitemap", SITEMAP_QUERY, sitemapSchema);
+  const routeSettings = cachedQuery("routeSettings", ROUTE_SETTINGS_QUERY, routeSettingsSchema);
   const galleryPage = cachedQuery("galleryPage", GALLERY_PAGE_QUERY, galleryPageSchema);
   const beforeAfterPairs = cachedQuery("beforeAfterPairs", BEFORE_AFTER_QUERY, beforeAfterListSchema);
 
@@ -314,6 +317,7 @@ export function createContentStore({
     getQuoteServiceOptions: () => quoteServiceOptions(),
     getGalleryPage: () => galleryPage(),
     getBeforeAfterPairs: () => beforeAfterPairs(),
+    getRouteSettings: () => routeSettings(),
     async getSitemapEntries(): Promise<SitemapEntry[]> {
       const content = await sitemap();
       return [
@@ -394,3 +398,4 @@ export const getQuoteServiceOptions = () => contentStore().getQuoteServiceOption
 export const getSitemapEntries = () => contentStore().getSitemapEntries();
 export const getGalleryPage = () => contentStore().getGalleryPage();
 export const getBeforeAfterPairs = () => contentStore().getBeforeAfterPairs();
+export const getRouteSettings = () => contentStore().getRouteSettings();

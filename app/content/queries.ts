@@ -25,6 +25,13 @@ export const SITE_SETTINGS_QUERY = /* groq */ `*[_id == "siteSettings"][0]{
   ${SEO}
 }`;
 
+/** What Today's route needs (admins only): its start, its timing, and each catalogue plan's minutes. */
+export const ROUTE_SETTINGS_QUERY = /* groq */ `{
+  "start": *[_id == "siteSettings"][0].routeStart{name, latitude, longitude},
+  "timing": *[_id == "siteSettings"][0].routeSettings{circuityFactor, averageSpeedMph, defaultServiceMinutes, minutesPerExtraDog},
+  "planMinutes": *[_type == "servicePlan" && defined(serviceMinutes)]{_id, serviceMinutes}
+}`;
+
 const PLAN_CARD = `_id, name, "slug": slug.current, kind, visitsPerWeek, price{amount, unit}, shortDescription, features,
   "popular": coalesce(popular, false), badge, order, ${IMAGE}`;
 

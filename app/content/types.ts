@@ -106,6 +106,26 @@ export type PlanRules = z.infer<typeof siteSettingsSchema>["planRules"];
 /** The owner's rules for invoices (Site settings > Billing, docs/decisions/100). */
 export type BillingRules = z.infer<typeof siteSettingsSchema>["billingRules"];
 
+/**
+ * Today's route (Site settings > Route, and each catalogue plan's minutes; docs/decisions/093).
+ * Start and timing are null until the owner sets them: Today then lists the day by time.
+ */
+export const routeSettingsSchema = z.object({
+  start: z
+    .object({ name: text, latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) })
+    .nullable(),
+  timing: z
+    .object({
+      circuityFactor: z.number().min(1).max(3),
+      averageSpeedMph: z.number().min(5).max(80),
+      defaultServiceMinutes: z.number().int().min(1).max(480),
+      minutesPerExtraDog: z.number().int().min(0).max(60),
+    })
+    .nullable(),
+  planMinutes: z.array(z.object({ _id: z.string(), serviceMinutes: z.number().int().min(1).max(480) })),
+});
+export type RouteSettings = z.infer<typeof routeSettingsSchema>;
+
 export const PRICE_UNITS = ["month", "one-time", "per-bin", "from"] as const;
 export const priceSchema = z.object({ amount: z.number().positive(), unit: z.enum(PRICE_UNITS) });
 

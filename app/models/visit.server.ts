@@ -180,6 +180,12 @@ export type TodayRow = VisitListRow & {
   loose_dog: boolean | null;
   hazards: string | null;
   has_gate_code: boolean;
+  /** The yard's coordinates (admins only; migration 0012). */
+  latitude: number | null;
+  longitude: number | null;
+  /** The catalogue plan of the customer plan the visit was made from, and that plan's dogs. */
+  catalogue_plan_id: string | null;
+  plan_dog_count: number | null;
 };
 
 /**
@@ -200,12 +206,17 @@ export async function listVisitsBetween(
         )
       : query,
   )
+    .leftJoin("customer_plans", "customer_plans.id", "services.plan_id")
     .select([
       "yard_profiles.dog_count",
       "yard_profiles.dog_names",
       "yard_profiles.loose_dog",
       "yard_profiles.hazards",
       sql<boolean>`coalesce(yard_profiles.gate_code <> '', false)`.as("has_gate_code"),
+      "yard_profiles.latitude",
+      "yard_profiles.longitude",
+      "customer_plans.catalogue_plan_id",
+      "customer_plans.dog_count as plan_dog_count",
     ])
     .execute();
 }

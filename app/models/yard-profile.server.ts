@@ -1,10 +1,13 @@
-import type { Insertable, Selectable } from "kysely";
+import { sql, type Insertable, type Selectable } from "kysely";
 import type { YardProfilesTable } from "../../db/schema";
 import { getDb, type Db } from "~/utils/db.server";
 import { isUuid } from "~/utils/uuid";
 
 export type YardProfile = Selectable<YardProfilesTable>;
-export type YardProfileValues = Omit<Insertable<YardProfilesTable>, "user_id" | "updated_at">;
+export type YardProfileValues = Omit<
+  Insertable<YardProfilesTable>,
+  "user_id" | "updated_at" | "latitude" | "longitude" | "location_updated_at"
+>;
 
 /** The full profile, gate code included: only for the customer themself and for admins. */
 export async function getYardProfile(userId: string, db?: Db): Promise<YardProfile | null> {
@@ -20,9 +23,47 @@ export async function saveYardProfile(userId: string, values: YardProfileValues)
   return db
     .insertInto("yard_profiles")
     .values({ user_id: userId, ...values })
-    .onConflict((oc) => oc.column("user_id").doUpdateSet({ ...values, updated_at: new Date() }))
+    .onConflict((oc) =>
+      oc.column("user_id").doUpdateSet({
+        ...values,
+        updated_at: new Date(),
+        // A new address makes the yard's recorded location wrong: forget it (the ZIP's centre
+        // stands in until someone records it again at the yard).
+        latitude: sql`case when ${addressChanged} then null else yard_profiles.latitude end`,
+        longitude: sql`case when ${addressChanged} then null else yard_profiles.longitude end`,
+        location_updated_at: sql`case when ${addressChanged} then null else yard_profiles.location_updated_at end`,
+      }),
+    )
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+const addressChanged = sql`(yard_profiles.street, yard_profiles.city, yard_profiles.zip)
+  is distinct from (excluded.street, excluded.city, excluded.zip)`;
+
+export type YardLocation = { latitude: number; longitude: number };
+
+/**
+ * Records a yard's coordinates (a profile row is made if the customer has none yet). With
+ * `onlyIfNone`, a yard that already has a location keeps it. Returns whether it was written.
+ * The CHECKs of migration 0012 refuse out-of-range values whatever the caller checked.
+ */
+export async function setYardLocation(
+  userId: string,
+  location: YardLocation,
+  options: { onlyIfNone?: boolean; db?: Db } = {},
+): Promise<boolean> {
+  const db = options.db ?? (await getDb());
+  const now = new Date();
+  const result = await db
+    .insertInto("yard_profiles")
+    .values({ user_id: userId, ...location, location_updated_at: now })
+    .onConflict((oc) => {
+      const update = oc.column("user_id").doUpdateSet({ ...location, location_updated_at: now });
+      return options.onlyIfNone ? update.where("yard_profiles.latitude", "is", null) : update;
+    })
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
 /** Whether the customer wants the completion and missed e-mails (on unless they turned it off). */

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { ActionToast } from "~/components/action-toast";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { BookingStatusBadge, VisitStatusBadge } from "~/components/status-badge";
@@ -17,6 +17,12 @@ import { QuoteStatusBadge } from "~/features/quotes/quote-status-badge";
 import { addDays, businessToday } from "~/features/visits/visit-dates";
 import { YardDetails } from "~/features/yards/yard-details";
 import { YardForm } from "~/features/yards/yard-form";
+import { YardLocationForm } from "~/features/yards/yard-location-form";
+import {
+  saveYardLocationFromForm,
+  YARD_LOCATION_INTENT,
+  yardLocationView,
+} from "~/features/yards/yard-location.server";
 import { saveYardFromForm } from "~/features/yards/yard-profile.server";
 import { yardView } from "~/features/yards/yard-view.server";
 import { listRecentBookingsForCustomer } from "~/models/booking.server";
@@ -51,6 +57,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         since: formatBusinessDate(customer.created_at),
       },
       yard: yardView(yard),
+      location: yardLocationView(yard),
       plan,
       billing,
       allVisitsHref: `/admin-dashboard/visits?${new URLSearchParams({
@@ -99,6 +106,14 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       admin: { id: admin.id, name: admin.fullName ?? admin.email },
     });
   }
+  if (form && intent === YARD_LOCATION_INTENT) {
+    const saved = await saveYardLocationFromForm(form, customer.id, admin.id);
+    if (!saved.ok) return json({ locationResult: saved.lastResult }, { status: 400 });
+    return redirectWithSuccess(`/admin-dashboard/customers/${customer.id}`, {
+      message: "Success",
+      description: "Yard location saved",
+    });
+  }
   if (intent !== null && intent !== "yard") {
     return json(
       { toast: { type: "error" as const, message: "Error", description: "Unknown action" } },
@@ -118,12 +133,15 @@ export const headers = () => ({ "Cache-Control": "private, no-store" });
 const h3Class = "text-xl font-semibold text-slate-900 dark:text-white";
 
 export default function CustomerPage() {
-  const { customer, yard, plan, billing, visits, bookings, quotes, allVisitsHref } = useLoaderData<typeof loader>();
+  const { customer, yard, location, plan, billing, visits, bookings, quotes, allVisitsHref } =
+    useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const yardResult = actionData && "lastResult" in actionData ? actionData : undefined;
   const planResult = actionData && "intent" in actionData ? (actionData as AdminPlanActionData) : undefined;
+  const locationResult = actionData && "locationResult" in actionData ? actionData.locationResult : null;
   const otherToast = actionData && !yardResult && !planResult && "toast" in actionData ? actionData.toast : undefined;
   const [searchParams] = useSearchParams();
+  const busy = useNavigation().state === "submitting";
   return (
     <article aria-labelledby="customer-heading">
       <Link to="/admin-dashboard/customers" className={tapLinkClass}>
@@ -168,6 +186,7 @@ export default function CustomerPage() {
             Edit yard profile
           </Link>
         )}
+        <YardLocationForm location={location} result={locationResult} busy={busy} />
       </section>
 
       <section aria-labelledby="visits-heading" className="mt-8">

@@ -11,6 +11,7 @@ import { AdminVisitMedia } from "~/features/visits/admin-visit-media";
 import { AdminVisitNotes } from "~/features/visits/admin-visit-notes";
 import { AdminVisitStatus } from "~/features/visits/admin-visit-status";
 import { handleAdminVisitAction, loadAdminVisit } from "~/features/visits/visit-page.server";
+import { YardLocationForm } from "~/features/yards/yard-location-form";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
@@ -26,7 +27,7 @@ export const headers = () => ({ "Cache-Control": "private, no-store" });
 
 // One visit for the admin; each section is a component of features/visits.
 export default function AdminVisit() {
-  const { visit, customer, yard, media, history, emails } = useLoaderData<typeof loader>();
+  const { visit, customer, yard, location, media, history, emails } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post";
@@ -37,6 +38,11 @@ export default function AdminVisit() {
       <AdminVisitHeading visit={visit} />
       <AdminVisitStatus visit={visit} actionData={actionData} busy={busy} />
       <AdminVisitCustomer customer={customer} yard={yard} />
+      <YardLocationForm
+        location={location}
+        result={actionData?.intent === "yard-location" ? actionData.result : null}
+        busy={busy}
+      />
       <AdminVisitMedia visitId={visit.id} media={media} busy={busy} />
       <AdminVisitNotes visit={visit} actionData={actionData} busy={busy} />
       <AdminVisitEmails emails={emails} />

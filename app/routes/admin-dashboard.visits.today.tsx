@@ -1,74 +1,48 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { VisitStatusBadge } from "~/components/status-badge";
 import { requireAdmin } from "~/features/accounts/auth.server";
-import { SKIP_REASON_LABELS } from "~/features/plans/plan-constants";
-import { PlanMarker } from "~/features/plans/plan-marker";
-import { addDays, businessToday, startOfBusinessDay } from "~/features/visits/visit-dates";
-import { listVisitsBetween, visitExists } from "~/models/visit.server";
-import { formatBusinessDate, formatBusinessDateTime } from "~/utils/business-time";
+import { RouteStopCard } from "~/features/route/route-stop-card";
+import { RouteSummary } from "~/features/route/route-summary";
+import { handleTodayAction, loadToday, TODAY_PAGE_SIZE } from "~/features/route/today-route.server";
 import { STATIC_PAGE } from "~/utils/static-page";
-import { isUuid } from "~/utils/uuid";
+import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 
-/** Visits a page; "Next 50 visits" goes on from the last one shown (decision 076). */
-export const TODAY_PAGE_SIZE = 50;
+export { TODAY_PAGE_SIZE };
 
-// A list of links and nothing to post: the page ships no React (decision 076, as 066).
+// Cards, links and plain forms: the page ships no React (decision 076, as 066).
 export const handle = STATIC_PAGE;
 
-// "Today": the field's view on a phone. Says whether a gate code is on file, never what it is
-// (the code is on the visit's page, behind "Show gate code").
+// "Today": the field's view on a phone, in route order (docs/decisions/093). Says whether a gate
+// code is on file, never what it is (the code is on the visit's page, behind "Show gate code").
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
-  const url = new URL(request.url);
-  const today = businessToday();
-  const from = startOfBusinessDay(today)!;
-  const to = startOfBusinessDay(addDays(today, 1))!;
-  // `after` is the id of the last visit of the page before (keyset, as the Visits list).
-  const afterParam = url.searchParams.get("after");
-  let after = afterParam && isUuid(afterParam) ? afterParam : null;
-  let rows = await listVisitsBetween(from, to, { after, limit: TODAY_PAGE_SIZE + 1 });
-  let pageGone = false;
-  if (afterParam && (!after || (rows.length === 0 && !(await visitExists(after))))) {
-    // A malformed or stale link (its visit deleted since): the first page, and say so.
-    pageGone = true;
-    after = null;
-    rows = await listVisitsBetween(from, to, { limit: TODAY_PAGE_SIZE + 1 });
+  const page = await loadToday(new URL(request.url));
+  return json(page, {
+    status: page.pageGone ? 400 : 200,
+    headers: { "Cache-Control": "private, no-store" },
+  });
+}
+
+// "Move up", "Move down" and "Optimise again"; each answers with the page again (303).
+export async function action({ request, context }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request, context);
+  const result = await handleTodayAction(request, admin.id);
+  if (!result.ok) {
+    if (result.status === 413 || result.status === 400) {
+      return json({ error: result.description }, { status: result.status });
+    }
+    return redirectWithError("/admin-dashboard/visits/today", { message: "Error", description: result.description });
   }
-  const page = rows.slice(0, TODAY_PAGE_SIZE);
-  return json(
-    {
-      dayLabel: formatBusinessDate(from),
-      pageGone,
-      paged: Boolean(after),
-      next: rows.length > TODAY_PAGE_SIZE ? (page.at(-1)?.id ?? null) : null,
-      visits: page.map((row) => ({
-        id: row.id,
-        time: formatBusinessDateTime(row.service_date).split(", ").at(-1) ?? "",
-        date: row.service_date.toISOString(),
-        serviceType: row.service_type,
-        status: row.status,
-        fromPlan: row.plan_id !== null,
-        skipReason: row.status === "skipped" && row.skip_reason ? SKIP_REASON_LABELS[row.skip_reason] : null,
-        customer: row.customer_name ?? row.customer_email,
-        address: [row.street, row.city, row.zip].filter(Boolean).join(", ") || null,
-        dogs: row.dog_count ?? null,
-        dogNames: row.dog_names,
-        looseDog: Boolean(row.loose_dog),
-        hazards: row.hazards,
-        hasGateCode: row.has_gate_code,
-      })),
-    },
-    { status: pageGone ? 400 : 200, headers: { "Cache-Control": "private, no-store" } },
-  );
+  const back = `/admin-dashboard/visits/today${result.stopId ? `#stop-${result.stopId}` : ""}`;
+  return redirectWithSuccess(back, { message: "Success", description: result.description });
 }
 
 export const headers = () => ({ "Cache-Control": "private, no-store" });
 
 export default function Today() {
-  const { dayLabel, visits, pageGone, paged, next } = useLoaderData<typeof loader>();
+  const { dayLabel, visits, pageGone, paged, next, route, routeNote } = useLoaderData<typeof loader>();
   return (
     <section aria-labelledby="today-heading" className="mx-auto max-w-xl">
       <Link to="/admin-dashboard/visits" className="tap-link">
@@ -86,35 +60,14 @@ export default function Today() {
           That page does not exist; showing the first page.
         </p>
       ) : null}
+      {route ? <RouteSummary route={route} /> : null}
+      {routeNote ? <p className="mt-3">{routeNote}</p> : null}
       {visits.length === 0 ? (
         <p className="mt-6 text-lg">{paged ? "No later visits today." : "No visits today."}</p>
       ) : (
         <ol className="mt-4 space-y-4">
           {visits.map((visit) => (
-            <li key={visit.id} className="list-card">
-              <div className="row-head items-center">
-                <Link to={`/admin-dashboard/visits/${visit.id}`} className="tap-link text-lg font-bold">
-                  <time dateTime={visit.date}>{visit.time}</time>
-                  {`\u00a0· ${visit.customer}`}
-                </Link>
-                <VisitStatusBadge status={visit.status} />
-              </div>
-              <p className="mt-1">
-                {visit.serviceType}
-                {visit.fromPlan ? <PlanMarker /> : null}
-              </p>
-              {visit.skipReason ? <p className="mt-1">{visit.skipReason}</p> : null}
-              <p className="mt-1 font-medium">{visit.address ?? "No address on file"}</p>
-              <ul className="chips">
-                <li className="chip">
-                  {(visit.dogs === null ? "Dogs: not given" : `Dogs: ${visit.dogs}`) +
-                    (visit.dogNames ? ` (${visit.dogNames})` : "")}
-                </li>
-                {visit.looseDog ? <li className="chip-warn">A dog may be loose in the yard</li> : null}
-                <li className="chip">{visit.hasGateCode ? "Gate code on file" : "No gate code"}</li>
-              </ul>
-              {visit.hazards ? <p className="mt-2">{`Hazards: ${visit.hazards}`}</p> : null}
-            </li>
+            <RouteStopCard key={visit.id} stop={visit} />
           ))}
         </ol>
       )}

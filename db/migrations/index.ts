@@ -9,6 +9,7 @@ import * as outboxClaims from "./0007-outbox-claims";
 import * as customerPlans from "./0008-customer-plans";
 import * as customersWithoutPlan from "./0010-customers-without-plan";
 import * as quotesToCustomers from "./0011-quotes-to-customers";
+import * as yardLocationsAndRoutes from "./0012-yard-locations-and-routes";
 import * as billing from "./0014-billing";
 import * as planVisitIndex from "./0015-plan-visit-index";
 
@@ -27,6 +28,7 @@ export const migrations: Record<string, Migration> = {
   "0008-customer-plans": customerPlans,
   "0010-customers-without-plan": customersWithoutPlan,
   "0011-quotes-to-customers": quotesToCustomers,
+  "0012-yard-locations-and-routes": yardLocationsAndRoutes,
   "0014-billing": billing,
   "0015-plan-visit-index": planVisitIndex,
 };

@@ -116,6 +116,8 @@ docs.push({
     closedDays: keyed(business.planRules.closedDays, 'planRules.closedDays', 'closedDay'),
   },
   billingRules: business.billingRules,
+  routeStart: {_type: 'routeStart', ...business.routeStart},
+  routeSettings: {_type: 'routeSettings', ...business.routeSettings},
   seo: seo(siteSeo.title, siteSeo.description),
 })
 
@@ -198,6 +200,7 @@ for (const plan of plans) {
     slug: {_type: 'slug', current: plan.slug},
     kind: plan.kind,
     ...(plan.visitsPerWeek ? {visitsPerWeek: plan.visitsPerWeek} : {}),
+    serviceMinutes: plan.serviceMinutes,
     price: {_type: 'price', amount: plan.amount, unit: plan.unit},
     shortDescription: plan.shortDescription,
     features: plan.features,

@@ -255,14 +255,14 @@ describe("Today", () => {
   const today = (query = "") =>
     callRoute(todayLoader, `/admin-dashboard/visits/today${query}`, { cookie: adminCookie });
 
-  test("lists every visit of the day, 50 a page, in time order, none twice", async () => {
+  test("a day over one route (more than 100 visits) lists every visit, 50 a page, in time order, none twice", async () => {
     const start = startOfBusinessDay(businessToday())!;
-    // 60 today, in pairs at the same instant with microseconds (a timestamp that would not
+    // 120 today (more than a route holds, decision 093), in pairs at the same instant with microseconds (a timestamp that would not
     // survive a trip through a JavaScript Date in the URL), one yesterday and one tomorrow.
     await sql`insert into services (customer_id, service_type, service_date)
       select ${customer.id}, 'Weekly Service', ${start}::timestamptz + ((g / 2) || ' minutes')::interval
         + interval '1 minute 123 microseconds'
-      from generate_series(0, 59) g`.execute(db());
+      from generate_series(0, 119) g`.execute(db());
     await visitRow("scheduled", new Date(start.getTime() - 60_000));
     await visitRow("scheduled", startOfBusinessDay(addDays(businessToday(), 1))!);
 
@@ -271,11 +271,16 @@ describe("Today", () => {
     const page1 = await first.json();
     expect(page1.visits).toHaveLength(TODAY_PAGE_SIZE);
     expect(page1).toMatchObject({ paged: false, pageGone: false, next: page1.visits.at(-1).id });
+    expect(page1.route).toBeNull();
+    expect(page1.routeNote).toBe("More than 100 visits today, too many for one route: listed by time.");
     const second = await (await today(`?after=${page1.next}`)).json();
-    expect(second).toMatchObject({ paged: true, pageGone: false, next: null });
-    expect(second.visits).toHaveLength(10);
-    const all: TodayVisit[] = [...page1.visits, ...second.visits];
-    expect(new Set(all.map((v) => v.id)).size).toBe(60);
+    expect(second).toMatchObject({ paged: true, pageGone: false, next: second.visits.at(-1).id });
+    expect(second.visits).toHaveLength(TODAY_PAGE_SIZE);
+    const third = await (await today(`?after=${second.next}`)).json();
+    expect(third).toMatchObject({ paged: true, pageGone: false, next: null });
+    expect(third.visits).toHaveLength(20);
+    const all: TodayVisit[] = [...page1.visits, ...second.visits, ...third.visits];
+    expect(new Set(all.map((v) => v.id)).size).toBe(120);
     const order = all.map((v) => `${v.date}~${v.id}`);
     expect([...order].sort()).toEqual(order);
     // After the day's last visit: nothing later, and that is no error.

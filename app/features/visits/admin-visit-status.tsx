@@ -3,6 +3,7 @@ import { fieldErrors, h3Class, panelClass, type AdminVisitData, type AdminVisitF
 import { MISSED_REASON_LABELS, MISSED_REASONS } from "./visit-constants";
 import { VISIT_ACTIONS, type VisitAction } from "./visit-transitions";
 import { CheckboxField, ErrorList, Field } from "~/components/forms";
+import { CompletionLocationFields } from "~/features/yards/yard-location-form";
 import { labelClass, primaryButtonClass, secondaryButtonClass } from "~/components/ui-classes";
 
 type Errors = string[] | undefined;
@@ -24,6 +25,7 @@ export function AdminVisitStatus({
         {(["complete", "skip", "cancel", "reopen"] as const).filter(can).map((action) => (
           <Form method="post" key={action}>
             <input type="hidden" name="intent" value={action} />
+            {action === "complete" ? <CompletionLocationFields /> : null}
             <button
               type="submit"
               disabled={busy}

@@ -10,6 +10,12 @@ import { applyVisitAction, saveHealthNotes, saveVisitNotes, type VisitActionInpu
 import { OUTBOX_STATUS_LABELS } from "~/features/outbox/outbox-constants";
 import { SKIP_REASON_LABELS } from "~/features/plans/plan-constants";
 import { mediaKindOf } from "~/features/media/visit-media.server";
+import {
+  recordLocationAtCompletion,
+  saveYardLocationFromForm,
+  YARD_LOCATION_INTENT,
+  yardLocationView,
+} from "~/features/yards/yard-location.server";
 import { yardView } from "~/features/yards/yard-view.server";
 import { findPlanById } from "~/models/customer-plan.server";
 import { listOutboxFor } from "~/models/outbox.server";
@@ -74,6 +80,8 @@ export async function loadAdminVisit(visitId: string) {
       phone,
     },
     yard: yardView(yard),
+    // The yard's coordinates, for the admin's "Yard location" form (decision 093).
+    location: yardLocationView(yard),
     media: media.map((m) => ({
       id: m.id,
       url: `/resources/media/${m.id}`,
@@ -164,7 +172,14 @@ export async function handleAdminVisitAction(request: Request, visitId: string, 
     const result = await applyVisitAction(visitId, input, adminId);
     if (result.kind === "not-found") throw notFound();
     if (result.kind === "not-allowed") return refuse(409, VISIT_TOASTS.notAllowed.description, { intent });
+    if (intent === "complete") await recordLocationAtCompletion(formData, visit.customer_id);
     return redirectWithSuccess(back, VISIT_TOASTS[intent]);
+  }
+
+  if (intent === YARD_LOCATION_INTENT) {
+    const saved = await saveYardLocationFromForm(formData, visit.customer_id, adminId);
+    if (!saved.ok) return invalid(intent, saved.lastResult);
+    return redirectWithSuccess(back, { message: "Success", description: "Yard location saved" });
   }
 
   if (intent === "notes") {

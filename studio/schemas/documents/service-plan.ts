@@ -66,6 +66,16 @@ export const servicePlan = defineType({
         }),
     }),
     defineField({
+      name: 'serviceMinutes',
+      title: 'Minutes at each visit',
+      type: 'number',
+      group: 'card',
+      description:
+        'How long a technician spends at one visit of this plan with one dog (Site settings > Route adds minutes per extra dog). Today’s estimated arrival times add these up; customers never see it.',
+      initialValue: 15,
+      validation: (rule) => rule.required().integer().min(1).max(480),
+    }),
+    defineField({
       name: 'price',
       title: 'Price',
       type: 'price',

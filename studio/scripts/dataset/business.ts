@@ -56,6 +56,10 @@ export const business = {
     invoiceFooter:
       'Thank you for choosing Swift Scoop. Questions about this invoice? Call (775) 555-0142 or write to hello@swiftscoopnv.com within 24 hours of a visit.',
   },
+  // Where each day's route starts (the yard the trucks leave from) and how the route is timed
+  // (Site settings > Route; docs/decisions/093).
+  routeStart: {name: 'Swift Scoop yard, Pahrump', latitude: 36.163631, longitude: -115.98748},
+  routeSettings: {circuityFactor: 1.3, averageSpeedMph: 30, defaultServiceMinutes: 15, minutesPerExtraDog: 3},
   legalUpdated: '2025-01-17',
   arbitrationVenue: 'Nye County, Nevada',
 }

@@ -4,6 +4,8 @@ export type PlanSource = {
   kind: 'subscription' | 'one-time'
   /** Subscriptions only: visits a week (a customer's plan has as many service weekdays). */
   visitsPerWeek?: number
+  /** Minutes a technician spends at one visit of this plan (the route's arrival times). */
+  serviceMinutes: number
   amount: number
   unit: 'month' | 'one-time' | 'per-bin' | 'from'
   shortDescription: string
@@ -23,6 +25,7 @@ export type PlanSource = {
 export const plans: PlanSource[] = [
   {
     slug: 'weekly',
+    serviceMinutes: 15,
     name: 'Weekly Swift Service',
     kind: 'subscription',
     visitsPerWeek: 1,
@@ -63,6 +66,7 @@ You can skip a week when you are traveling or cancel at any time. We only ask fo
   },
   {
     slug: 'twice-weekly',
+    serviceMinutes: 12,
     name: 'Twice-Weekly Swift Service',
     kind: 'subscription',
     visitsPerWeek: 2,
@@ -99,6 +103,7 @@ There is no contract. Skip a visit or cancel anytime with 24 hours' notice befor
   },
   {
     slug: 'thrice-weekly',
+    serviceMinutes: 10,
     name: 'Triple Swift Service',
     kind: 'subscription',
     visitsPerWeek: 3,
@@ -137,6 +142,7 @@ As with every plan, there is no contract: skip or cancel anytime with 24 hours' 
   },
   {
     slug: 'desert-dash',
+    serviceMinutes: 45,
     name: 'Swift Dash',
     kind: 'one-time',
     amount: 85,
@@ -164,6 +170,7 @@ There is nothing to sign and nothing to cancel afterwards. If you like the resul
   },
   {
     slug: 'desert-refresh',
+    serviceMinutes: 60,
     name: 'Swift Refresh',
     kind: 'one-time',
     amount: 135,
@@ -198,6 +205,7 @@ Keep pets and children off treated areas until they are dry, usually within an h
   },
   {
     slug: 'neglected-property',
+    serviceMinutes: 120,
     name: 'Neglected Property Cleanup',
     kind: 'one-time',
     amount: 250,
@@ -233,6 +241,7 @@ Want the yard sanitized as well? Ask about adding the Sanitize & Deodorize Packa
   },
   {
     slug: 'yard-refresh',
+    serviceMinutes: 60,
     name: 'Yard Refresh Pro',
     kind: 'one-time',
     amount: 75,
@@ -259,6 +268,7 @@ Pets and children can return to the yard once the treatment has dried. Pair it w
   },
   {
     slug: 'sanitize-deodorize',
+    serviceMinutes: 30,
     name: 'Sanitize & Deodorize Package',
     kind: 'one-time',
     amount: 95,
@@ -293,6 +303,7 @@ We suggest it as a quarterly deep clean, alongside your regular scooping plan. T
   },
   {
     slug: 'trash-bin-clean',
+    serviceMinutes: 20,
     name: 'Trash Bin Clean',
     kind: 'one-time',
     amount: 20,
