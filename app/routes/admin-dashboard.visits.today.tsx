@@ -4,6 +4,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { VisitStatusBadge } from "~/components/status-badge";
 import { requireAdmin } from "~/features/accounts/auth.server";
+import { OnMyWayForm } from "~/features/notices/on-my-way-form";
+import { onMyWaySentTimes } from "~/features/notices/on-my-way-view.server";
 import { SKIP_REASON_LABELS } from "~/features/plans/plan-constants";
 import { PlanMarker } from "~/features/plans/plan-marker";
 import { addDays, businessToday, startOfBusinessDay } from "~/features/visits/visit-dates";
@@ -38,6 +40,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     rows = await listVisitsBetween(from, to, { limit: TODAY_PAGE_SIZE + 1 });
   }
   const page = rows.slice(0, TODAY_PAGE_SIZE);
+  const onMyWaySent = await onMyWaySentTimes(page.map((row) => row.id));
   return json(
     {
       dayLabel: formatBusinessDate(from),
@@ -59,6 +62,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         looseDog: Boolean(row.loose_dog),
         hazards: row.hazards,
         hasGateCode: row.has_gate_code,
+        onMyWayAt: onMyWaySent[row.id] ?? null,
       })),
     },
     { status: pageGone ? 400 : 200, headers: { "Cache-Control": "private, no-store" } },
@@ -114,6 +118,9 @@ export default function Today() {
                 <li className="chip">{visit.hasGateCode ? "Gate code on file" : "No gate code"}</li>
               </ul>
               {visit.hazards ? <p className="mt-2">{`Hazards: ${visit.hazards}`}</p> : null}
+              {visit.status === "scheduled" ? (
+                <OnMyWayForm visitId={visit.id} returnTo="today" sentAt={visit.onMyWayAt} />
+              ) : null}
             </li>
           ))}
         </ol>

@@ -8,6 +8,7 @@ import * as adminListsAtScale from "./0006-admin-lists-at-scale";
 import * as outboxClaims from "./0007-outbox-claims";
 import * as customerPlans from "./0008-customer-plans";
 import * as customersWithoutPlan from "./0010-customers-without-plan";
+import * as onMyWayAndTexts from "./0013-on-my-way-and-texts";
 
 /**
  * Every migration, in order. A static map (not a folder scan) so that the same list works in
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   "0007-outbox-claims": outboxClaims,
   "0008-customer-plans": customerPlans,
   "0010-customers-without-plan": customersWithoutPlan,
+  "0013-on-my-way-and-texts": onMyWayAndTexts,
 };
