@@ -59,3 +59,11 @@ export async function isValidTwilioSignature(signature: string, url: string, par
   const { default: twilio } = await import("twilio");
   return twilio.validateRequest(token, signature, url, params);
 }
+
+/** A TwiML answer to an inbound message: a reply text, or none (the package builds and escapes it). */
+export async function messagingTwiml(reply?: string): Promise<string> {
+  const { default: twilio } = await import("twilio");
+  const response = new twilio.twiml.MessagingResponse();
+  if (reply) response.message(reply);
+  return response.toString();
+}
