@@ -89,7 +89,8 @@ export async function sendOnMyWay(input: {
         relatedId: visit.id,
         now,
       });
-      texted = text.queued;
+      // Stored as skipped without Twilio: the customer is told by e-mail only.
+      texted = text.queued && text.row?.status === "pending";
     }
     return { kind: "sent", at: now, window, texted };
   });
