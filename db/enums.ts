@@ -114,8 +114,14 @@ export const OUTBOX_KINDS = [
   // A customer made from a quote request: the "Set your password" link.
   "account_invite",
   "other",
+  // "Your technician is on the way" (migration 0013): the e-mail, and the text message.
+  "on_my_way",
+  "text_on_my_way",
 ] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
+
+/** The outbox rows that are text messages (to_address is an E.164 number), not e-mails. */
+export const OUTBOX_TEXT_KINDS = ["text_on_my_way"] as const satisfies readonly OutboxKind[];
 
 /**
  * pending: waiting for its first or next attempt (attempts and last_error say which);

@@ -99,6 +99,8 @@ export interface ServicesTable {
   plan_slot: ColumnType<string | null, string | null | undefined, string | null>;
   /** When an admin changed it by hand: from then on it no longer follows its plan. */
   plan_left_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** When the admin pressed "On my way" (migration 0013); once per visit. */
+  on_my_way_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** Why it is skipped; null unless status is 'skipped'. */
   skip_reason: ColumnType<SkipReason | null, SkipReason | null | undefined, SkipReason | null>;
 }
@@ -167,6 +169,9 @@ export interface YardProfilesTable {
   hazards: string | null;
   access_notes: string | null;
   notify_visit_emails: ColumnType<boolean, boolean | undefined, boolean>;
+  /** E.164 ("+17025550123"); texts go to it only with text_consent_at set (migration 0013). */
+  mobile_phone: string | null;
+  text_consent_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
   /** Both set or both null, within range (migration 0012). Admins only: a customer never sees them. */
   latitude: ColumnType<number | null, number | null | undefined, number | null>;
@@ -181,6 +186,20 @@ export interface RouteOrdersTable {
   visit_ids: string[];
   updated_by: string | null;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** A number that replied STOP (and has not replied START since): never texted. */
+export interface TextOptOutsTable {
+  phone: string;
+  opted_out_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** An inbound keyword message handled, by Twilio's MessageSid: a replay is recognised. */
+export interface TextRepliesTable {
+  message_sid: string;
+  phone: string;
+  keyword: "stop" | "start" | "help";
+  received_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 export type OutboxAttachment = { key: string; filename: string; contentType: string; cid?: string };
@@ -401,6 +420,8 @@ export interface Database {
   invoice_lines: InvoiceLinesTable;
   payments: PaymentsTable;
   refunds: RefundsTable;
+  text_opt_outs: TextOptOutsTable;
+  text_replies: TextRepliesTable;
 }
 
 export type User = Selectable<UsersTable>;

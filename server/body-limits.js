@@ -19,6 +19,7 @@ export const WEBHOOK_SIGNATURE_HEADERS = {
   "/resources/sanity-webhook": ["sanity-webhook-signature"],
   "/resources/webhooks/cal-com": ["x-cal-signature-256"],
   "/resources/webhooks/calendly": ["calendly-webhook-signature"],
+  "/resources/webhooks/twilio": ["x-twilio-signature"],
 };
 const WEBHOOK_PREFIX = "/resources/webhooks/";
 const ALL_SIGNATURE_HEADERS = [...new Set(Object.values(WEBHOOK_SIGNATURE_HEADERS).flat())];

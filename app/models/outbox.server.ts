@@ -16,6 +16,10 @@ export type NewOutboxMessage = {
   dedupeKey?: string | null;
   relatedId?: string | null;
   status: Extract<OutboxStatus, "pending" | "skipped">;
+  /** Not before this time (a text held until the morning); now by default. */
+  nextAttemptAt?: Date;
+  /** Why a row stored as skipped was not sent. */
+  lastError?: string | null;
 };
 
 /** One row; a repeated dedupe key stores nothing and answers undefined. */
@@ -33,6 +37,8 @@ export async function insertOutboxMessage(db: Db, message: NewOutboxMessage): Pr
       dedupe_key: message.dedupeKey ?? null,
       related_id: message.relatedId ?? null,
       status: message.status,
+      ...(message.nextAttemptAt ? { next_attempt_at: message.nextAttemptAt } : {}),
+      ...(message.lastError ? { last_error: message.lastError } : {}),
     })
     .onConflict((oc) => oc.column("dedupe_key").doNothing())
     .returningAll()
@@ -53,18 +59,23 @@ export async function claimNextOutboxMessage(options: {
   leaseMs: number;
   ignoreBackoff?: boolean;
   retryFailed?: boolean;
+  /** Only rows of these kinds (the channels configured on this machine); all by default. */
+  kinds?: readonly OutboxKind[];
 }): Promise<ClaimedOutboxMessage | undefined> {
   const db = await getDb();
   const token = randomUUID();
   const due = options.ignoreBackoff ? sql`true` : sql`next_attempt_at <= now()`;
   const failed = options.retryFailed ? sql`(status = 'failed' and text_body <> '')` : sql`false`;
+  if (options.kinds?.length === 0) return undefined;
+  const ofKind = options.kinds ? sql`kind in (${sql.join(options.kinds.map((k) => sql.lit(k)))})` : sql`true`;
   const { rows } = await sql<ClaimedOutboxMessage>`
     update outbox
     set status = 'sending', claim_token = ${token},
         locked_until = now() + make_interval(secs => ${options.leaseMs / 1000}), attempts = attempts + 1
     where id = (
       select id from outbox
-      where (status = 'pending' and ${due}) or (status = 'sending' and locked_until < now()) or ${failed}
+      where ((status = 'pending' and ${due}) or (status = 'sending' and locked_until < now()) or ${failed})
+        and ${ofKind}
       order by next_attempt_at, id
       limit 1
       for update skip locked
@@ -114,6 +125,41 @@ export async function markOutboxAttemptFailed(id: string, token: string, error: 
       claim_token: null,
       ...(retryAt ? { next_attempt_at: retryAt } : {}),
     })
+    .where("id", "=", id)
+    .where("claim_token", "=", token)
+    .where("status", "=", "sending")
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Puts a claimed message back to wait until `until` without counting the attempt (a text outside
+ * the hours texts may be sent). Written only by the holder of the claim.
+ */
+export async function deferOutboxMessage(id: string, token: string, until: Date) {
+  const db = await getDb();
+  const result = await db
+    .updateTable("outbox")
+    .set({
+      status: "pending",
+      next_attempt_at: until,
+      attempts: sql<number>`greatest(attempts - 1, 0)`,
+      locked_until: null,
+      claim_token: null,
+    })
+    .where("id", "=", id)
+    .where("claim_token", "=", token)
+    .where("status", "=", "sending")
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** A claimed message that must never be sent (a text to a number that opted out since). */
+export async function markOutboxSkipped(id: string, token: string, reason: string) {
+  const db = await getDb();
+  const result = await db
+    .updateTable("outbox")
+    .set({ status: "skipped", last_error: reason.slice(0, 1000), locked_until: null, claim_token: null })
     .where("id", "=", id)
     .where("claim_token", "=", token)
     .where("status", "=", "sending")

@@ -10,12 +10,15 @@ import { AdminVisitEmails, AdminVisitHistory } from "~/features/visits/admin-vis
 import { AdminVisitMedia } from "~/features/visits/admin-visit-media";
 import { AdminVisitNotes } from "~/features/visits/admin-visit-notes";
 import { AdminVisitStatus } from "~/features/visits/admin-visit-status";
+import { OnMyWayPanel } from "~/features/notices/on-my-way-panel";
+import { onMyWayView } from "~/features/notices/on-my-way-view.server";
 import { handleAdminVisitAction, loadAdminVisit } from "~/features/visits/visit-page.server";
 import { YardLocationForm } from "~/features/yards/yard-location-form";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
-  return json(await loadAdminVisit(params.visitId ?? ""), { headers: { "Cache-Control": "private, no-store" } });
+  const [page, onMyWay] = await Promise.all([loadAdminVisit(params.visitId ?? ""), onMyWayView(params.visitId ?? "")]);
+  return json({ ...page, onMyWay }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -27,7 +30,7 @@ export const headers = () => ({ "Cache-Control": "private, no-store" });
 
 // One visit for the admin; each section is a component of features/visits.
 export default function AdminVisit() {
-  const { visit, customer, yard, location, media, history, emails } = useLoaderData<typeof loader>();
+  const { visit, customer, yard, location, media, history, emails, onMyWay } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post";
@@ -37,6 +40,7 @@ export default function AdminVisit() {
       <ActionToast toast={actionData?.toast} />
       <AdminVisitHeading visit={visit} />
       <AdminVisitStatus visit={visit} actionData={actionData} busy={busy} />
+      <OnMyWayPanel visitId={visit.id} view={onMyWay} />
       <AdminVisitCustomer customer={customer} yard={yard} />
       <YardLocationForm
         location={location}

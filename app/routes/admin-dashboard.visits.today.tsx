@@ -3,6 +3,8 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { requireAdmin } from "~/features/accounts/auth.server";
+import { OnMyWayForm } from "~/features/notices/on-my-way-form";
+import { onMyWaySentTimes } from "~/features/notices/on-my-way-view.server";
 import { RouteStopCard } from "~/features/route/route-stop-card";
 import { RouteSummary } from "~/features/route/route-summary";
 import { handleTodayAction, loadToday, TODAY_PAGE_SIZE } from "~/features/route/today-route.server";
@@ -19,10 +21,15 @@ export const handle = STATIC_PAGE;
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
   const page = await loadToday(new URL(request.url));
-  return json(page, {
-    status: page.pageGone ? 400 : 200,
-    headers: { "Cache-Control": "private, no-store" },
-  });
+  // When "On my way" was sent for each stop ("10:31 AM"), so a second press is not offered.
+  const onMyWaySent = await onMyWaySentTimes(page.visits.map((visit) => visit.id));
+  return json(
+    { ...page, onMyWaySent },
+    {
+      status: page.pageGone ? 400 : 200,
+      headers: { "Cache-Control": "private, no-store" },
+    },
+  );
 }
 
 // "Move up", "Move down" and "Optimise again"; each answers with the page again (303).
@@ -42,7 +49,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const headers = () => ({ "Cache-Control": "private, no-store" });
 
 export default function Today() {
-  const { dayLabel, visits, pageGone, paged, next, route, routeNote } = useLoaderData<typeof loader>();
+  const { dayLabel, visits, pageGone, paged, next, route, routeNote, onMyWaySent } = useLoaderData<typeof loader>();
   return (
     <section aria-labelledby="today-heading" className="mx-auto max-w-xl">
       <Link to="/admin-dashboard/visits" className="tap-link">
@@ -67,7 +74,20 @@ export default function Today() {
       ) : (
         <ol className="mt-4 space-y-4">
           {visits.map((visit) => (
-            <RouteStopCard key={visit.id} stop={visit} />
+            <RouteStopCard
+              key={visit.id}
+              stop={visit}
+              actions={
+                visit.status === "scheduled" ? (
+                  <OnMyWayForm
+                    visitId={visit.id}
+                    returnTo="today"
+                    sentAt={onMyWaySent[visit.id] ?? null}
+                    estimate={visit.arrivalAt}
+                  />
+                ) : null
+              }
+            />
           ))}
         </ol>
       )}

@@ -7,6 +7,8 @@ import { VisitStatusBadge } from "~/components/status-badge";
 import { requireUser } from "~/features/accounts/auth.server";
 import { mediaKindOf } from "~/features/media/visit-media.server";
 import { MediaView } from "~/features/media/media-view";
+import { onTheWaySince } from "~/features/notices/on-my-way-view.server";
+import { OnTheWayNotice } from "~/features/notices/on-the-way-notice";
 import { HealthNotesView } from "~/features/visits/health-notes-view";
 import { MISSED_REASON_LABELS } from "~/features/visits/visit-constants";
 import { listMediaForVisit } from "~/models/visit-media.server";
@@ -41,6 +43,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         healthFlags: visit.health_flags,
         healthNote: visit.health_note,
         missedReason: visit.missed_reason ? MISSED_REASON_LABELS[visit.missed_reason] : null,
+        onTheWaySince: onTheWaySince(visit),
       },
       compare:
         beforeImage && afterImage
@@ -75,6 +78,7 @@ export default function CustomerVisit() {
         </h1>
         <VisitStatusBadge status={visit.status} />
       </div>
+      <OnTheWayNotice since={visit.onTheWaySince} />
       {visit.missedReason ? <p className="mt-2">We couldn&apos;t complete this visit: {visit.missedReason}.</p> : null}
       {visit.notes ? (
         <section aria-labelledby="notes-heading" className="mt-6">

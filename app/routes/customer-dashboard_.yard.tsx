@@ -8,12 +8,17 @@ import { YardForm } from "~/features/yards/yard-form";
 import { saveYardFromForm } from "~/features/yards/yard-profile.server";
 import { yardView } from "~/features/yards/yard-view.server";
 import { getYardProfile } from "~/models/yard-profile.server";
+import { getSiteSettings } from "~/content/content.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
 
 // "Your Yard": the signed-in customer's own profile; nothing here takes an id from the URL.
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
-  return json({ yard: yardView(await getYardProfile(user.id)) }, { headers: { "Cache-Control": "private, no-store" } });
+  const [yard, settings] = await Promise.all([getYardProfile(user.id), getSiteSettings()]);
+  return json(
+    { yard: yardView(yard), businessName: settings.businessName },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -26,7 +31,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const headers = () => ({ "Cache-Control": "private, no-store" });
 
 export default function YourYard() {
-  const { yard } = useLoaderData<typeof loader>();
+  const { yard, businessName } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
@@ -52,7 +57,7 @@ export default function YourYard() {
         <h2 id="edit-heading" className="text-xl font-semibold text-slate-900 dark:text-white">
           {yard ? "Update your yard" : "Tell us about your yard"}
         </h2>
-        <YardForm yard={yard} lastResult={actionData?.lastResult} />
+        <YardForm yard={yard} lastResult={actionData?.lastResult} texts={{ businessName }} />
       </section>
     </div>
   );

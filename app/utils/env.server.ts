@@ -86,6 +86,18 @@ const schema = z
     MAIL_FROM: optional(z.string().min(3)),
     // Sent e-mails are deleted from the outbox after this many days (docs/decisions/035).
     OUTBOX_KEEP_SENT_DAYS: withDefault(z.coerce.number().int().min(1).max(3650), 90),
+
+    // Text messages (docs/decisions/097): sent through Twilio when all three are set; without
+    // them text rows are kept as skipped. TWILIO_FROM is the registered (10DLC) number in E.164
+    // or a Messaging Service SID. The inbound webhook checks signatures with the auth token.
+    TWILIO_ACCOUNT_SID: optional(z.string().regex(/^AC[0-9a-fA-F]{32}$/, "must be an Account SID (AC + 32 hex)")),
+    TWILIO_AUTH_TOKEN: optional(z.string().min(16)),
+    TWILIO_FROM: optional(
+      z.string().regex(/^(\+[1-9]\d{6,14}|MG[0-9a-fA-F]{32})$/, "must be a number in E.164 or a Messaging Service SID"),
+    ),
+    // Where the twilio package sends its API calls instead of https://api.twilio.com (scheme,
+    // host and port; the path is kept): the tests' local stand-in. Never set in production.
+    TWILIO_API_BASE_URL: optional(z.string().url()),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production" && env.SESSION_SECRET === DEV_SESSION_SECRET && !process.env.ALLOW_DEV_SECRET) {
@@ -120,6 +132,16 @@ const schema = z
         code: "custom",
         path: [env.SANITY_PROJECT_ID ? "SANITY_DATASET" : "SANITY_PROJECT_ID"],
         message: "SANITY_PROJECT_ID and SANITY_DATASET go together",
+      });
+    }
+    const twilio = [env.TWILIO_ACCOUNT_SID, env.TWILIO_AUTH_TOKEN, env.TWILIO_FROM].filter(Boolean).length;
+    if (twilio !== 0 && twilio !== 3) {
+      ctx.addIssue({
+        code: "custom",
+        path: [
+          !env.TWILIO_ACCOUNT_SID ? "TWILIO_ACCOUNT_SID" : !env.TWILIO_AUTH_TOKEN ? "TWILIO_AUTH_TOKEN" : "TWILIO_FROM",
+        ],
+        message: "TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM go together",
       });
     }
     if (env.S3_BUCKET && Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {

@@ -10,6 +10,7 @@ import * as customerPlans from "./0008-customer-plans";
 import * as customersWithoutPlan from "./0010-customers-without-plan";
 import * as quotesToCustomers from "./0011-quotes-to-customers";
 import * as yardLocationsAndRoutes from "./0012-yard-locations-and-routes";
+import * as onMyWayAndTexts from "./0013-on-my-way-and-texts";
 import * as billing from "./0014-billing";
 import * as planVisitIndex from "./0015-plan-visit-index";
 
@@ -29,6 +30,7 @@ export const migrations: Record<string, Migration> = {
   "0010-customers-without-plan": customersWithoutPlan,
   "0011-quotes-to-customers": quotesToCustomers,
   "0012-yard-locations-and-routes": yardLocationsAndRoutes,
+  "0013-on-my-way-and-texts": onMyWayAndTexts,
   "0014-billing": billing,
   "0015-plan-visit-index": planVisitIndex,
 };

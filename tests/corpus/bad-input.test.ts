@@ -35,6 +35,11 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), "corpus-"));
   process.env.DATA_DIR = dataDir; // uploads go to a temporary folder
   process.env.SANITY_WEBHOOK_SECRET = "corpus-webhook-secret";
+  // Texts configured, so that the Twilio webhook checks signatures (the API is never reached:
+  // a text is only queued by the requests here).
+  process.env.TWILIO_ACCOUNT_SID = `AC${"0".repeat(32)}`;
+  process.env.TWILIO_AUTH_TOKEN = "corpus-twilio-auth-token";
+  process.env.TWILIO_FROM = "+17025550199";
   server = await startInProcessServer({ cspNonce: "corpus", trustProxy: true, publicFiles: true, plainErrors: true });
   port = server.port;
 
@@ -70,6 +75,9 @@ afterAll(async () => {
   await server?.close();
   rmSync(dataDir, { recursive: true, force: true });
   delete process.env.SANITY_WEBHOOK_SECRET;
+  delete process.env.TWILIO_ACCOUNT_SID;
+  delete process.env.TWILIO_AUTH_TOKEN;
+  delete process.env.TWILIO_FROM;
 });
 
 // ------------------------------------------------------------------------------------------
@@ -179,6 +187,9 @@ const pathArb = fc.oneof(
     "/resources/sanity-webhook",
     "/resources/webhooks/cal-com",
     "/resources/webhooks/calendly",
+    "/resources/webhooks/twilio",
+    "/customer-dashboard/yard",
+    "/admin-dashboard/visits/today",
     "/resources/media-upload",
     "/robots.txt",
     "/sitemap.xml",
@@ -189,6 +200,7 @@ const pathArb = fc.oneof(
   segment.map((s) => `/auth/${s}/callback`),
   idLike.map((s) => `/admin-dashboard/quotes/${s}`),
   idLike.map((s) => `/resources/media/${s}`),
+  idLike.map((s) => `/admin-dashboard/visits/${s}/on-my-way`),
   fc.array(segment, { minLength: 1, maxLength: 3 }).map((parts) => `/${parts.join("/")}`),
 );
 
@@ -222,6 +234,13 @@ const formFields = fc.dictionary(
       "dogCount",
       "startDate",
       "token",
+      "returnTo",
+      "estimate",
+      "mobilePhone",
+      "textVisits",
+      "From",
+      "Body",
+      "MessageSid",
     ),
     text,
   ),
@@ -239,6 +258,11 @@ const formFields = fc.dictionary(
       "create-customer",
       "servicePlan.weekly",
       "2",
+      "today",
+      "STOP",
+      "HELP",
+      "+17025550123",
+      "on",
     ),
   ),
   { maxKeys: 8 },
@@ -285,6 +309,10 @@ const bodyArb: fc.Arbitrary<{ type?: string; body: Buffer }> = fc.oneof(
 
 const headerArb = fc.record(
   {
+    "x-twilio-signature": fc.oneof(
+      fc.constantFrom("", "garbage", "bm90IGEgc2lnbmF0dXJl"),
+      fc.string({ maxLength: 30 }),
+    ),
     "sanity-webhook-signature": fc.oneof(
       fc.constantFrom("t=1,v1=abc", "garbage", `t=${Date.now()},v1=xyz`),
       fc.string({ maxLength: 30 }),

@@ -1,7 +1,7 @@
 /** Client-safe outbox words; the value lists live in db/enums.ts (docs/decisions/031, 016). */
 import type { OutboxStatus } from "../../../db/enums";
 
-export { OUTBOX_KINDS, OUTBOX_STATUSES } from "../../../db/enums";
+export { OUTBOX_KINDS, OUTBOX_STATUSES, OUTBOX_TEXT_KINDS } from "../../../db/enums";
 export type { OutboxKind, OutboxStatus } from "../../../db/enums";
 
 export const OUTBOX_STATUS_LABELS: Record<OutboxStatus, string> = {

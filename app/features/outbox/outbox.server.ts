@@ -2,20 +2,27 @@ import type { OutboxAttachment } from "../../../db/schema";
 import type { OutboxKind } from "./outbox-constants";
 import { getSiteSettings } from "~/content/content.server";
 import { emailPhoto, UnreadablePhotoError } from "./email-photo.server";
+import { OUTBOX_KINDS } from "./outbox-constants";
+import { nextTextTime } from "./text-hours";
+import { isTextKind, TEXT_OPTED_OUT } from "./texts.server";
 import {
   claimNextOutboxMessage,
+  deferOutboxMessage,
   deleteOutboxSentBefore,
   insertOutboxMessage,
   markOutboxAttemptFailed,
   markOutboxSent,
+  markOutboxSkipped,
   renewOutboxClaim,
   type ClaimedOutboxMessage,
 } from "~/models/outbox.server";
-import type { Db } from "~/utils/db.server";
+import { isOptedOut } from "~/models/text-opt-out.server";
+import { getDb, type Db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { errorFields, log } from "~/utils/logger.server";
 import { isMailConfigured, sendMail, type OutgoingMail } from "~/utils/mailer.server";
 import { getStorage } from "~/utils/storage.server";
+import { isTextConfigured, sendText } from "~/utils/texts.server";
 
 /**
  * The product's one e-mail outbox (docs/decisions/031). A capability never sends mail itself: it
@@ -127,7 +134,8 @@ async function sender() {
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error)) || "Unknown error";
 
 export type DeliveryResult = { sent: number; failed: number };
-export type DeliveryOutcome = "sent" | "failed" | "lost";
+/** "deferred": a text held until the hours texts may be sent, or not sent at all (STOP). */
+export type DeliveryOutcome = "sent" | "failed" | "lost" | "deferred";
 export type DeliveryOptions = {
   /** At most this many messages in this pass. */
   limit?: number;
@@ -136,7 +144,17 @@ export type DeliveryOptions = {
   /** Also the messages given up on (`npm run outbox:send`). */
   retryFailed?: boolean;
   leaseMs?: number;
+  /** The clock that decides whether a text may go now (tests fix it). */
+  now?: () => Date;
 };
+
+/** The kinds this machine can deliver: e-mails with SMTP_URL, texts with Twilio. */
+function deliverableKinds() {
+  const mail = isMailConfigured();
+  const text = isTextConfigured();
+  if (mail && text) return undefined;
+  return OUTBOX_KINDS.filter((kind) => (isTextKind(kind) ? text : mail));
+}
 
 /**
  * Sends one claimed message and records the outcome, under this worker's claim only: the claim
@@ -146,7 +164,7 @@ export type DeliveryOptions = {
  */
 export async function deliverClaimedEmail(
   message: ClaimedOutboxMessage,
-  options: { leaseMs?: number; from?: OutgoingMail["from"] } = {},
+  options: { leaseMs?: number; from?: OutgoingMail["from"]; now?: () => Date } = {},
 ): Promise<DeliveryOutcome> {
   const leaseMs = options.leaseMs ?? CLAIM_LEASE_MS;
   const { id, claim_token: token } = message;
@@ -154,6 +172,23 @@ export async function deliverClaimedEmail(
   if (!(await renewOutboxClaim(id, token, leaseMs))) {
     log.warn("outbox.claim_lost", { ...fields, stage: "before send" });
     return "lost";
+  }
+  const text = isTextKind(message.kind);
+  if (text) {
+    // A text retried into the night waits for the morning; one to a number that replied STOP
+    // since it was queued never goes. Neither counts as an attempt.
+    const now = options.now?.() ?? new Date();
+    const allowedAt = nextTextTime(now);
+    if (allowedAt.getTime() > now.getTime()) {
+      await deferOutboxMessage(id, token, allowedAt);
+      log.info("outbox.text_held", { ...fields, until: allowedAt.toISOString() });
+      return "deferred";
+    }
+    if (await isOptedOut(await getDb(), message.to_address)) {
+      await markOutboxSkipped(id, token, TEXT_OPTED_OUT);
+      log.info("outbox.text_opted_out", fields);
+      return "deferred";
+    }
   }
   const renewal = setInterval(() => {
     renewOutboxClaim(id, token, leaseMs).then(
@@ -164,15 +199,17 @@ export async function deliverClaimedEmail(
   renewal.unref();
   let failure: unknown;
   try {
-    await sendMail({
-      from: options.from ?? (await sender()),
-      to: message.to_address,
-      replyTo: message.reply_to ?? undefined,
-      subject: message.subject,
-      text: message.text_body,
-      html: message.html_body ?? undefined,
-      attachments: await attachmentsOf(message),
-    });
+    if (text) await sendText({ to: message.to_address, body: message.text_body });
+    else
+      await sendMail({
+        from: options.from ?? (await sender()),
+        to: message.to_address,
+        replyTo: message.reply_to ?? undefined,
+        subject: message.subject,
+        text: message.text_body,
+        html: message.html_body ?? undefined,
+        attachments: await attachmentsOf(message),
+      });
   } catch (error) {
     failure = error ?? new Error("Unknown error");
   } finally {
@@ -201,7 +238,8 @@ export async function deliverClaimedEmail(
 /** One pass of the worker: claims due messages one at a time, each under its own claim, and sends it. */
 export async function deliverDueEmails(options: DeliveryOptions = {}) {
   const result: DeliveryResult = { sent: 0, failed: 0 };
-  if (!isMailConfigured()) return result;
+  if (!isMailConfigured() && !isTextConfigured()) return result;
+  const kinds = deliverableKinds();
   const limit = options.limit ?? 20;
   const leaseMs = options.leaseMs ?? CLAIM_LEASE_MS;
   let from: OutgoingMail["from"] | undefined;
@@ -210,10 +248,11 @@ export async function deliverDueEmails(options: DeliveryOptions = {}) {
       leaseMs,
       ignoreBackoff: options.ignoreBackoff,
       retryFailed: options.retryFailed,
+      kinds,
     });
     if (!message) break;
-    from ??= await sender();
-    const outcome = await deliverClaimedEmail(message, { leaseMs, from });
+    if (!isTextKind(message.kind)) from ??= await sender();
+    const outcome = await deliverClaimedEmail(message, { leaseMs, from, now: options.now });
     if (outcome === "sent") result.sent += 1;
     if (outcome === "failed") result.failed += 1;
   }
@@ -266,7 +305,7 @@ function tick() {
  * process alive. Every machine runs one; SKIP LOCKED keeps them from sending a row twice.
  */
 export function startOutboxWorker(intervalMs = INTERVAL_MS) {
-  if (timer || getEnv().NODE_ENV === "test" || !isMailConfigured()) return;
+  if (timer || getEnv().NODE_ENV === "test" || (!isMailConfigured() && !isTextConfigured())) return;
   timer = setInterval(() => void tick(), intervalMs);
   timer.unref();
 }

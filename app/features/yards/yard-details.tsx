@@ -11,6 +11,9 @@ export type YardView = {
   hazards: string | null;
   accessNotes: string | null;
   notifyVisitEmails: boolean;
+  /** E.164; shown to the customer and staff only. */
+  mobilePhone: string | null;
+  textVisits: boolean;
 };
 
 /**
@@ -47,6 +50,8 @@ export function YardDetails({ yard, idPrefix = "yard" }: { yard: YardView | null
       <Item term="Other hazards">{yard.hazards || "None"}</Item>
       <Item term="Access notes">{yard.accessNotes || "None"}</Item>
       <Item term="Visit e-mails">{yard.notifyVisitEmails ? "On" : "Off"}</Item>
+      <Item term="Mobile number">{yard.mobilePhone || "Not given"}</Item>
+      <Item term="Visit texts">{yard.textVisits ? "On" : "Off"}</Item>
     </dl>
   );
 }

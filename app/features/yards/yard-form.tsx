@@ -4,6 +4,7 @@ import { Form, useNavigation } from "@remix-run/react";
 import type { YardView } from "./yard-details";
 import { yardSchema } from "./yard-schema";
 import { CheckboxField, Field, TextareaField } from "~/components/forms";
+import { TextConsentFields } from "~/features/notices/text-consent-fields";
 import { primaryButtonClass } from "~/components/ui-classes";
 
 /**
@@ -14,10 +15,13 @@ export function YardForm({
   yard,
   lastResult,
   action,
+  texts,
 }: {
   yard: YardView | null;
   lastResult: SubmissionResult<string[]> | null | undefined;
   action?: string;
+  /** The customer's own form only: the mobile number and the consent to texts. */
+  texts?: { businessName: string };
 }) {
   const navigation = useNavigation();
   const [form, fields] = useForm({
@@ -73,6 +77,14 @@ export function YardForm({
         className="sm:col-span-2"
         inputProps={{ defaultChecked: yard?.notifyVisitEmails ?? true }}
       />
+      {texts ? (
+        <TextConsentFields
+          mobilePhone={fields.mobilePhone}
+          textVisits={fields.textVisits}
+          businessName={texts.businessName}
+          saved={yard}
+        />
+      ) : null}
       <div className="sm:col-span-2">
         <button type="submit" disabled={busy} className={primaryButtonClass}>
           {busy ? "Saving…" : "Save yard profile"}

@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
-import { yardSchema } from "./yard-schema";
-import { saveYardProfile } from "~/models/yard-profile.server";
+import { YARD_MESSAGES, yardSchema } from "./yard-schema";
+import { toMobileE164 } from "~/features/notices/mobile-number.server";
+import { getYardProfile, saveYardProfile } from "~/models/yard-profile.server";
 import { log } from "~/utils/logger.server";
 
 const MAX_FORM_BYTES = 32 * 1024;
@@ -21,7 +22,32 @@ export async function saveYardFromForm(request: Request, userId: string, savedBy
     return { ok: false as const, status: 400, lastResult: submission.reply({ hideFields: ["gateCode"] }) };
   }
   const v = submission.value;
+  // The mobile number and the consent to texts are the customer's own: an admin's save of the
+  // profile leaves them as they are (the admin's form does not show them).
+  let texts: { mobile_phone: string | null; text_consent_at: Date | null } | undefined;
+  if (savedBy === userId) {
+    const mobile = v.mobilePhone ? toMobileE164(v.mobilePhone) : null;
+    const error =
+      v.mobilePhone && !mobile
+        ? YARD_MESSAGES.mobilePhone
+        : v.textVisits === "on" && !mobile
+          ? YARD_MESSAGES.textsNeedNumber
+          : null;
+    if (error) {
+      return {
+        ok: false as const,
+        status: 400,
+        lastResult: submission.reply({ fieldErrors: { mobilePhone: [error] }, hideFields: ["gateCode"] }),
+      };
+    }
+    const before = await getYardProfile(userId);
+    // Consent is kept with its first time while the number stays the same (the carriers ask
+    // when it was given); a new number, or the box ticked again, is a new consent.
+    const kept = before?.text_consent_at && before.mobile_phone === mobile ? before.text_consent_at : null;
+    texts = { mobile_phone: mobile, text_consent_at: v.textVisits === "on" && mobile ? (kept ?? new Date()) : null };
+  }
   await saveYardProfile(userId, {
+    ...texts,
     street: v.street || null,
     city: v.city || null,
     zip: v.zip || null,

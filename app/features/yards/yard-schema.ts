@@ -5,6 +5,8 @@ export const YARD_MESSAGES = {
   zip: "Enter a 5-digit ZIP code",
   dogCount: "Enter a number of dogs from 0 to 20",
   tooLong: (max: number) => `At most ${max} characters`,
+  mobilePhone: "Enter a mobile number, like 702-555-0123 or +1 702 555 0123",
+  textsNeedNumber: "Enter your mobile number to get texts",
 } as const;
 
 const text = (max: number) => z.string().trim().max(max, YARD_MESSAGES.tooLong(max)).optional();
@@ -30,6 +32,13 @@ export const yardSchema = z.object({
   hazards: text(1000),
   accessNotes: text(1000),
   notifyVisitEmails: z.literal("on").optional(),
+  // Checked here for its characters only; the server checks it is a mobile number (E.164).
+  mobilePhone: z
+    .string()
+    .trim()
+    .regex(/^\+?[\d\s().-]{7,25}$/, YARD_MESSAGES.mobilePhone)
+    .optional(),
+  textVisits: z.literal("on").optional(),
 });
 export type YardInput = z.infer<typeof yardSchema>;
 
@@ -45,4 +54,6 @@ export const YARD_FIELDS = [
   "hazards",
   "accessNotes",
   "notifyVisitEmails",
+  "mobilePhone",
+  "textVisits",
 ] as const;

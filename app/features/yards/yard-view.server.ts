@@ -16,5 +16,7 @@ export function yardView(yard: YardProfile | null): YardView | null {
     hazards: yard.hazards,
     accessNotes: yard.access_notes,
     notifyVisitEmails: yard.notify_visit_emails,
+    mobilePhone: yard.mobile_phone,
+    textVisits: yard.text_consent_at !== null && yard.mobile_phone !== null,
   };
 }
