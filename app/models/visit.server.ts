@@ -186,6 +186,8 @@ export type TodayRow = VisitListRow & {
   /** The catalogue plan of the customer plan the visit was made from, and that plan's dogs. */
   catalogue_plan_id: string | null;
   plan_dog_count: number | null;
+  /** The yard's mobile, else the newest number on the customer's quotes (admins only). */
+  phone: string | null;
 };
 
 /**
@@ -217,6 +219,12 @@ export async function listVisitsBetween(
       "yard_profiles.longitude",
       "customer_plans.catalogue_plan_id",
       "customer_plans.dog_count as plan_dog_count",
+      // As findCustomerPhone, per row (quote_requests_email_lower_idx): the yard's mobile first.
+      sql<string | null>`coalesce(
+        nullif(yard_profiles.mobile_phone, ''),
+        (select q.phone from quote_requests q where lower(q.email) = lower(users.email)
+          order by lower(q.email), q.created_at desc limit 1)
+      )`.as("phone"),
     ])
     .execute();
 }

@@ -20,11 +20,18 @@ export function MediaUploadForm({
   label,
   action,
   disabled,
+  camera = false,
 }: {
   imageType: "before" | "after";
   label: string;
   action: string;
   disabled: boolean;
+  /**
+   * Adds "Take photo", a second input of the same name that opens the phone's back camera. The
+   * server stores the first file of the request, and an empty input sends no file, so either one
+   * works without JavaScript; with it, choosing in one clears the other.
+   */
+  camera?: boolean;
 }) {
   const navigate = useNavigate();
   const [preview, setPreview] = useState<Preview | null>(null);
@@ -44,6 +51,10 @@ export function MediaUploadForm({
   );
 
   function onFileChange(event: React.ChangeEvent<HTMLInputElement>) {
+    const input = event.currentTarget;
+    for (const other of input.form?.querySelectorAll<HTMLInputElement>(`input[type=file][name=${imageType}]`) ?? []) {
+      if (other !== input) other.value = "";
+    }
     const file = event.currentTarget.files?.[0];
     if (!file) return replacePreview(null);
     if (file.size > MAX_UPLOAD_BYTES) {
@@ -108,11 +119,31 @@ export function MediaUploadForm({
           type: "file",
           name: imageType,
           accept: "image/*,video/*",
-          required: true,
+          // With "Take photo" either input may carry the file (the server says when neither did).
+          required: !camera,
           disabled: disabled || uploading,
           onChange: onFileChange,
         }}
       />
+      {camera ? (
+        <Field
+          label={
+            <>
+              Take photo<span className="sr-only">{` (${imageType})`}</span>
+            </>
+          }
+          className="mt-3"
+          inputProps={{
+            id: `${imageType}-camera`,
+            type: "file",
+            name: imageType,
+            accept: "image/*",
+            capture: "environment",
+            disabled: disabled || uploading,
+            onChange: onFileChange,
+          }}
+        />
+      ) : null}
       {preview ? (
         <figure className="mt-4">
           {preview.kind === "video" ? (

@@ -51,6 +51,14 @@ export function RouteStopCard({ stop, actions }: { stop: TodayStop; actions?: Re
           "No address on file"
         )}
       </p>
+      {stop.phone ? (
+        <p className="mt-1">
+          <a href={stop.phone.href} className="tap-link">
+            <span className="sr-only">{`Call ${stop.customer}: `}</span>
+            {stop.phone.label}
+          </a>
+        </p>
+      ) : null}
       <ul className="chips">
         {stop.noLocation ? <li className="chip-warn">No location</li> : null}
         <li className="chip">

@@ -3,6 +3,7 @@ import { zipCentroid } from "./zip-centroids.server";
 import { getRouteSettings } from "~/content/content.server";
 import type { RouteSettings } from "~/content/types";
 import { SKIP_REASON_LABELS } from "~/features/plans/plan-constants";
+import { phoneLink } from "~/features/visits/phone-link";
 import { addDays, businessToday, startOfBusinessDay } from "~/features/visits/visit-dates";
 import { deleteRouteOrder, getRouteOrder, saveRouteOrder } from "~/models/route-order.server";
 import { listVisitsBetween, visitExists, type TodayRow } from "~/models/visit.server";
@@ -41,6 +42,8 @@ function cardOf(row: TodayRow) {
     looseDog: Boolean(row.loose_dog),
     hazards: row.hazards,
     hasGateCode: row.has_gate_code,
+    /** A `tel:` link to the customer, or null: Today is for admins only. */
+    phone: phoneLink(row.phone),
     // The route's part; null when the day is listed by time or the visit is not a stop.
     position: null as number | null,
     arrival: null as string | null,

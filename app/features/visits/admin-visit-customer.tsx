@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { h3Class, type AdminVisitData } from "./admin-visit-view";
-import { linkClass } from "~/components/ui-classes";
+import { linkClass, tapLinkClass } from "~/components/ui-classes";
 import { YardDetails } from "~/features/yards/yard-details";
 
 /** The visit page's Customer section: how to reach them, and their yard. */
@@ -31,8 +31,8 @@ export function AdminVisitCustomer({ customer, yard }: Pick<AdminVisitData, "cus
           <dt className="font-semibold">Phone</dt>
           <dd>
             {customer.phone ? (
-              <a href={`tel:${customer.phone.replace(/[^\d+]/g, "")}`} className={linkClass}>
-                {customer.phone}
+              <a href={customer.phone.href} className={tapLinkClass}>
+                {customer.phone.label}
               </a>
             ) : (
               "Not on file"

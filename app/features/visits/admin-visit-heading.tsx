@@ -18,6 +18,11 @@ export function AdminVisitHeading({ visit }: { visit: AdminVisitData["visit"] })
         </h2>
         <VisitStatusBadge status={visit.status} />
       </div>
+      {visit.completedAt && visit.completedLabel ? (
+        <p className="mt-2">
+          <time dateTime={visit.completedAt}>{visit.completedLabel}</time>
+        </p>
+      ) : null}
       {visit.skipReason ? <p className="mt-2">{visit.skipReason}</p> : null}
       <AdminVisitPlan visit={visit} />
       {visit.missedReason ? (

@@ -24,8 +24,8 @@ export function AdminVisitMedia({
         Before and after
       </h3>
       <div className="mt-4 grid gap-6 md:grid-cols-2">
-        <MediaUploadForm imageType="before" label="Before Image/Video" action={upload} disabled={false} />
-        <MediaUploadForm imageType="after" label="After Image/Video" action={upload} disabled={false} />
+        <MediaUploadForm imageType="before" label="Before Image/Video" action={upload} disabled={false} camera />
+        <MediaUploadForm imageType="after" label="After Image/Video" action={upload} disabled={false} camera />
       </div>
       {media.length > 0 ? (
         <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">

@@ -4,6 +4,7 @@ import { json } from "@remix-run/node";
 import { HEALTH_FLAG_LABELS, MISSED_REASON_LABELS } from "./visit-constants";
 import { toBusinessInputValue } from "./visit-dates";
 import { visitPath } from "./visit-paths";
+import { phoneLink } from "./phone-link";
 import { dateSchema, healthSchema, missSchema, notesSchema } from "./visit-schemas";
 import { isAllowed, isVisitAction, VISIT_ACTION_NAMES, VISIT_TOASTS } from "./visit-transitions";
 import { applyVisitAction, saveHealthNotes, saveVisitNotes, type VisitActionInput } from "./visit-workflow.server";
@@ -30,11 +31,24 @@ import { redirectWithSuccess } from "~/utils/toast.server";
 
 const notFound = () => new Response("Visit not found", { status: 404 });
 
+/** "Completed at 10:31 AM", with the day when it was not the visit's own. */
+export function completedLabel(completedAt: Date, serviceDate: Date): string {
+  const [day, time] = splitDateTime(formatBusinessDateTime(completedAt));
+  const [visitDay] = splitDateTime(formatBusinessDateTime(serviceDate));
+  return day === visitDay ? `Completed at ${time}` : `Completed at ${time} on ${day}`;
+}
+
+/** "Tue, Nov 26, 2026, 10:31 AM" → its day and its time. */
+function splitDateTime(label: string): [string, string] {
+  const cut = label.lastIndexOf(", ");
+  return cut < 0 ? [label, label] : [label.slice(0, cut), label.slice(cut + 2)];
+}
+
 /** Everything the admin's visit page shows. Throws 404 for an unknown id. */
 export async function loadAdminVisit(visitId: string) {
   const visit = await getVisit(visitId);
   if (!visit) throw notFound();
-  const [yard, media, events, emails, returnVisit, phone, plan] = await Promise.all([
+  const [yard, media, events, emails, returnVisit, quotePhone, plan] = await Promise.all([
     getYardProfile(visit.customer_id),
     listMediaForVisit(visit.id),
     listVisitEvents(visit.id),
@@ -53,6 +67,8 @@ export async function loadAdminVisit(visitId: string) {
       dateInput: toBusinessInputValue(visit.service_date),
       returnDateInput: toBusinessInputValue(new Date(visit.service_date.getTime() + 24 * 3600_000)),
       status: visit.status,
+      completedAt: visit.completed_at?.toISOString() ?? null,
+      completedLabel: visit.completed_at ? completedLabel(visit.completed_at, visit.service_date) : null,
       notes: visit.notes,
       healthFlags: visit.health_flags,
       healthNote: visit.health_note,
@@ -77,7 +93,8 @@ export async function loadAdminVisit(visitId: string) {
       id: visit.customer_id,
       name: visit.customer_name,
       email: visit.customer_email,
-      phone,
+      // The yard's mobile (migration 0013), else the newest number on their quotes.
+      phone: phoneLink(yard?.mobile_phone || quotePhone),
     },
     yard: yardView(yard),
     // The yard's coordinates, for the admin's "Yard location" form (decision 093).
