@@ -62,6 +62,8 @@ const YARDS: Record<CustomerKey, Omit<Insertable<YardProfilesTable>, "user_id">>
     loose_dog: false,
     hazards: "Sprinklers run at 9 a.m.",
     access_notes: null,
+    // A mobile for Today's "tel:" link; no consent to texts, so "On my way" only e-mails.
+    mobile_phone: "+17025550148",
   },
   riley: {
     street: "1905 Red Rock Vista Drive",
