@@ -1,5 +1,8 @@
+import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { expectNoAxeViolations, signInAsAdmin, useClientAddress } from "./helpers";
+import { expectNoAxeViolations, expectToast, signInAsAdmin, useClientAddress, waitForHydration } from "./helpers";
+
+const PHOTO = path.resolve(import.meta.dirname, "../fixtures/yard-before.jpg");
 
 // Issue 26, item 6: Today and the visit page on the smallest common phone (360 px wide). The
 // development seed gives Morgan Mesa a visit today and a mobile number (+1 702 555 0148).
@@ -64,4 +67,10 @@ test("on a 360 px phone, Today and a visit page fit, call the customer and take 
   await expectNoOverflow(page);
   await expectTallButtons(page);
   await expectNoAxeViolations(page, "on the visit page at 360 px");
+
+  // A photo "taken" goes the same way as a chosen file.
+  await waitForHydration(page);
+  await page.locator("#after-camera").setInputFiles(PHOTO);
+  await page.getByRole("button", { name: "Upload After" }).click();
+  await expectToast(page, true, "Success", "after image uploaded successfully");
 });

@@ -69,6 +69,15 @@ export function MediaUploadForm({
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
+    const inputs = [...form.querySelectorAll<HTMLInputElement>("input[type=file]")];
+    if (!inputs.some((input) => input.files?.length)) {
+      // Neither chosen (the pair cannot be `required`): the browser's own "select a file" prompt.
+      const wasRequired = inputs[0].required;
+      inputs[0].required = true;
+      form.reportValidity();
+      inputs[0].required = wasRequired;
+      return;
+    }
     const request = new XMLHttpRequest();
     request.open("POST", form.action);
     // Tells the action to answer with JSON instead of a redirect that XHR would follow.
