@@ -7,7 +7,8 @@
 // time (goal: p95 <= 20 ms).
 // Run: npm run bench billing   BENCH_SCALE=10k for a quick run at 10,000.
 // BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) names the server; the
-// database is made for the run and dropped at the end.
+// database is made for the run and dropped at the end; BENCH_KEEP=1 keeps it (its name is printed)
+// and BENCH_REUSE=<name> times the pages on such a kept database without seeding or billing again.
 import { randomBytes } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import pg from "pg";
@@ -79,43 +80,50 @@ function percentiles(samples: number[]) {
   return { p50: at(50), p95: at(95) };
 }
 
-const name = `bench_billing_${randomBytes(4).toString("hex")}`;
+const REUSE =
+  process.env.BENCH_REUSE && /^bench_billing_[0-9a-f]{8}$/.test(process.env.BENCH_REUSE)
+    ? process.env.BENCH_REUSE
+    : null;
+const KEEP = Boolean(REUSE) || process.env.BENCH_KEEP === "1";
+const name = REUSE ?? `bench_billing_${randomBytes(4).toString("hex")}`;
 const admin = new pg.Client({ connectionString: SERVER_URL });
 await admin.connect();
-await admin.query(`create database "${name}"`);
+if (!REUSE) await admin.query(`create database "${name}"`);
 const url = new URL(SERVER_URL);
 url.pathname = `/${name}`;
 const handle = connect({ databaseUrl: url.toString(), poolSize: 4 });
 try {
   await migrateToLatest(handle.db);
   setDatabaseForTests(handle.db);
-  const seeding = Date.now();
-  await seed(handle.db, CUSTOMERS);
-  console.log(`  seeded ${fmt(CUSTOMERS)} customers and plans in ${fmt((Date.now() - seeding) / 1000, 1)} s`);
+  if (!REUSE) {
+    const seeding = Date.now();
+    await seed(handle.db, CUSTOMERS);
+    console.log(`  seeded ${fmt(CUSTOMERS)} customers and plans in ${fmt((Date.now() - seeding) / 1000, 1)} s`);
 
-  const started = performance.now();
-  const result = await runBilling({ now: NOW });
-  const runMs = performance.now() - started;
-  report({
-    figure: `monthly billing run at ${SIZE} plans (${fmt(result.invoices)} invoices made)`,
-    value: `${fmt(runMs / 1000, 1)} s`,
-    goal: "<= 300 s",
-    ok: result.ran && runMs <= RUN_GOAL_MS,
-  });
-  report({
-    figure: `longest transaction of the run (500 invoices and their lines each)`,
-    value: `${fmt(result.longestTransactionMs, 0)} ms`,
-    goal: `<= ${TRANSACTION_GOAL_MS} ms`,
-    ok: result.longestTransactionMs <= TRANSACTION_GOAL_MS,
-  });
-  const again = performance.now();
-  const second = await runBilling({ now: NOW });
-  report({
-    figure: `a second run the same month (makes none)`,
-    value: `${fmt(second.invoices)} invoices in ${fmt((performance.now() - again) / 1000, 1)} s`,
-    goal: "0 invoices",
-    ok: second.invoices === 0,
-  });
+    const started = performance.now();
+    const result = await runBilling({ now: NOW });
+    const runMs = performance.now() - started;
+    report({
+      figure: `monthly billing run at ${SIZE} plans (${fmt(result.invoices)} invoices made)`,
+      value: `${fmt(runMs / 1000, 1)} s`,
+      goal: "<= 300 s",
+      ok: result.ran && runMs <= RUN_GOAL_MS,
+    });
+    report({
+      figure: `longest transaction of the run (500 invoices and their lines each)`,
+      value: `${fmt(result.longestTransactionMs, 0)} ms`,
+      goal: `<= ${TRANSACTION_GOAL_MS} ms`,
+      ok: result.longestTransactionMs <= TRANSACTION_GOAL_MS,
+    });
+    const again = performance.now();
+    const second = await runBilling({ now: NOW });
+    report({
+      figure: `a second run the same month (makes none)`,
+      value: `${fmt(second.invoices)} invoices in ${fmt((performance.now() - again) / 1000, 1)} s`,
+      goal: "0 invoices",
+      ok: second.invoices === 0,
+    });
+  }
 
   // Side by side, alternating, so the machine's noise falls on both alike.
   const billing: number[] = [];
@@ -151,6 +159,7 @@ try {
 } finally {
   setDatabaseForTests(undefined);
   await handle.close();
-  await admin.query(`drop database if exists "${name}" with (force)`);
+  if (KEEP) console.log(`  kept the database ${name} (BENCH_REUSE=${name} times the pages again)`);
+  else await admin.query(`drop database if exists "${name}" with (force)`);
   await admin.end();
 }

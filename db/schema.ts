@@ -357,6 +357,16 @@ export interface InvoicesTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+/** Per month, status and due day: the invoices' count and sums, kept by triggers (0019). */
+export interface InvoiceTalliesTable {
+  period_month: Day;
+  status: InvoiceStatus;
+  due_on: Day | null;
+  invoices: number;
+  total_cents: ColumnType<string, never, never>;
+  paid_cents: ColumnType<string, never, never>;
+}
+
 export interface InvoiceLinesTable {
   id: Generated<string>;
   invoice_id: string;
@@ -418,6 +428,7 @@ export interface Database {
   invoice_number_counters: InvoiceNumberCountersTable;
   invoices: InvoicesTable;
   invoice_lines: InvoiceLinesTable;
+  invoice_tallies: InvoiceTalliesTable;
   payments: PaymentsTable;
   refunds: RefundsTable;
   text_opt_outs: TextOptOutsTable;

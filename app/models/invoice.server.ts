@@ -15,18 +15,31 @@ export type InvoiceListRow = Pick<
 /** The Billing tab's groups, in the order shown: open invoices (overdue first), then the others. */
 export type InvoiceCursor = { due: string; id: string };
 
+export type BillingFigures = {
+  /** The month's invoices (not void), what was paid on them, and what is still open; cents. */
+  invoiced: number;
+  paid: number;
+  open: number;
+  /** The month's invoices, every status. */
+  count: number;
+  /** Open invoices past their due day, any month. */
+  overdue: number;
+};
+
 /**
- * One keyset page of the invoices in `status`: open ones by due day (the oldest, most overdue
- * first), the others by due day newest first. The index (status, due_on, id) serves both.
+ * The Billing tab in one round trip: one keyset page of the invoices in `status` (open ones by
+ * due day, the oldest, most overdue first; the others by due day newest first; the index
+ * (status, due_on, id) serves both, and each row's customer is two primary-key probes), beside
+ * the month's figures summed from `invoice_tallies` (a few dozen rows kept by triggers, migration
+ * 0019) rather than from the month's invoices.
  */
-export async function listInvoicesPage(
+export async function readBillingTab(
   db: Db,
-  status: InvoiceStatus,
-  after: InvoiceCursor | null,
-  limit: number,
-): Promise<InvoiceListRow[]> {
+  options: { status: InvoiceStatus; after: InvoiceCursor | null; limit: number; period: string; today: string },
+): Promise<{ rows: InvoiceListRow[]; figures: BillingFigures }> {
+  const { status, after, limit, period, today } = options;
   const ascending = status === "open" || status === "draft";
-  let query = db
+  let page = db
     .selectFrom("invoices as i")
     .innerJoin("users as u", "u.id", "i.customer_id")
     .leftJoin("profiles as p", "p.user_id", "i.customer_id")
@@ -45,36 +58,48 @@ export async function listInvoicesPage(
     .where("i.status", "=", status)
     .limit(limit);
   if (after) {
-    query = query.where((eb) =>
+    page = page.where((eb) =>
       ascending
         ? eb.or([eb("i.due_on", ">", after.due), eb.and([eb("i.due_on", "=", after.due), eb("i.id", ">", after.id)])])
         : eb.or([eb("i.due_on", "<", after.due), eb.and([eb("i.due_on", "=", after.due), eb("i.id", "<", after.id)])]),
     );
   }
-  query = ascending
-    ? query.orderBy("i.due_on", "asc").orderBy("i.id", "asc")
-    : query.orderBy("i.due_on", "desc").orderBy("i.id", "desc");
-  return query.execute();
-}
-
-/** The month's totals: invoiced (not void), paid, and still open. */
-export async function monthTotals(db: Db, period: string) {
-  const { rows } = await sql<{ invoiced: number; paid: number; open: number; count: number }>`
-    select coalesce(sum(total_cents) filter (where status <> 'void'), 0)::bigint::int8 as invoiced,
-      coalesce(sum(paid_cents), 0)::int8 as paid,
-      coalesce(sum(total_cents - paid_cents) filter (where status = 'open'), 0)::int8 as open,
-      count(*)::int as count
-    from invoices where period_month = ${period}`.execute(db);
-  const row = rows[0];
-  return { invoiced: Number(row.invoiced), paid: Number(row.paid), open: Number(row.open), count: Number(row.count) };
-}
-
-/** How many open invoices are past their due day (the tab's heading). */
-export async function countOverdue(db: Db, today: string): Promise<number> {
-  const { rows } = await sql<{
-    n: number;
-  }>`select count(*)::int as n from invoices where status = 'open' and due_on < ${today}`.execute(db);
-  return rows[0]?.n ?? 0;
+  page = ascending
+    ? page.orderBy("i.due_on", "asc").orderBy("i.id", "asc")
+    : page.orderBy("i.due_on", "desc").orderBy("i.id", "desc");
+  const direction = sql.raw(ascending ? "asc" : "desc");
+  // One row of figures, joined to each row of the page (or to none: one row with a null id).
+  const { rows } = await sql<
+    Omit<InvoiceListRow, "id"> & {
+      id: string | null;
+      tally_invoiced: string | number;
+      tally_paid: string | number;
+      tally_open: string | number;
+      tally_count: string | number;
+      tally_overdue: string | number;
+    }
+  >`select f.*, page.* from (
+      select coalesce(sum(total_cents) filter (where period_month = ${period} and status <> 'void'), 0)::int8 as tally_invoiced,
+        coalesce(sum(paid_cents) filter (where period_month = ${period}), 0)::int8 as tally_paid,
+        coalesce(sum(total_cents - paid_cents) filter (where period_month = ${period} and status = 'open'), 0)::int8 as tally_open,
+        coalesce(sum(invoices) filter (where period_month = ${period}), 0)::int8 as tally_count,
+        coalesce(sum(invoices) filter (where status = 'open' and due_on < ${today}), 0)::int8 as tally_overdue
+      from invoice_tallies where period_month = ${period} or (status = 'open' and due_on < ${today})
+    ) f left join lateral ${page} page on true
+    order by page.due_on ${direction}, page.id ${direction}`.execute(db);
+  const first = rows[0];
+  return {
+    rows: rows.flatMap(({ tally_invoiced, tally_paid, tally_open, tally_count, tally_overdue, ...row }) =>
+      row.id === null ? [] : [{ ...row, id: row.id }],
+    ),
+    figures: {
+      invoiced: Number(first?.tally_invoiced ?? 0),
+      paid: Number(first?.tally_paid ?? 0),
+      open: Number(first?.tally_open ?? 0),
+      count: Number(first?.tally_count ?? 0),
+      overdue: Number(first?.tally_overdue ?? 0),
+    },
+  };
 }
 
 export async function getInvoice(db: Db, id: string) {

@@ -2,7 +2,6 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
 import { createUser, sessionCookieFor, type TestUser } from "../helpers/factories";
 import { callRoute, locationOf, toastOf } from "../helpers/route-calls";
-import { forgetBillingSummary } from "~/features/billing/billing-pages.server";
 import * as adminInvoice from "~/routes/admin-dashboard.billing.$invoiceId";
 import * as billingTab from "~/routes/admin-dashboard.billing._index";
 import * as adminCustomer from "~/routes/admin-dashboard.customers.$customerId";
@@ -295,7 +294,6 @@ describe("Record payment, Refund and Void", () => {
       .set({ due_on: "2026-01-01", issued_on: "2026-01-01" })
       .where("id", "=", ids[2])
       .execute();
-    forgetBillingSummary();
     const response = await callRoute(billingTab.loader, "/admin-dashboard/billing?status=open", {
       cookie: cookies.admin,
     });

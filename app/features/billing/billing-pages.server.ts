@@ -16,15 +16,13 @@ import { BillingError, recordPayment, recordRefund, voidInvoice } from "./paymen
 import { getSiteSettings } from "~/content/content.server";
 import { businessToday } from "~/features/visits/visit-dates";
 import {
-  countOverdue,
   customerBalance,
   getCustomerInvoice,
   getInvoice,
   listCustomerInvoices,
   listInvoiceLines,
   listInvoicePayments,
-  listInvoicesPage,
-  monthTotals,
+  readBillingTab,
   type InvoiceCursor,
 } from "~/models/invoice.server";
 import { getDb } from "~/utils/db.server";
@@ -40,32 +38,6 @@ import type { InvoiceStatus } from "../../../db/enums";
  */
 
 export const PAGE_SIZE = 50;
-/**
- * The month's totals and the overdue count sum every invoice of the month (100,000 at scale, tens
- * of milliseconds): each process keeps them for this long, and forgets them at once when it
- * records a payment, refund or void (another machine's show up within the time).
- */
-const SUMMARY_TTL_MS = 30_000;
-let summary: { key: string; at: number; value: Promise<[Awaited<ReturnType<typeof monthTotals>>, number]> } | null =
-  null;
-
-function monthSummary(period: string, today: string, now: number) {
-  const key = `${period} ${today}`;
-  if (!summary || summary.key !== key || now - summary.at > SUMMARY_TTL_MS) {
-    const value = getDb().then((db) => Promise.all([monthTotals(db, period), countOverdue(db, today)]));
-    summary = { key, at: now, value };
-    // A failed read is not kept.
-    value.catch(() => {
-      if (summary?.value === value) summary = null;
-    });
-  }
-  return summary.value;
-}
-
-/** Tests and the invoice page's changes: the next Billing tab reads the totals afresh. */
-export function forgetBillingSummary() {
-  summary = null;
-}
 const TAB_STATUSES = ["open", "paid", "void", "uncollectible"] as const satisfies readonly InvoiceStatus[];
 
 const dayFormat = new Intl.DateTimeFormat("en-US", {
@@ -96,13 +68,9 @@ export async function loadBillingTab(url: URL, now = new Date()) {
     : "open";
   const after = decodeCursor(url.searchParams.get("after"));
   const today = businessToday(now);
-  const db = await getDb();
-  const settings = await getSiteSettings();
+  const [db, settings] = await Promise.all([getDb(), getSiteSettings()]);
   const period = currentPeriod(today, settings.billingRules.billingDay);
-  const [rows, [totals, overdue]] = await Promise.all([
-    listInvoicesPage(db, status, after, PAGE_SIZE + 1),
-    monthSummary(period, today, Date.now()),
-  ]);
+  const { rows, figures: totals } = await readBillingTab(db, { status, after, limit: PAGE_SIZE + 1, period, today });
   const page = rows.slice(0, PAGE_SIZE);
   const last = page[page.length - 1];
   const next =
@@ -119,7 +87,7 @@ export async function loadBillingTab(url: URL, now = new Date()) {
       open: formatCents(totals.open),
       count: totals.count,
     },
-    overdue,
+    overdue: totals.overdue,
     next,
     invoices: page.map((row) => ({
       id: row.id,
@@ -280,7 +248,6 @@ export async function handleInvoiceAction(
   ) => {
     try {
       await change();
-      forgetBillingSummary();
     } catch (error) {
       if (!(error instanceof BillingError)) throw error;
       log.info("billing.refused", { intent, invoiceId: context.invoiceId, status: error.status });
