@@ -2,9 +2,10 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { linkClass, tapLinkClass } from "~/components/ui-classes";
+import { tapLinkClass } from "~/components/ui-classes";
 import { requireAdmin } from "~/features/accounts/auth.server";
 import { loadBillingTab } from "~/features/billing/billing-pages.server";
+import { InvoiceTable, type InvoiceTableColumn } from "~/features/billing/invoice-table";
 import { STATIC_PAGE } from "~/utils/static-page";
 
 // Billing: the invoices of one status at a time (open first, overdue at the top), keyset-paged,
@@ -18,6 +19,8 @@ export const headers = () => ({ "Cache-Control": "private, no-store" });
 
 // A list of links: loaded as a document, no React (decision 077).
 export const handle = STATIC_PAGE;
+
+const ADMIN_COLUMNS: readonly InvoiceTableColumn[] = ["customer", "month", "due", "total", "balance"];
 
 export default function Billing() {
   const { status, statuses, month, totals, overdue, next, invoices } = useLoaderData<typeof loader>();
@@ -62,50 +65,13 @@ export default function Billing() {
       {invoices.length === 0 ? (
         <p className="mt-6 text-lg">No invoices here.</p>
       ) : (
-        <table className="mt-6 w-full text-left">
-          <caption className="sr-only">Invoices</caption>
-          <thead>
-            <tr className="border-b border-slate-300 dark:border-slate-600">
-              <th scope="col" className="py-2 pr-3">
-                Invoice
-              </th>
-              <th scope="col" className="py-2 pr-3">
-                Customer
-              </th>
-              <th scope="col" className="py-2 pr-3">
-                Month
-              </th>
-              <th scope="col" className="py-2 pr-3">
-                Due
-              </th>
-              <th scope="col" className="py-2 pr-3 text-right">
-                Total
-              </th>
-              <th scope="col" className="py-2 text-right">
-                Balance
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {invoices.map((invoice) => (
-              <tr key={invoice.id} className="border-b border-slate-200 dark:border-slate-700">
-                <td className="py-2 pr-3">
-                  <Link to={`/admin-dashboard/billing/${invoice.id}`} className={linkClass}>
-                    {invoice.number}
-                  </Link>
-                </td>
-                <td className="py-2 pr-3">{invoice.customer}</td>
-                <td className="py-2 pr-3">{invoice.month}</td>
-                <td className="py-2 pr-3">
-                  {invoice.due}
-                  {invoice.overdue ? <strong className="ml-2 text-red-800 dark:text-red-300">Overdue</strong> : null}
-                </td>
-                <td className="py-2 pr-3 text-right tabular-nums">{invoice.total}</td>
-                <td className="py-2 text-right tabular-nums">{invoice.balance}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <InvoiceTable
+          caption="Invoices"
+          columns={ADMIN_COLUMNS}
+          invoices={invoices}
+          invoiceHref={(id) => `/admin-dashboard/billing/${id}`}
+          className="mt-6"
+        />
       )}
       {next ? (
         <p className="mt-4">

@@ -2,9 +2,10 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { linkClass, tapLinkClass } from "~/components/ui-classes";
+import { tapLinkClass } from "~/components/ui-classes";
 import { requireUser } from "~/features/accounts/auth.server";
 import { loadCustomerBilling } from "~/features/billing/billing-pages.server";
+import { InvoiceTable, type InvoiceTableColumn } from "~/features/billing/invoice-table";
 import { privatePageMeta } from "~/utils/seo";
 
 // "Billing": the signed-in customer's balance and invoices; nothing here takes an id from the URL.
@@ -14,6 +15,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export const headers = () => ({ "Cache-Control": "private, no-store" });
+
+const CUSTOMER_COLUMNS: readonly InvoiceTableColumn[] = ["month", "status", "total", "pdf"];
 
 export default function CustomerBilling() {
   const { balance, owes, invoices } = useLoaderData<typeof loader>();
@@ -44,50 +47,14 @@ export default function CustomerBilling() {
         {invoices.length === 0 ? (
           <p className="mt-2">No invoices yet.</p>
         ) : (
-          <table className="mt-4 w-full text-left">
-            <caption className="sr-only">Your invoices</caption>
-            <thead>
-              <tr className="border-b border-slate-300 dark:border-slate-600">
-                <th scope="col" className="py-2 pr-3">
-                  Invoice
-                </th>
-                <th scope="col" className="py-2 pr-3">
-                  Month
-                </th>
-                <th scope="col" className="py-2 pr-3">
-                  Status
-                </th>
-                <th scope="col" className="py-2 pr-3 text-right">
-                  Total
-                </th>
-                <th scope="col" className="py-2 text-right">
-                  PDF
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {invoices.map((invoice) => (
-                <tr key={invoice.id} className="border-b border-slate-200 dark:border-slate-700">
-                  <td className="py-2 pr-3">
-                    <Link to={`/customer-dashboard/billing/${invoice.id}`} className={linkClass}>
-                      {invoice.number}
-                    </Link>
-                  </td>
-                  <td className="py-2 pr-3">{invoice.month}</td>
-                  <td className="py-2 pr-3">
-                    {invoice.status}
-                    {invoice.overdue ? " (overdue)" : ""}
-                  </td>
-                  <td className="py-2 pr-3 text-right tabular-nums">{invoice.total}</td>
-                  <td className="py-2 text-right">
-                    <a href={`/customer-dashboard/billing/${invoice.id}/pdf`} className={linkClass} download>
-                      Download<span className="sr-only"> invoice {invoice.number} as PDF</span>
-                    </a>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <InvoiceTable
+            caption="Your invoices"
+            columns={CUSTOMER_COLUMNS}
+            invoices={invoices}
+            invoiceHref={(id) => `/customer-dashboard/billing/${id}`}
+            pdfHref={(id) => `/customer-dashboard/billing/${id}/pdf`}
+            className="mt-4"
+          />
         )}
       </section>
     </div>
