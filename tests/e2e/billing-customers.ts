@@ -4,7 +4,7 @@
  * setting and attempt: the admin's journey pays its invoice, so a retry takes the next one.
  */
 export const BILLING_CUSTOMER_PASSWORD = "e2e-billing-password";
-export const BILLING_JOURNEYS = ["customer-js", "customer-nojs", "admin-js", "admin-nojs"] as const;
+export const BILLING_JOURNEYS = ["customer-js", "customer-nojs", "admin-js", "admin-nojs", "phone"] as const;
 export const BILLING_ATTEMPTS = 3;
 /** The seeded invoice: one line of $89.00. */
 export const BILLING_INVOICE_CENTS = 8900;

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { billingCustomer } from "./billing-customers";
 import { expectNoAxeViolations, expectToast, signIn, signInAsAdmin, useClientAddress } from "./helpers";
 
@@ -8,7 +8,7 @@ import { expectNoAxeViolations, expectToast, signIn, signInAsAdmin, useClientAdd
  * payment and the customer's balance clears. JavaScript on and off; axe on every page with it on (it
  * runs in the page, which JavaScript off forbids; the markup is the same). The
  * customers and their open $89.00 invoices were seeded with the test server
- * (tests/e2e/seed-billing-customers.ts).
+ * (tests/e2e/seed-billing-customers.ts). Last, the billing pages on a 360 px phone.
  */
 test.beforeEach(async ({ page, context }) => {
   await useClientAddress(page);
@@ -17,6 +17,13 @@ test.beforeEach(async ({ page, context }) => {
     (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>stub</title>" }),
   );
 });
+
+/** No error toast, neither sonner's (JavaScript) nor the server's live region (without it). */
+async function expectNoErrorToast(page: Page) {
+  await expect(page.locator("[data-sonner-toast], [data-testid=flash-toast]").filter({ hasText: "Error" })).toHaveCount(
+    0,
+  );
+}
 
 for (const js of [true, false]) {
   test.describe(js ? "Billing with JavaScript" : "Billing without JavaScript", () => {
@@ -37,6 +44,7 @@ for (const js of [true, false]) {
       await expect(page.getByRole("cell", { name: "Yard Refresh Pro on Nov 2, 2026" })).toBeVisible();
       await expect(page.getByTestId("invoice-balance")).toHaveText("$89.00");
       if (js) await expectNoAxeViolations(page, "printable invoice");
+      await expectNoErrorToast(page);
 
       const downloading = page.waitForEvent("download");
       await page.getByRole("link", { name: "Download PDF" }).click();
@@ -65,6 +73,7 @@ for (const js of [true, false]) {
       await page.getByLabel("Note").fill("Paid at the gate");
       await page.getByRole("button", { name: "Record payment" }).click();
       await expectToast(page, js, "Success", "Payment recorded");
+      await expectNoErrorToast(page);
       await expect(page.getByTestId("invoice-balance")).toHaveText("$0.00");
       await expect(page.getByText("$89.00 by Cash")).toBeVisible();
       await expect(page.getByRole("button", { name: "Record payment" })).toHaveCount(0);
@@ -72,6 +81,61 @@ for (const js of [true, false]) {
       await page.getByRole("link", { name: customer.fullName }).click();
       await expect(page.getByTestId("customer-balance")).toHaveText("Balance: $0.00");
       if (js) await expectNoAxeViolations(page, "customer page with balance");
+
+      // The invoice has left the open list for the paid one, its balance $0.00.
+      await page.goto("/admin-dashboard/billing?status=open");
+      await expect(page.getByRole("heading", { name: "Billing", level: 2 })).toBeVisible();
+      await expect(page.getByRole("link", { name: customer.invoiceNumber, exact: true })).toHaveCount(0);
+      await page.getByRole("navigation", { name: "Invoice status" }).getByRole("link", { name: "Paid" }).click();
+      const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: customer.invoiceNumber }) });
+      await expect(row.getByRole("cell").last()).toHaveText("$0.00");
+      await expectNoErrorToast(page);
     });
   });
 }
+
+/** Nothing wider than the phone: no sideways scrolling of the page (a table's region may scroll). */
+async function expectNoOverflow(page: Page) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+}
+
+test.describe("Billing on a 360 px phone", () => {
+  test.use({ viewport: { width: 360, height: 740 } });
+
+  test("the customer's and the admin's billing pages fit the phone", async ({ page }) => {
+    const customer = billingCustomer("phone", test.info().retry);
+    await signIn(page, customer.email, customer.password);
+    await page.goto("/customer-dashboard/billing");
+    await expect(page.getByTestId("open-balance")).toHaveText("$89.00");
+    // The table scrolls in its own named region: the PDF link is there, the page stays 360 px.
+    const invoices = page.getByRole("region", { name: "Your invoices" });
+    await expect(
+      invoices.getByRole("link", { name: `Download invoice ${customer.invoiceNumber} as PDF` }),
+    ).toBeAttached();
+    await expectNoOverflow(page);
+    await expectNoAxeViolations(page, "customer billing at 360 px");
+
+    await invoices.getByRole("link", { name: customer.invoiceNumber, exact: true }).click();
+    await expect(page.getByRole("heading", { name: `Invoice ${customer.invoiceNumber}`, level: 2 })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Download PDF" })).toBeVisible();
+    await expectNoOverflow(page);
+    await expectNoAxeViolations(page, "printable invoice at 360 px");
+
+    await page.context().clearCookies();
+    await signInAsAdmin(page);
+    await page.goto("/admin-dashboard/billing?status=open");
+    await expect(page.getByRole("heading", { name: "Billing", level: 2 })).toBeVisible();
+    const list = page.getByRole("region", { name: "Invoices" });
+    await expect(list.getByRole("link", { name: customer.invoiceNumber, exact: true })).toBeAttached();
+    await expectNoOverflow(page);
+    await expectNoAxeViolations(page, "billing tab at 360 px");
+
+    await page.goto(
+      await list.getByRole("link", { name: customer.invoiceNumber, exact: true }).getAttribute("href").then(String),
+    );
+    await expect(page.getByRole("heading", { name: `Invoice ${customer.invoiceNumber}` })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Record payment" })).toBeVisible();
+    await expectNoOverflow(page);
+    await expectNoAxeViolations(page, "admin invoice at 360 px");
+  });
+});

@@ -5,7 +5,8 @@ import { linkClass } from "~/components/ui-classes";
  * A list of invoices as a table: the admin's Billing tab and the customer's Billing page both
  * show one, each with its own columns. In a region of its own that scrolls sideways when the
  * columns are wider than a phone (360 px), so the page itself never does; the region is
- * focusable and named, so keyboard users can scroll it too. Cells take their padding from
+ * focusable and named, so keyboard users can scroll it too, and positioned, so the PDF links'
+ * screen-reader-only words stay inside it instead of widening the page. Cells take their padding from
  * `.data-table` (app/tailwind.css) and rows their lines from the body: a few bytes a row, 50 rows
  * a page (decision 076).
  */
@@ -48,10 +49,10 @@ function Cell({
     case "customer":
       return <td>{invoice.customer}</td>;
     case "month":
-      return <td className="whitespace-nowrap">{invoice.month}</td>;
+      return <td>{invoice.month}</td>;
     case "due":
       return (
-        <td className="whitespace-nowrap">
+        <td>
           {invoice.due}
           {invoice.overdue ? <strong className="ml-2 text-red-800 dark:text-red-300">Overdue</strong> : null}
         </td>
@@ -98,7 +99,7 @@ export function InvoiceTable({
 }) {
   return (
     <div
-      className={`overflow-x-auto rounded-xl border border-slate-300 dark:border-slate-600 ${className}`}
+      className={`relative overflow-x-auto rounded-xl border border-slate-300 dark:border-slate-600 ${className}`}
       role="region"
       aria-label={caption}
       tabIndex={0}
