@@ -44,7 +44,7 @@ export default function AdminInvoice() {
           <span aria-hidden="true">←&nbsp;</span>Billing
         </Link>
       </p>
-      <p>
+      <p className="break-words">
         <Link to={`/admin-dashboard/customers/${invoice.customer.id}`} className={linkClass}>
           {invoice.customer.name || invoice.customer.email}
         </Link>

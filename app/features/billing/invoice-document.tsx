@@ -4,6 +4,7 @@ import type { InvoiceView } from "./billing-pages.server";
  * An invoice as a document: who it is from and to, its lines, total, payments and balance, and
  * the owner's footer. The customer's printable page and the admin's invoice page both show it;
  * it prints on its own (the site's header and footer are hidden in print by app/tailwind.css).
+ * A long e-mail address breaks rather than widen a phone's page.
  */
 type InvoiceData = Omit<InvoiceView, "balanceCents"> & { balanceCents?: number };
 
@@ -23,13 +24,13 @@ export function InvoiceDocument({ invoice }: { invoice: InvoiceData }) {
           </h2>
           <p className="text-slate-700 dark:text-slate-300">{invoice.month}</p>
         </div>
-        <div className="text-right text-slate-800 dark:text-slate-100">
+        <div className="break-words text-right text-slate-800 dark:text-slate-100">
           <p className="font-semibold">{invoice.business.name}</p>
           <p>{invoice.business.phone}</p>
           <p>{invoice.business.email}</p>
         </div>
       </header>
-      <dl className="mt-4 grid gap-x-6 gap-y-1 text-slate-800 sm:grid-cols-2 dark:text-slate-100">
+      <dl className="mt-4 grid gap-x-6 gap-y-1 break-words text-slate-800 sm:grid-cols-2 dark:text-slate-100">
         <div>
           <dt className="inline font-semibold">Billed to: </dt>
           <dd className="inline">
