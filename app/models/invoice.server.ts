@@ -148,17 +148,39 @@ export async function listInvoicePayments(db: Db, invoiceId: string) {
     .execute();
 }
 
-/** A customer's invoices, newest month first (at most `limit`). */
-export async function listCustomerInvoices(db: Db, customerId: string, limit: number) {
-  return db
+type CustomerInvoiceRow = Pick<
+  Invoice,
+  "id" | "number" | "period_month" | "status" | "issued_on" | "due_on" | "total_cents" | "paid_cents"
+>;
+
+/**
+ * A customer's Billing page in one round trip: what they owe now (their open invoices' totals
+ * less what was paid, every one of them) beside their invoices, newest month first (at most
+ * `limit`, drafts left out). Both walk the index (customer_id, period_month desc, id).
+ */
+export async function readCustomerBilling(db: Db, customerId: string, limit: number) {
+  const invoices = db
     .selectFrom("invoices")
     .select(["id", "number", "period_month", "status", "issued_on", "due_on", "total_cents", "paid_cents"])
     .where("customer_id", "=", customerId)
     .where("status", "<>", "draft")
     .orderBy("period_month", "desc")
     .orderBy("id", "desc")
-    .limit(limit)
-    .execute();
+    .limit(limit);
+  // One row of the balance, joined to each invoice (or to none: one row with a null id).
+  const { rows } = await sql<
+    Omit<CustomerInvoiceRow, "id"> & { id: string | null; owed: string | number }
+  >`select b.owed, i.* from (
+      select coalesce(sum(total_cents - paid_cents), 0)::int8 as owed
+      from invoices where customer_id = ${customerId} and status = 'open'
+    ) b left join lateral ${invoices} i on true
+    order by i.period_month desc, i.id desc`.execute(db);
+  return {
+    balance: Number(rows[0]?.owed ?? 0),
+    invoices: rows.flatMap(({ owed: _owed, id, ...row }): CustomerInvoiceRow[] =>
+      id === null ? [] : [{ ...row, id }],
+    ),
+  };
 }
 
 /** What the customer owes now: the open invoices' totals less what was paid on them. */

@@ -180,6 +180,31 @@ describe("the customer's billing pages", () => {
   });
 });
 
+describe("the customer's Billing page in one round trip", () => {
+  it("without invoices owes nothing; with several, lists them newest first and owes only the open ones", async () => {
+    const empty = await (
+      await callRoute(customerBilling.loader, "/customer-dashboard/billing", { cookie: cookies.bob })
+    ).json();
+    expect(empty).toMatchObject({ balance: "$0.00", owes: false, invoices: [] });
+
+    const older = await createInvoice(bob.id, 1000);
+    const newer = await createInvoice(bob.id, 2500);
+    await db()
+      .updateTable("invoices")
+      .set({ status: "paid", paid_cents: 1000, paid_at: new Date() })
+      .where("id", "=", older)
+      .execute();
+    const data = await (
+      await callRoute(customerBilling.loader, "/customer-dashboard/billing", { cookie: cookies.bob })
+    ).json();
+    expect(data.balance).toBe("$25.00");
+    expect(data.invoices.map((row: { id: string; status: string }) => [row.id, row.status])).toEqual([
+      [newer, "Open"],
+      [older, "Paid"],
+    ]);
+  });
+});
+
 describe("Record payment, Refund and Void", () => {
   it("a cash payment of the whole balance marks the invoice paid and clears the customer's balance", async () => {
     const id = await createInvoice(alice.id);

@@ -19,10 +19,10 @@ import {
   customerBalance,
   getCustomerInvoice,
   getInvoice,
-  listCustomerInvoices,
   listInvoiceLines,
   listInvoicePayments,
   readBillingTab,
+  readCustomerBilling,
   type InvoiceCursor,
 } from "~/models/invoice.server";
 import { getDb } from "~/utils/db.server";
@@ -178,10 +178,7 @@ export async function loadCustomerInvoice(invoiceId: string, customerId: string,
 export async function loadCustomerBilling(customerId: string, now = new Date()) {
   const db = await getDb();
   const today = businessToday(now);
-  const [balance, invoices] = await Promise.all([
-    customerBalance(db, customerId),
-    listCustomerInvoices(db, customerId, 36),
-  ]);
+  const { balance, invoices } = await readCustomerBilling(db, customerId, 36);
   return {
     balance: formatCents(balance),
     owes: balance > 0,
