@@ -7,13 +7,14 @@ import { useTestSmtp } from "../helpers/smtp-server";
 import { startTwilioStandIn, type TwilioStandIn } from "../helpers/twilio-stand-in";
 import { getSiteSettings } from "~/content/content.server";
 import { onMyWayView } from "~/features/notices/on-my-way-view.server";
-import { sendOnMyWay } from "~/features/notices/on-my-way.server";
+import { formatBusinessClock, sendOnMyWay } from "~/features/notices/on-my-way.server";
 import { twilioWebhookUrl } from "~/features/notices/text-webhook.server";
 import { deliverDueEmails } from "~/features/outbox/outbox.server";
 import { loadAdminVisit } from "~/features/visits/visit-page.server";
 import { loader as customerVisitLoader } from "~/routes/customer-dashboard_.visits.$visitId";
 import { action as yardAction } from "~/routes/customer-dashboard_.yard";
 import { action as onMyWayAction } from "~/routes/admin-dashboard.visits.$visitId.on-my-way";
+import { loader as todayLoader } from "~/routes/admin-dashboard.visits.today";
 import { action as webhookAction } from "~/routes/resources.webhooks.twilio";
 import { resetEnvCache } from "~/utils/env.server";
 
@@ -143,6 +144,10 @@ describe("On my way", () => {
     );
     const { history } = await loadAdminVisit(visit.id);
     expect(history.map((line) => line.what)).toEqual([events[0].detail]);
+    // Today's card says when, from the day's one read of its visits.
+    const todayPage = await callRoute(todayLoader, "/admin-dashboard/visits/today", { cookie: adminCookie });
+    const cards = (await todayPage.json()).visits as { id: string; onMyWaySentAt: string | null }[];
+    expect(cards.find((card) => card.id === visit.id)?.onMyWaySentAt).toBe(formatBusinessClock(stored!.on_my_way_at!));
 
     expect(await deliverDueEmails()).toEqual({ sent: 1, failed: 0 });
     const [mail] = await smtp.current.waitForMessages(1);
