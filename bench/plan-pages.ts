@@ -18,11 +18,11 @@
 // BENCH_RENDER_CALLS / BENCH_HTTP_CALLS: calls per page (300 each).
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import http from "node:http";
 import path from "node:path";
 import { sql, type Kysely } from "kysely";
 import pg from "pg";
 import { imageMemoryEnv, startAppServer, type AppServer } from "../tests/helpers/app-server";
+import { closeHttp, timeHttpInTurns } from "./_http-turns";
 import { renderInProcess, type RenderTiming } from "./_render-in-process";
 import { fmt, report } from "./_report";
 
@@ -51,9 +51,6 @@ const BASELINE_BUILD = process.env.BENCH_BASELINE_BUILD;
 const KEEP = process.env.BENCH_PLAN_KEEP === "1";
 const REUSE = process.env.BENCH_PLAN_DATABASE;
 const BUSINESS_TODAY = sql`(now() at time zone 'America/Los_Angeles')::date`;
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 async function seed(db: Kysely<Database>, customers: number) {
   const started = Date.now();
@@ -151,57 +148,6 @@ async function queryPlans(db: Kysely<Database>, customerId: string, planId: stri
   return { text: lines.join("\n"), sequential };
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-function get(url: string, cookie: string): Promise<{ status: number; ms: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const req = http.get(url, { agent, headers: { Cookie: cookie, Accept: "text/html" } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          ms: performance.now() - started,
-          body: Buffer.concat(chunks).toString("utf8"),
-        }),
-      );
-    });
-    req.on("error", reject);
-  });
-}
-
-type Target = { url: string; cookie: string };
-type Timing = { p50: number; p95: number; kb: number };
-
-/**
- * p50 / p95 of `calls` GETs of each page, one at a time and in turns (call i of every page, then
- * call i + 1), each call the next of the page's targets (url and cookie): the pages see the same
- * machine, so their ratios hold on a shared one.
- */
-async function timePages(pages: { targets: Target[]; mustContain: string }[]): Promise<Timing[]> {
-  const kb: number[] = [];
-  for (const { targets, mustContain } of pages) {
-    const first = await get(targets[0].url, targets[0].cookie);
-    if (first.status !== 200 || !first.body.includes(mustContain)) {
-      throw new Error(`${targets[0].url} answered ${first.status} without "${mustContain}"`);
-    }
-    kb.push(Buffer.byteLength(first.body) / 1024);
-  }
-  const times = pages.map(() => [] as number[]);
-  for (let i = -30; i < HTTP_CALLS; i++) {
-    for (const [p, { targets }] of pages.entries()) {
-      const target = targets[(i + 30) % targets.length];
-      const r = await get(target.url, target.cookie);
-      if (r.status !== 200) throw new Error(`${target.url} answered ${r.status}`);
-      if (i >= 0) times[p].push(r.ms);
-    }
-  }
-  return times.map((t, p) => {
-    t.sort((a, b) => a - b);
-    return { p50: percentile(t, 50), p95: percentile(t, 95), kb: kb[p] };
-  });
-}
-
 const cookieOf = (headers: Headers) => (headers.get("Set-Cookie") ?? "").split(";")[0];
 
 if (!existsSync(path.join(root, "build/index.js"))) {
@@ -288,11 +234,12 @@ try {
     { ready: "healthy", stdio: "inherit" },
   );
   const base = app.url;
-  const timings = await timePages(
+  const timings = await timeHttpInTurns(
     pages.map((page, p) => ({
       targets: targetsOf(page).map((t) => ({ url: `${base}${t.path}`, cookie: t.cookie })),
       mustContain: mustContain[p],
     })),
+    { calls: HTTP_CALLS, warmup: 30 },
   );
   const env = `NODE_OPTIONS="${memory.NODE_OPTIONS ?? ""}"`;
   const controlHttp = timings.at(-1)!;
@@ -319,5 +266,5 @@ try {
   if (KEEP || REUSE) console.log(`  kept database ${name} (BENCH_PLAN_DATABASE=${name})`);
   else await admin.query(`drop database if exists "${name}" with (force)`);
   await admin.end();
-  agent.destroy();
+  closeHttp();
 }

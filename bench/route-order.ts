@@ -10,16 +10,16 @@
 // customers, 200,000 visits). BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres)
 // names the server; the database is made for the run and dropped at the end
 // (BENCH_ROUTE_KEEP=1 keeps it; BENCH_ROUTE_DATABASE=<name> measures a kept one again;
-// BENCH_ROUTE_HTML=<file> saves Today's HTML).
-import { spawnSync } from "node:child_process";
+// BENCH_ROUTE_HTML=<folder> saves Today's and the control's HTML there). The in-process renders
+// (bench/_render-in-process.ts) and the HTTP turns (bench/_http-turns.ts) are plan-pages.ts's.
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync } from "node:fs";
-import http from "node:http";
-import os from "node:os";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { sql, type Kysely } from "kysely";
 import pg from "pg";
 import { imageMemoryEnv, startAppServer, type AppServer } from "../tests/helpers/app-server";
+import { closeHttp, percentile, timeHttpInTurns } from "./_http-turns";
+import { renderInProcess } from "./_render-in-process";
 import { fmt, report } from "./_report";
 
 const SESSION_SECRET = "bench-session-secret-that-is-long-enough-0123456789";
@@ -35,12 +35,10 @@ const ORDER_GOAL_MS = 50;
 const P95_GOAL_MS = 20;
 const KEEP = process.env.BENCH_ROUTE_KEEP === "1";
 const REUSE = process.env.BENCH_ROUTE_DATABASE;
-/** BENCH_ROUTE_HTML=<file> saves Today's HTML there, to see where its bytes go. */
-const HTML_FILE = process.env.BENCH_ROUTE_HTML;
+/** BENCH_ROUTE_HTML=<folder> saves Today's HTML there, to see where its bytes go. */
+const HTML_DIR = process.env.BENCH_ROUTE_HTML;
 const BUSINESS_TODAY = sql`(now() at time zone 'America/Los_Angeles')::date`;
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const summary = (times: number[]) => {
   const sorted = [...times].sort((a, b) => a - b);
   return { p50: percentile(sorted, 50), p95: percentile(sorted, 95) };
@@ -115,84 +113,7 @@ async function seed(db: Kysely<any>) {
   return (Date.now() - started) / 1000;
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-function get(url: string, cookie: string): Promise<{ status: number; ms: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const req = http.get(url, { agent, headers: { Cookie: cookie, Accept: "text/html" } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          ms: performance.now() - started,
-          body: Buffer.concat(chunks).toString(),
-        }),
-      );
-    });
-    req.on("error", reject);
-  });
-}
-
-/** Today and the control page in turns (the machine's noise falls on both), `CALLS` each. */
-async function timeInTurns(fetchPage: (pathname: string) => Promise<{ status: number; ms: number; body: string }>) {
-  const pages = { today: "/admin-dashboard/visits/today", control: "" };
-  const day = (await fetchPage(pages.today)).body;
-  if (!day.includes("Estimated arrival") || !day.includes(`${STOPS_TODAY} stops`)) {
-    throw new Error("Today did not answer with the route");
-  }
-  const times = { today: [] as number[], control: [] as number[] };
-  for (let i = 0; i < CALLS + 20; i++) {
-    for (const name of ["today", "control"] as const) {
-      const r = await fetchPage(name === "today" ? pages.today : controlPath);
-      if (r.status !== 200) throw new Error(`${name} answered ${r.status}`);
-      if (i >= 20) times[name].push(r.ms);
-    }
-  }
-  return { today: summary(times.today), control: summary(times.control), kb: Buffer.byteLength(day) / 1024 };
-}
-
-/** Today and the control in a production process through the build's handler (_route-today-child.mjs). */
-function timeInProcess(databaseUrl: string, cookie: string) {
-  const child = spawnSync(
-    process.execPath,
-    [
-      path.join(root, "bench/_route-today-child.mjs"),
-      JSON.stringify({
-        build: path.join(root, "build/index.js"),
-        pages: [
-          ["today", "/admin-dashboard/visits/today"],
-          ["control", controlPath],
-        ],
-        cookie,
-        calls: CALLS,
-        htmlFile: HTML_FILE,
-      }),
-    ],
-    {
-      cwd: root,
-      encoding: "utf8",
-      maxBuffer: 16 * 1024 * 1024,
-      env: {
-        PATH: process.env.PATH ?? "",
-        NODE_ENV: "production",
-        ALLOW_EMBEDDED_IN_PRODUCTION: "true",
-        SITE_URL: "http://localhost",
-        DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "bench-route-")),
-        DATABASE_URL: databaseUrl,
-        SESSION_SECRET,
-        SEED_DEV_DATA: "false",
-        LOG_LEVEL: "error",
-      },
-    },
-  );
-  const line = child.stdout.trim().split("\n").at(-1) ?? "";
-  if (child.status !== 0 || !line.startsWith("[")) {
-    throw new Error(`bench/_route-today-child.mjs failed (${child.status}): ${child.stderr.slice(-2000)}`);
-  }
-  const [today, control] = JSON.parse(line) as { p50: number; p95: number; bytes: number }[];
-  return { today, control, kb: today.bytes / 1024 };
-}
+const TODAY_PATH = "/admin-dashboard/visits/today";
 
 const admin = new pg.Client({ connectionString: SERVER_URL });
 await admin.connect();
@@ -238,7 +159,20 @@ try {
       "Set-Cookie",
     ) ?? ""
   ).split(";")[0];
-  const inProcess = timeInProcess(url.toString(), cookie);
+  const [todayRender, controlRender] = renderInProcess({
+    databaseUrl: url.toString(),
+    sessionSecret: SESSION_SECRET,
+    builds: [path.join(root, "build/index.js")],
+    pages: [
+      ["today", TODAY_PATH],
+      ["control", controlPath],
+    ],
+    cookie,
+    calls: CALLS,
+    htmlDir: HTML_DIR,
+    interleave: true,
+  }).map((page) => page.builds[0]);
+  const inProcess = { today: todayRender, control: controlRender, kb: todayRender.bytes / 1024 };
 
   // Over HTTP: the production server as Fly runs it.
   const memory = imageMemoryEnv();
@@ -247,7 +181,18 @@ try {
     { ready: "healthy", stdio: "inherit" },
   );
   const base = app.url;
-  const overHttp = await timeInTurns((pathname) => get(`${base}${pathname}`, cookie));
+  const [todayHttp, controlHttp] = await timeHttpInTurns(
+    [
+      // Today really answered with the day's route.
+      {
+        targets: [{ url: `${base}${TODAY_PATH}`, cookie }],
+        mustContain: ["Estimated arrival", `${STOPS_TODAY} stops`],
+      },
+      { targets: [{ url: `${base}${controlPath}`, cookie }], mustContain: "Visits" },
+    ],
+    { calls: CALLS, warmup: 20 },
+  );
+  const overHttp = { today: todayHttp, control: controlHttp, kb: todayHttp.kb };
 
   for (const [how, t] of [
     ["in process (the build's Remix handler, NODE_ENV=production)", inProcess],
@@ -255,13 +200,18 @@ try {
   ] as const) {
     report({
       figure: `Today (${STOPS_TODAY} stops in route order) p50 / p95 at ${SIZE} customers, ${fmt(visits)} visits, ${how}, ${CALLS} calls`,
-      value: `${fmt(t.today.p50, 2)} / ${fmt(t.today.p95, 2)} ms (${fmt(t.kb, 1)} KB of HTML)`,
+      // In process, also this process's CPU time a render (the median): less noisy on a shared machine.
+      value: `${fmt(t.today.p50, 2)} / ${fmt(t.today.p95, 2)} ms (${fmt(t.kb, 1)} KB of HTML${"cpu50" in t.today ? `, CPU p50 ${fmt(t.today.cpu50, 2)} ms` : ""})`,
       goal: `p95 <= ${P95_GOAL_MS} ms`,
       ok: t.today.p95 <= P95_GOAL_MS,
     });
     report({
       figure: `Today's p95 vs the control (the Visits list of the day, unchanged) ${how}`,
-      value: `${fmt(t.today.p95, 2)} vs ${fmt(t.control.p95, 2)} ms = ${fmt(t.today.p95 / t.control.p95, 2)}x`,
+      value: `${fmt(t.today.p95, 2)} vs ${fmt(t.control.p95, 2)} ms = ${fmt(t.today.p95 / t.control.p95, 2)}x${
+        "cpu50" in t.today && "cpu50" in t.control
+          ? `; CPU p50 ${fmt(t.today.cpu50, 2)} vs ${fmt(t.control.cpu50, 2)} ms = ${fmt(t.today.cpu50 / t.control.cpu50, 2)}x`
+          : ""
+      }`,
       goal: "information",
       ok: null,
     });
@@ -272,5 +222,5 @@ try {
   if (KEEP || REUSE) console.log(`  kept database ${name} (BENCH_ROUTE_DATABASE=${name})`);
   else await admin.query(`drop database if exists "${name}" with (force)`);
   await admin.end();
-  agent.destroy();
+  closeHttp();
 }

@@ -63,6 +63,8 @@ export const VISIT_EVENT_KINDS = [
   "email_skipped",
   // An admin changed a visit made from a plan by hand: it no longer follows the plan.
   "left_plan",
+  // "On my way" was sent (migration 0018): the History says who pressed it and when.
+  "on_my_way",
 ] as const;
 export type VisitEventKind = (typeof VISIT_EVENT_KINDS)[number];
 

@@ -32,17 +32,6 @@ export async function markOnMyWay(trx: Db, visitId: string, at: Date) {
   await trx.updateTable("services").set({ on_my_way_at: at }).where("id", "=", visitId).execute();
 }
 
-/** When "On my way" was sent for each of these visits (the ones never sent are left out). */
-export async function listOnMyWayTimes(db: Db, visitIds: string[]) {
-  if (visitIds.length === 0) return [];
-  return db
-    .selectFrom("services")
-    .select(["id", "on_my_way_at"])
-    .where("id", "in", visitIds)
-    .where("on_my_way_at", "is not", null)
-    .execute();
-}
-
 export async function findOnMyWayState(db: Db, visitId: string) {
   return db
     .selectFrom("services")

@@ -99,7 +99,8 @@ type VisitsQuery = SelectQueryBuilder<Database, "services", object>;
  */
 function visitPageBetween(db: Db, from: Date, to: Date, limit: number, filter: (q: VisitsQuery) => VisitsQuery) {
   const page = filter(db.selectFrom("services").where("service_date", ">=", from).where("service_date", "<", to))
-    .select(["id", "service_type", "service_date", "status", "plan_id", "skip_reason", "customer_id"])
+    // on_my_way_at for Today's cards ("On my way sent at 10:31 AM"): the same row, no second read.
+    .select(["id", "service_type", "service_date", "status", "plan_id", "skip_reason", "customer_id", "on_my_way_at"])
     .orderBy("service_date")
     .orderBy("id")
     .limit(limit);
@@ -188,6 +189,8 @@ export type TodayRow = VisitListRow & {
   plan_dog_count: number | null;
   /** The yard's mobile, else the newest number on the customer's quotes (admins only). */
   phone: string | null;
+  /** When "On my way" was sent (migration 0013), or null. */
+  on_my_way_at: Date | null;
 };
 
 /**
@@ -210,6 +213,7 @@ export async function listVisitsBetween(
   )
     .leftJoin("customer_plans", "customer_plans.id", "services.plan_id")
     .select([
+      "services.on_my_way_at",
       "yard_profiles.dog_count",
       "yard_profiles.dog_names",
       "yard_profiles.loose_dog",

@@ -4,7 +4,6 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { requireAdmin } from "~/features/accounts/auth.server";
 import { OnMyWayForm } from "~/features/notices/on-my-way-form";
-import { onMyWaySentTimes } from "~/features/notices/on-my-way-view.server";
 import { RouteStopCard } from "~/features/route/route-stop-card";
 import { RouteSummary } from "~/features/route/route-summary";
 import { handleTodayAction, loadToday, TODAY_PAGE_SIZE } from "~/features/route/today-route.server";
@@ -20,16 +19,12 @@ export const handle = STATIC_PAGE;
 // code is on file, never what it is (the code is on the visit's page, behind "Show gate code").
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
+  // Each stop carries when "On my way" was sent (onMyWaySentAt), read with the day's visits.
   const page = await loadToday(new URL(request.url));
-  // When "On my way" was sent for each stop ("10:31 AM"), so a second press is not offered.
-  const onMyWaySent = await onMyWaySentTimes(page.visits.map((visit) => visit.id));
-  return json(
-    { ...page, onMyWaySent },
-    {
-      status: page.pageGone ? 400 : 200,
-      headers: { "Cache-Control": "private, no-store" },
-    },
-  );
+  return json(page, {
+    status: page.pageGone ? 400 : 200,
+    headers: { "Cache-Control": "private, no-store" },
+  });
 }
 
 // "Move up", "Move down" and "Optimise again"; each answers with the page again (303).
@@ -49,7 +44,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const headers = () => ({ "Cache-Control": "private, no-store" });
 
 export default function Today() {
-  const { dayLabel, visits, pageGone, paged, next, route, routeNote, onMyWaySent } = useLoaderData<typeof loader>();
+  const { dayLabel, visits, pageGone, paged, next, route, routeNote } = useLoaderData<typeof loader>();
   return (
     <section aria-labelledby="today-heading" className="mx-auto max-w-xl">
       <Link to="/admin-dashboard/visits" className="tap-link">
@@ -82,7 +77,7 @@ export default function Today() {
                   <OnMyWayForm
                     visitId={visit.id}
                     returnTo="today"
-                    sentAt={onMyWaySent[visit.id] ?? null}
+                    sentAt={visit.onMyWaySentAt}
                     estimate={visit.arrivalAt}
                   />
                 ) : null

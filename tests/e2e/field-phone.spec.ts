@@ -1,6 +1,6 @@
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { expectNoAxeViolations, expectToast, signInAsAdmin, useClientAddress, waitForHydration } from "./helpers";
+import { expectNoAxeViolations, expectToast, isolateBrowser, signInAsAdmin, waitForHydration } from "./helpers";
 
 const PHOTO = path.resolve(import.meta.dirname, "../fixtures/yard-before.jpg");
 
@@ -8,8 +8,8 @@ const PHOTO = path.resolve(import.meta.dirname, "../fixtures/yard-before.jpg");
 // development seed gives Morgan Mesa a visit today and a mobile number (+1 702 555 0148).
 test.use({ viewport: { width: 360, height: 740 } });
 
-test.beforeEach(async ({ page }) => {
-  await useClientAddress(page);
+test.beforeEach(async ({ page, context }) => {
+  await isolateBrowser(page, context);
 });
 
 /** Nothing wider than the phone: no sideways scrolling. */

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import type { CaughtMail } from "../helpers/mail-catcher";
 import { DEV_ADMIN_TOTP_SECRET, totpForStep, totpStep } from "../helpers/totp";
 import { testAdmin, TEST_ADMIN_SLOTS, TEST_ADMINS_PER_SLOT, type TestAdmin } from "./test-admins";
@@ -145,6 +145,92 @@ export async function useClientAddress(page: Page): Promise<string> {
   const address = nextClientAddress();
   await page.setExtraHTTPHeaders({ "X-Forwarded-For": address });
   return address;
+}
+
+/**
+ * A test's start: a client address of its own for the page's context (so the sign-in limits of
+ * one test never meet another's), and no request leaves the machine: any host but this one gets
+ * a stub page.
+ */
+export async function isolateBrowser(page: Page, context: BrowserContext = page.context()) {
+  await useClientAddress(page);
+  await context.route(
+    (url) => url.hostname !== "127.0.0.1" && url.hostname !== "localhost",
+    (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>stub</title>" }),
+  );
+}
+
+/** `label` made unique to this call: names and e-mail addresses no other test (or run) uses. */
+export const uniqueLabel = (label: string) =>
+  `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
+
+/** Today's date at `time` ("12:00") in the business's time zone, as the Create Service input takes it. */
+export function businessTodayAt(time: string) {
+  const day = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Los_Angeles" }).format(new Date());
+  return `${day}T${time}`;
+}
+
+export type NewCustomer = { fullName: string; email: string; password: string };
+
+/** A customer of this test's own: `First <unique>`, `<unique>@example.com`. */
+export function newCustomer(firstName: string, tag: string, password: string): NewCustomer {
+  return {
+    fullName: `${firstName} ${uniqueLabel(tag)}`,
+    email: `${uniqueLabel(tag.toLowerCase())}@example.com`,
+    password,
+  };
+}
+
+/** Creates the account through the sign-up form (JavaScript on or off), then signs in with it. */
+export async function signUpCustomer(page: Page, customer: NewCustomer) {
+  await page.goto("/auth?tab=signup");
+  await page.getByLabel("Full Name").fill(customer.fullName);
+  await page.getByLabel("Email").fill(customer.email);
+  await page.getByLabel("Password").fill(customer.password);
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page).toHaveURL(/\/auth$/);
+  await signIn(page, customer.email, customer.password);
+}
+
+/**
+ * On the admin's dashboard (where an admin's sign-in lands): a visit for `customer` through
+ * Create Service, at `date` (a datetime-local value, e.g. businessTodayAt("12:00")).
+ */
+export async function createVisitFor(
+  page: Page,
+  js: boolean,
+  customer: Pick<NewCustomer, "fullName" | "email">,
+  date: string,
+  serviceType = "Weekly Service",
+) {
+  if (js) await waitForHydration(page);
+  await pickCustomer(page, js, customer.email, `${customer.fullName} (${customer.email}) (unverified)`);
+  await page.getByLabel("Service Type").selectOption(serviceType);
+  await page.getByLabel("Service Date").fill(date);
+  await page.getByRole("button", { name: "Create Service" }).click();
+  await expectToast(page, js, "Success", "Service created successfully");
+}
+
+/**
+ * What went wrong in a page while a journey ran: errors thrown in the browser, and any answer
+ * of 500 or more from this server. Check with expectNoFailures at each step.
+ */
+export function watchForFailures(page: Page) {
+  const failures: string[] = [];
+  page.on("pageerror", (error) => failures.push(`page error: ${error.message}`));
+  page.on("response", (response) => {
+    if (response.status() >= 500) failures.push(`${response.status()} from ${response.url()}`);
+  });
+  return failures;
+}
+
+/** No 5xx and no browser error so far (watchForFailures), and no error or warning toast showing. */
+export async function expectNoFailures(page: Page, failures: string[], step: string) {
+  expect(failures, `failures ${step}`).toEqual([]);
+  const errorToasts = page.locator(
+    ":is([data-sonner-toast], [data-testid=flash-toast]):is([data-type=error], [data-type=warning])",
+  );
+  await expect(errorToasts, `error toasts ${step}`).toHaveCount(0);
 }
 
 /**

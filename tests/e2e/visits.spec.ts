@@ -3,13 +3,15 @@ import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { makePng } from "../helpers/media-bytes";
 import {
+  businessTodayAt,
+  createVisitFor,
   expectNoAxeViolations,
   expectToast,
+  isolateBrowser,
   mailLinks,
-  pickCustomer,
-  signIn,
+  newCustomer,
   signInAsAdmin,
-  useClientAddress,
+  signUpCustomer,
   waitForHydration,
   waitForMail,
   waitForToastsToClear,
@@ -19,26 +21,13 @@ const BEFORE_JPG = path.resolve(import.meta.dirname, "../fixtures/yard-before.jp
 const AFTER_PNG = { name: "yard-after.png", mimeType: "image/png", buffer: makePng(320, 200, [30, 120, 60]) };
 const GATE_CODE = "7315-GATE";
 
-// Each test signs in from its own client address, so the sign-in limits of one test never meet another's.
 test.beforeEach(async ({ page, context }) => {
-  await useClientAddress(page);
-  await context.route(
-    (url) => url.hostname !== "127.0.0.1" && url.hostname !== "localhost",
-    (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>stub</title>" }),
-  );
+  await isolateBrowser(page, context);
 });
-
-const unique = (label: string) => `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
 
 async function logout(page: Page) {
   await page.getByRole("button", { name: "Logout" }).first().click();
   await expect(page).toHaveURL(/\/$/);
-}
-
-/** Today's date and a time, as the business's time zone reads it (the Create Service input). */
-function todayAtNoon() {
-  const day = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Los_Angeles" }).format(new Date());
-  return `${day}T12:00`;
 }
 
 for (const js of [true, false]) {
@@ -53,16 +42,9 @@ for (const js of [true, false]) {
       const pageErrors: string[] = [];
       page.on("pageerror", (error) => pageErrors.push(error.message));
       // --- A customer with a yard profile ------------------------------------------------
-      const fullName = `Vera ${unique("Visit")}`;
-      const email = `${unique("visits")}@example.com`;
-      const password = "visits-password";
-      await page.goto("/auth?tab=signup");
-      await page.getByLabel("Full Name").fill(fullName);
-      await page.getByLabel("Email").fill(email);
-      await page.getByLabel("Password").fill(password);
-      await page.getByRole("button", { name: "Create Account" }).click();
-      await expect(page).toHaveURL(/\/auth$/);
-      await signIn(page, email, password);
+      const customer = newCustomer("Vera", "Visits", "visits-password");
+      const { fullName, email, password } = customer;
+      await signUpCustomer(page, customer);
       await page.getByRole("link", { name: "Your Yard" }).click();
       await expect(page.getByRole("heading", { name: "Your Yard", level: 1 })).toBeVisible();
       await expect(page.getByLabel("E-mail me when a visit is completed or missed")).toBeChecked();
@@ -92,12 +74,7 @@ for (const js of [true, false]) {
       for (const name of ["Services & Uploads", "Visits", "Customers", "Quote Requests"]) {
         await expect(sections.getByRole("link", { name })).toBeVisible();
       }
-      if (js) await waitForHydration(page);
-      await pickCustomer(page, js, email, `${fullName} (${email}) (unverified)`);
-      await page.getByLabel("Service Type").selectOption("Weekly Service");
-      await page.getByLabel("Service Date").fill(todayAtNoon());
-      await page.getByRole("button", { name: "Create Service" }).click();
-      await expectToast(page, js, "Success", "Service created successfully");
+      await createVisitFor(page, js, customer, businessTodayAt("12:00"));
       await waitForToastsToClear(page, js);
 
       await sections.getByRole("link", { name: "Visits" }).click();

@@ -7,12 +7,14 @@ import { useTestSmtp } from "../helpers/smtp-server";
 import { startTwilioStandIn, type TwilioStandIn } from "../helpers/twilio-stand-in";
 import { getSiteSettings } from "~/content/content.server";
 import { onMyWayView } from "~/features/notices/on-my-way-view.server";
-import { sendOnMyWay } from "~/features/notices/on-my-way.server";
+import { formatBusinessClock, sendOnMyWay } from "~/features/notices/on-my-way.server";
 import { twilioWebhookUrl } from "~/features/notices/text-webhook.server";
 import { deliverDueEmails } from "~/features/outbox/outbox.server";
+import { loadAdminVisit } from "~/features/visits/visit-page.server";
 import { loader as customerVisitLoader } from "~/routes/customer-dashboard_.visits.$visitId";
 import { action as yardAction } from "~/routes/customer-dashboard_.yard";
 import { action as onMyWayAction } from "~/routes/admin-dashboard.visits.$visitId.on-my-way";
+import { loader as todayLoader } from "~/routes/admin-dashboard.visits.today";
 import { action as webhookAction } from "~/routes/resources.webhooks.twilio";
 import { resetEnvCache } from "~/utils/env.server";
 
@@ -64,6 +66,7 @@ beforeEach(async () => {
   useTwilio(true);
   standIn.requests.length = 0;
   await db().deleteFrom("outbox").execute();
+  await db().deleteFrom("service_events").execute();
   await db().deleteFrom("services").execute();
   await db().deleteFrom("yard_profiles").execute();
   await db().deleteFrom("text_opt_outs").execute();
@@ -89,6 +92,7 @@ async function consentToTexts(phone = MOBILE) {
 const pressOnMyWay = (visitId: string, cookie = adminCookie, form: Record<string, string> = { returnTo: "visit" }) =>
   callRoute(onMyWayAction, `/admin-dashboard/visits/${visitId}/on-my-way`, { cookie, params: { visitId }, form });
 
+const visitEvents = () => db().selectFrom("service_events").selectAll().orderBy("created_at").execute();
 const outboxRows = () => db().selectFrom("outbox").selectAll().orderBy("created_at").execute();
 
 function signedWebhook(
@@ -131,6 +135,19 @@ describe("On my way", () => {
       .where("id", "=", visit.id)
       .executeTakeFirst();
     expect(stored?.on_my_way_at).toBeInstanceOf(Date);
+    // One line in the visit's History (migration 0018), by the admin who pressed; the second
+    // press adds none.
+    const events = await visitEvents();
+    expect(events.map((e) => [e.service_id, e.kind, e.actor_id])).toEqual([[visit.id, "on_my_way", admin.id]]);
+    expect(events[0].detail).toMatch(
+      /^On my way sent by e-mail, arriving \d{1,2}:\d{2} (AM|PM) – \d{1,2}:\d{2} (AM|PM)$/,
+    );
+    const { history } = await loadAdminVisit(visit.id);
+    expect(history.map((line) => line.what)).toEqual([events[0].detail]);
+    // Today's card says when, from the day's one read of its visits.
+    const todayPage = await callRoute(todayLoader, "/admin-dashboard/visits/today", { cookie: adminCookie });
+    const cards = (await todayPage.json()).visits as { id: string; onMyWaySentAt: string | null }[];
+    expect(cards.find((card) => card.id === visit.id)?.onMyWaySentAt).toBe(formatBusinessClock(stored!.on_my_way_at!));
 
     expect(await deliverDueEmails()).toEqual({ sent: 1, failed: 0 });
     const [mail] = await smtp.current.waitForMessages(1);
@@ -185,6 +202,7 @@ describe("On my way", () => {
     expect(await outboxRows()).toEqual([]);
     const marked = await db().selectFrom("services").select("id").where("on_my_way_at", "is not", null).execute();
     expect(marked).toEqual([]);
+    expect(await visitEvents()).toEqual([]);
   });
 });
 
@@ -206,6 +224,9 @@ describe("texts", () => {
     expect(request.params.Body).toContain("Reply STOP to opt out");
     const text = (await outboxRows()).find((r) => r.kind === "text_on_my_way");
     expect(text?.status).toBe("sent");
+    expect((await visitEvents()).map((e) => e.detail)).toEqual([
+      "On my way sent by e-mail and text, arriving 10:00 AM – 10:30 AM",
+    ]);
   });
 
   test("without consent: no text row, nothing sent", async () => {

@@ -129,6 +129,19 @@ describe.skipIf(!serverUrl)("one session read per request (PostgreSQL)", () => {
     }
   });
 
+  test("Today reads its stops, with when On my way was sent, in one query of services", async () => {
+    const db = database.current.db;
+    const customer = await createUser(db, { email: "one-read-today@example.com", fullName: "Tess Today" });
+    const visit = await createVisitRow(db, customer.id, { daysFromNow: 0, status: "scheduled" });
+    await db.updateTable("services").set({ on_my_way_at: new Date() }).where("id", "=", visit.id).execute();
+    const page = await load("/admin-dashboard/visits/today", adminCookie);
+    expect(page.status).toBe(200);
+    expect(page.body).toMatch(/On my way sent at \d{1,2}:\d{2}/);
+    // The day's visits, on_my_way_at among their columns; no second select of them by id.
+    expect(sent.split('from "services"').length - 1).toBe(1);
+    expect(sent).toContain('"on_my_way_at"');
+  });
+
   test("the proxy sees the queries at all: a second request reads again (no cross-request reuse)", async () => {
     const first = await load("/customer-dashboard", customerCookie);
     const second = await load("/customer-dashboard", customerCookie);

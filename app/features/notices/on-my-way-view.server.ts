@@ -1,7 +1,7 @@
 import { formatBusinessClock } from "./on-my-way.server";
 import type { OnMyWayView } from "./on-my-way-panel";
 import { businessToday } from "~/features/visits/visit-dates";
-import { findOnMyWayState, listOnMyWayTimes } from "~/models/on-my-way.server";
+import { findOnMyWayState } from "~/models/on-my-way.server";
 import { getDb } from "~/utils/db.server";
 import { isUuid } from "~/utils/uuid";
 import { isTextConfigured } from "~/utils/texts.server";
@@ -18,12 +18,6 @@ export async function onMyWayView(visitId: string, now = new Date()): Promise<On
     sentAt: state?.on_my_way_at ? formatBusinessClock(state.on_my_way_at) : null,
     textsConfigured: isTextConfigured(),
   };
-}
-
-/** Today's cards: "10:31 AM" for each visit "On my way" was sent for, by visit id. */
-export async function onMyWaySentTimes(visitIds: string[]): Promise<Record<string, string>> {
-  const rows = await listOnMyWayTimes(await getDb(), visitIds);
-  return Object.fromEntries(rows.map((row) => [row.id, formatBusinessClock(row.on_my_way_at!)]));
 }
 
 /** The customer's visit page: when the technician set out, while the visit is still scheduled. */

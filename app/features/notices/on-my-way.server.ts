@@ -3,6 +3,7 @@ import { enqueueEmail, wakeOutboxWorker } from "~/features/outbox/outbox.server"
 import { enqueueText } from "~/features/outbox/texts.server";
 import { businessToday } from "~/features/visits/visit-dates";
 import { lockVisitForOnMyWay, markOnMyWay } from "~/models/on-my-way.server";
+import { recordVisitEvent } from "~/models/visit.server";
 import { getDb } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { log } from "~/utils/logger.server";
@@ -92,6 +93,13 @@ export async function sendOnMyWay(input: {
       // Stored as skipped without Twilio: the customer is told by e-mail only.
       texted = text.queued && text.row?.status === "pending";
     }
+    // The visit's History says who set out and what the customer was told (migration 0018).
+    await recordVisitEvent(trx, {
+      visitId: visit.id,
+      actorId: input.adminId,
+      kind: "on_my_way",
+      detail: `On my way sent ${texted ? "by e-mail and text" : "by e-mail"}, arriving ${window}`,
+    });
     return { kind: "sent", at: now, window, texted };
   });
   if (result.kind === "sent") {

@@ -44,6 +44,8 @@ function cardOf(row: TodayRow) {
     hasGateCode: row.has_gate_code,
     /** A `tel:` link to the customer, or null: Today is for admins only. */
     phone: phoneLink(row.phone),
+    /** "10:31 AM" when "On my way" was sent, so a second press is not offered. */
+    onMyWaySentAt: row.on_my_way_at ? timeOf(row.on_my_way_at) : null,
     // The route's part; null when the day is listed by time or the visit is not a stop.
     position: null as number | null,
     arrival: null as string | null,
