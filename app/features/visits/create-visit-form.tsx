@@ -47,8 +47,10 @@ export function CreateVisitForm({
     shouldRevalidate: "onInput",
     onValidate({ formData, submitter }) {
       const submission = parseWithZod(formData, { schema: createVisitSchema });
-      // A submit that would fail gets the toast here: the browser never sends it.
-      if (submitter && submission.status !== "success") {
+      // A submit that would fail gets the toast here: the browser never sends it. Only a real
+      // submit: Conform validates a field on blur through a submit event too (its intent button
+      // is the submitter), and that submission's status is undefined, never "error".
+      if (submitter && submission.status === "error") {
         const { message, description } =
           missingVisitFields(submission.error ?? {}).length > 0
             ? CREATE_SERVICE_TOASTS.missing
