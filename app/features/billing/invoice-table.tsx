@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { linkClass } from "~/components/ui-classes";
 
 /**
@@ -79,22 +80,25 @@ function Cell({
   }
 }
 
-export function InvoiceTable({
+export function InvoiceTable<Row extends InvoiceTableRow>({
   caption,
   columns,
   invoices,
   invoiceHref,
   pdfHref,
+  rowAction,
   className = "",
 }: {
   /** The table's name, for screen readers and the scrolling region. */
   caption: string;
   /** The columns after the invoice number, in order. */
   columns: readonly InvoiceTableColumn[];
-  invoices: readonly InvoiceTableRow[];
+  invoices: readonly Row[];
   invoiceHref: (id: string) => string;
   /** With the "pdf" column: where each invoice's PDF is. */
   pdfHref?: (id: string) => string;
+  /** A last column of controls (the customer's "Pay now"), named for screen readers by `label`. */
+  rowAction?: { label: string; cell: (invoice: Row) => ReactNode };
   className?: string;
 }) {
   return (
@@ -114,6 +118,11 @@ export function InvoiceTable({
                 {HEADINGS[column]}
               </th>
             ))}
+            {rowAction ? (
+              <th scope="col" className="text-right">
+                <span className="sr-only">{rowAction.label}</span>
+              </th>
+            ) : null}
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-200 dark:divide-slate-700">
@@ -127,6 +136,7 @@ export function InvoiceTable({
               {columns.map((column) => (
                 <Cell key={column} column={column} invoice={invoice} pdfHref={pdfHref?.(invoice.id)} />
               ))}
+              {rowAction ? <td className="text-right">{rowAction.cell(invoice)}</td> : null}
             </tr>
           ))}
         </tbody>

@@ -36,6 +36,12 @@ export type RecordPaymentInput = {
   recordedBy: string | null;
   idempotencyKey: string;
   now: Date;
+  /**
+   * A card payment Stripe has already collected (docs/decisions/103): it is recorded whatever the
+   * invoice's state or balance (the money moved; an admin refunds an overpayment), and only an open
+   * invoice it covers becomes paid.
+   */
+  stripePaymentIntentId?: string;
 };
 
 /** Records a payment; `{ repeated: true }` when the key was used already (nothing new stored). */
@@ -46,6 +52,11 @@ export async function recordPayment(db: Db, input: RecordPaymentInput): Promise<
     const id = await insertPaymentChecked(trx, invoice, input);
     if (id === null) return { repeated: true };
     const paid = invoice.paid_cents + input.amountCents;
+    if (invoice.status !== "open") {
+      // Only a Stripe payment gets here (insertPaymentChecked refuses the others).
+      await setInvoicePaid(trx, invoice.id, paid, invoice.status, invoice.paid_at);
+      return { repeated: false };
+    }
     const settled = paid >= invoice.total_cents;
     await setInvoicePaid(trx, invoice.id, paid, settled ? "paid" : "open", settled ? input.now : null);
     return { repeated: false };
@@ -67,6 +78,7 @@ async function insertPaymentChecked(
     if (repeated.invoice_id !== invoice.id) throw new BillingError("This form was used for another invoice.", 409);
     return null;
   }
+  if (input.stripePaymentIntentId) return insertPayment(trx, { ...input });
   if (invoice.status !== "open") throw new BillingError("Only an open invoice can take a payment.", 409);
   const owed = invoice.total_cents - invoice.paid_cents;
   if (input.amountCents > owed) {
@@ -106,6 +118,8 @@ export type RefundInput = {
   recordedBy: string | null;
   idempotencyKey: string;
   now: Date;
+  /** The Stripe refund this is: recorded once, whether the page or a webhook gets here first. */
+  stripeRefundId?: string;
 };
 
 /**
@@ -124,6 +138,14 @@ export async function recordRefund(db: Db, input: RefundInput): Promise<{ repeat
       .where("idempotency_key", "=", input.idempotencyKey)
       .executeTakeFirst();
     if (used) return { repeated: true };
+    if (input.stripeRefundId) {
+      const known = await trx
+        .selectFrom("refunds")
+        .select("id")
+        .where("stripe_refund_id", "=", input.stripeRefundId)
+        .executeTakeFirst();
+      if (known) return { repeated: true };
+    }
     if (input.amountCents > payment.amount_cents - payment.refunded_cents) {
       throw new BillingError("A refund cannot be more than what is left of the payment.", 409);
     }

@@ -1,0 +1,26 @@
+import { insertPaymentFailure } from "~/models/stripe.server";
+import type { Db } from "~/utils/db.server";
+import { log } from "~/utils/logger.server";
+
+/**
+ * A card payment of an invoice failed at Stripe (a `payment_intent.payment_failed` webhook whose
+ * PaymentIntent, read again, has not succeeded). For now it keeps the decline reason (one row per
+ * PaymentIntent in stripe_payment_failures) and logs it; the recovery of failed payments (issue 27
+ * step 4: the e-mail, the retries, the pause) takes it from here when the two are joined.
+ */
+export async function onStripePaymentFailed(
+  db: Db,
+  input: { invoiceId: string; reason: string; paymentIntentId: string | null; now: Date },
+) {
+  await insertPaymentFailure(db, {
+    invoiceId: input.invoiceId,
+    paymentIntentId: input.paymentIntentId,
+    reason: input.reason,
+    failedAt: input.now,
+  });
+  log.info("stripe.payment_failed", {
+    invoiceId: input.invoiceId,
+    paymentIntentId: input.paymentIntentId,
+    reason: input.reason,
+  });
+}
