@@ -111,3 +111,35 @@ export function QuoteConversionResult({
     </section>
   );
 }
+
+/**
+ * Where the status select stands on a request that became a customer (decision 099): its
+ * status, fixed, and the way to the customer.
+ */
+export function ConvertedQuoteStatus({
+  statusLabel,
+  note,
+  customer,
+}: {
+  statusLabel: string;
+  note: string;
+  customer: { id: string; name: string | null; email: string } | null;
+}) {
+  return (
+    <section aria-labelledby="quote-status-heading" className={`${sectionClass} max-w-md`}>
+      <h3 id="quote-status-heading" className={headingClass}>
+        Status
+      </h3>
+      <p className="mt-2 text-slate-800 dark:text-slate-100">
+        <strong>{statusLabel}</strong>. {note}
+      </p>
+      {customer ? (
+        <p className="mt-3">
+          <Link to={`/admin-dashboard/customers/${customer.id}`} className={linkClass}>
+            Open {customer.name ?? customer.email}&apos;s page
+          </Link>
+        </p>
+      ) : null}
+    </section>
+  );
+}
