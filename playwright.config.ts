@@ -79,6 +79,8 @@ export default defineConfig({
       CAL_COM_WEBHOOK_SECRET: "e2e-cal-com-webhook-secret-0123456789",
       // Each test picks its own client with X-Forwarded-For, as behind one trusted proxy.
       TRUST_PROXY: "1",
+      // The plan visit generator and billing run at once, as they did before decision 099's delay.
+      SCHEDULED_WORK_DELAY_SECONDS: "0",
       SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`,
       MAIL_FROM: "Swift Scoop <accounts@example.com>",
       LOG_LEVEL: process.env.E2E_LOG_LEVEL || "warn",

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { useAppDatabase } from "../tests/helpers/app-database";
 import { createUser } from "../tests/helpers/factories";
-import { PURGE_JOBS, runPlanVisitGeneration, runPurgeJobs } from "./background-work.server";
+import { PURGE_JOBS, runPlanVisitGeneration, runPurgeJobs, runScheduledRound } from "./background-work.server";
+import { getEnv } from "./utils/env.server";
 import { log } from "./utils/logger.server";
 
 const database = useAppDatabase();
@@ -129,5 +130,59 @@ describe("plan visit generation (hourly, and at start)", () => {
       generate: async () => ({ ran: false, plans: 0, inserted: 0, moved: 0, cancelled: 0 }),
     });
     expect(info).toHaveBeenCalledWith("plan_visits.skipped", expect.anything());
+  });
+});
+
+describe("the scheduled round (decision 099)", () => {
+  const paced = () => async () => {};
+
+  it("generates, then bills, each job with its own pacer", async () => {
+    const calls: string[] = [];
+    const pacers = [async () => {}, async () => {}];
+    let made = 0;
+    await runScheduledRound({
+      pace: () => pacers[made++],
+      generate: async ({ betweenBatches } = {}) => {
+        calls.push("generate");
+        expect(betweenBatches).toBe(pacers[0]);
+        return true;
+      },
+      bill: async ({ betweenBatches } = {}) => {
+        calls.push("bill");
+        expect(betweenBatches).toBe(pacers[1]);
+      },
+    });
+    expect(calls).toEqual(["generate", "bill"]);
+  });
+
+  it("skips the billing run when another machine's round holds the generator, and says so", async () => {
+    const info = vi.spyOn(log, "info");
+    let billed = false;
+    await runScheduledRound({
+      pace: paced,
+      generate: async () => false,
+      bill: async () => void (billed = true),
+    });
+    expect(billed).toBe(false);
+    expect(info).toHaveBeenCalledWith("billing_run.skipped", expect.anything());
+  });
+
+  it("still bills after a failed generator run (as before: the next hour tries it again)", async () => {
+    let billed = false;
+    await runScheduledRound({
+      pace: paced,
+      generate: () =>
+        runPlanVisitGeneration({
+          generate: async () => {
+            throw new Error("connection terminated");
+          },
+        }),
+      bill: async () => void (billed = true),
+    });
+    expect(billed).toBe(true);
+  });
+
+  it("waits two minutes after start by default", () => {
+    expect(getEnv().SCHEDULED_WORK_DELAY_SECONDS).toBe(120);
   });
 });

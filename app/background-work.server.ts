@@ -5,7 +5,9 @@ import { generatePlanVisits } from "./features/plans/visit-generator.server";
 import { purgeExpiredAccountTokens } from "./models/account-token.server";
 import { purgeStaleRateLimits } from "./models/rate-limit.server";
 import { purgeExpiredSignInChallenges } from "./models/two-step.server";
+import { batchPacer } from "./utils/batch-pacer.server";
 import { getDb } from "./utils/db.server";
+import { getEnv } from "./utils/env.server";
 import { errorFields, log } from "./utils/logger.server";
 import { purgeExpiredSessions } from "./utils/session.server";
 
@@ -41,20 +43,29 @@ const PLAN_VISITS_EVERY_MS = 60 * 60 * 1000;
 
 /**
  * One run of the plan visit generator (docs/decisions/091), its counts logged; a failure is
- * logged and the next hour tries again. Another machine holding the lock is not a failure.
+ * logged and the next hour tries again. Another machine holding the lock is not a failure: the
+ * answer is then false (that machine's round bills too, decision 099), otherwise true.
  */
 export async function runPlanVisitGeneration({
   signal,
+  betweenBatches,
   now = new Date(),
   generate = generatePlanVisits,
-}: { signal?: AbortSignal; now?: Date; generate?: typeof generatePlanVisits } = {}) {
+}: {
+  signal?: AbortSignal;
+  betweenBatches?: () => Promise<void>;
+  now?: Date;
+  generate?: typeof generatePlanVisits;
+} = {}): Promise<boolean> {
   const started = Date.now();
   try {
-    const result = await generate({ now, signal });
+    const result = await generate({ now, signal, betweenBatches });
     if (result.ran) log.info("plan_visits.done", { ...result, ms: Date.now() - started });
     else log.info("plan_visits.skipped", { reason: "another generator holds the lock" });
+    return result.ran;
   } catch (error) {
     log.warn("plan_visits.failed", errorFields(error));
+    return true;
   }
 }
 
@@ -64,17 +75,48 @@ export async function runPlanVisitGeneration({
  */
 export async function runBillingJob({
   signal,
+  betweenBatches,
   now = new Date(),
   bill = runBilling,
-}: { signal?: AbortSignal; now?: Date; bill?: typeof runBilling } = {}) {
+}: {
+  signal?: AbortSignal;
+  betweenBatches?: () => Promise<void>;
+  now?: Date;
+  bill?: typeof runBilling;
+} = {}) {
   const started = Date.now();
   try {
-    const result = await bill({ now, signal });
+    const result = await bill({ now, signal, betweenBatches });
     if (result.ran) log.info("billing_run.done", { ...result, ms: Date.now() - started });
     else log.info("billing_run.skipped", { reason: "another billing run holds the lock" });
   } catch (error) {
     log.warn("billing_run.failed", errorFields(error));
   }
+}
+
+/**
+ * One scheduled round (decision 099): the generator, then the billing run, each paced between
+ * its batches so that requests keep the machine. When another process holds the generator's
+ * lock, that process's round bills as well: this one skips the billing run, so no two machines
+ * run the two jobs side by side (each job's own lock already keeps it to one machine).
+ */
+export async function runScheduledRound({
+  signal,
+  generate = runPlanVisitGeneration,
+  bill = runBillingJob,
+  pace = () => batchPacer(),
+}: {
+  signal?: AbortSignal;
+  generate?: typeof runPlanVisitGeneration;
+  bill?: typeof runBillingJob;
+  pace?: () => () => Promise<void>;
+} = {}) {
+  const generated = await generate({ signal, betweenBatches: pace() });
+  if (!generated) {
+    log.info("billing_run.skipped", { reason: "another machine's round holds the generator" });
+    return;
+  }
+  await bill({ signal, betweenBatches: pace() });
 }
 
 export type BackgroundWork = { stop(): Promise<void> };
@@ -83,7 +125,8 @@ let started: BackgroundWork | undefined;
 /**
  * Starts this process's background work once: migrations (so the first visitor does not wait
  * for them), the purge jobs (a minute after start, then hourly), the plan visit generator and then
- * the billing run (at start, then hourly; one round at a time in this process), the LISTEN connection that hears
+ * the billing run (SCHEDULED_WORK_DELAY_SECONDS after start, two minutes by default, then hourly;
+ * one round at a time in this process: decision 099), the LISTEN connection that hears
  * publishes from every machine (PostgreSQL only), and the e-mail outbox worker (decisions 031,
  * 034: every machine runs one; SKIP LOCKED shares the rows). Timers are unref'd: none keeps a
  * process alive.
@@ -99,12 +142,14 @@ export function startBackgroundWork(): BackgroundWork {
   const stopping = new AbortController();
   let generating: Promise<void> | undefined;
   const generate = () => {
-    generating ??= runPlanVisitGeneration({ signal: stopping.signal })
-      .then(() => runBillingJob({ signal: stopping.signal }))
-      .finally(() => (generating = undefined));
+    generating ??= runScheduledRound({ signal: stopping.signal }).finally(() => (generating = undefined));
   };
-  const firstGeneration = setTimeout(generate, 0).unref();
-  const hourlyGeneration = setInterval(generate, PLAN_VISITS_EVERY_MS).unref();
+  // The first round waits: the first requests after a start (a deploy) have the machine.
+  let hourlyGeneration: NodeJS.Timeout | undefined;
+  const firstGeneration = setTimeout(() => {
+    generate();
+    hourlyGeneration = setInterval(generate, PLAN_VISITS_EVERY_MS).unref();
+  }, getEnv().SCHEDULED_WORK_DELAY_SECONDS * 1000).unref();
   listenForContentChanges();
   startOutboxWorker();
   const work: BackgroundWork = {

@@ -230,7 +230,18 @@ try {
   // and malloc arenas.
   const memory = imageMemoryEnv();
   app = await startAppServer(
-    { DATABASE_URL: url.toString(), SESSION_SECRET, SEED_DEV_DATA: "false", LOG_LEVEL: "error", ...memory },
+    {
+      DATABASE_URL: url.toString(),
+      SESSION_SECRET,
+      SEED_DEV_DATA: "false",
+      LOG_LEVEL: "error",
+      ...memory,
+      // SCHEDULED_WORK_DELAY_SECONDS=0 times the pages while the start's generator and billing run
+      // go (decision 099); by default they wait two minutes, after these calls.
+      ...(process.env.SCHEDULED_WORK_DELAY_SECONDS
+        ? { SCHEDULED_WORK_DELAY_SECONDS: process.env.SCHEDULED_WORK_DELAY_SECONDS }
+        : {}),
+    },
     { ready: "healthy", stdio: "inherit" },
   );
   const base = app.url;

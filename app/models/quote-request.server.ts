@@ -188,6 +188,11 @@ export async function countQuoteRequestsByStatus(
   };
 }
 
+/**
+ * Sets the status of a request that has not become a customer (decision 099: a converted
+ * request's status is fixed). Undefined when there is no such request, or it is converted: the
+ * check is in the UPDATE, so a conversion committed meanwhile wins.
+ */
 export async function updateQuoteRequestStatus(id: string, status: QuoteStatus): Promise<QuoteRequest | undefined> {
   if (!isUuid(id)) return undefined;
   const db = await getDb();
@@ -195,6 +200,7 @@ export async function updateQuoteRequestStatus(id: string, status: QuoteStatus):
     .updateTable("quote_requests")
     .set({ status, updated_at: sql<Date>`now()` })
     .where("id", "=", id)
+    .where("converted_at", "is", null)
     .returningAll()
     .executeTakeFirst();
 }

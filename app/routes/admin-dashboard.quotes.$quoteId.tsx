@@ -1,16 +1,17 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
-import { QUOTE_STATUSES } from "~/features/quotes/quote-constants";
+import { QUOTE_STATUSES, STATUS_FIXED_MESSAGE } from "~/features/quotes/quote-constants";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SelectField } from "~/components/forms";
 import { outlineButtonClass, primaryButtonClass, tapLinkClass } from "~/components/ui-classes";
 import { OutsideAreaBadge, QuoteStatusBadge } from "~/features/quotes/quote-status-badge";
 import { getQuoteServiceOptions } from "~/content/content.server";
-import { getQuoteRequest, updateQuoteRequestStatus } from "~/models/quote-request.server";
+import { getQuoteRequest } from "~/models/quote-request.server";
+import { changeQuoteStatus } from "~/features/quotes/quote-status.server";
 import { getQuoteEmailStatuses, type QuoteEmailStatus } from "~/features/quotes/quote-notifications.server";
 import { requireAdmin } from "~/features/accounts/auth.server";
 import { formatQuoteTime, QUOTE_STATUS_LABELS } from "~/features/quotes/quote-format";
@@ -18,9 +19,13 @@ import { telHref } from "~/utils/tel";
 import { dogCountLabel, yardSizeLabel } from "~/features/quotes/quote-schema";
 import { redirectWithSuccess } from "~/utils/toast.server";
 import { readFormData } from "~/utils/form-data.server";
-import { ActionToast } from "~/components/action-toast";
+import { ActionToast, type ActionToastMessage } from "~/components/action-toast";
 import { CREATE_CUSTOMER_INTENT } from "~/features/quotes/quote-to-customer-schema";
-import { CreateCustomerForm, QuoteConversionResult } from "~/features/quotes/quote-to-customer-form";
+import {
+  ConvertedQuoteStatus,
+  CreateCustomerForm,
+  QuoteConversionResult,
+} from "~/features/quotes/quote-to-customer-form";
 import { handleCreateCustomer, loadQuoteConversion } from "~/features/quotes/quote-to-customer.server";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
@@ -53,7 +58,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         createdAt: quote.created_at.toISOString(),
         received: formatQuoteTime(quote.created_at),
       },
-      // "Create customer and plan" (decision 096): the pre-filled form, or what the request became.
+      // "Create customer and plan" (decision 096): the pre-filled form, or what the request became
+      // (its status then fixed, decision 099).
       conversion,
     },
     { headers: { "Cache-Control": "private, no-store" } },
@@ -67,6 +73,9 @@ const statusSchema = z.object({
   status: z.enum(QUOTE_STATUSES, { errorMap: () => ({ message: STATUS_MESSAGE }) }),
 });
 
+// The status form's refusals: Conform's reply, and a toast when nothing could be stored.
+type StatusActionData = { lastResult: SubmissionResult<string[]>; toast?: ActionToastMessage };
+
 // The page's two forms, told apart by `intent`: "Create customer and plan", and the status (none).
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request, context);
@@ -77,10 +86,23 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     return handleCreateCustomer(formData, { quoteId, admin: { id: admin.id, name: admin.fullName ?? admin.email } });
   }
   const submission = parseWithZod(formData, { schema: statusSchema });
-  if (submission.status !== "success") return json({ lastResult: submission.reply() }, { status: 400 });
+  if (submission.status !== "success") {
+    return json<StatusActionData>({ lastResult: submission.reply() }, { status: 400 });
+  }
 
-  const updated = await updateQuoteRequestStatus(quoteId, submission.value.status);
-  if (!updated) throw new Response("Quote request not found", { status: 404 });
+  const change = await changeQuoteStatus(quoteId, submission.value.status);
+  if (!change.ok && change.reason === "missing") throw new Response("Quote request not found", { status: 404 });
+  if (!change.ok) {
+    // Converted (decision 099): nothing stored; the page shows the fixed status and says why.
+    return json<StatusActionData>(
+      {
+        lastResult: submission.reply({ formErrors: [STATUS_FIXED_MESSAGE] }),
+        toast: { type: "error", message: "Error", description: STATUS_FIXED_MESSAGE },
+      },
+      { status: 409 },
+    );
+  }
+  const updated = change.quote;
   return redirectWithSuccess(`/admin-dashboard/quotes/${quoteId}`, {
     message: "Status updated",
     description: `${updated.name}'s request is now marked ${QUOTE_STATUS_LABELS[updated.status].toLowerCase()}.`,
@@ -180,28 +202,36 @@ export default function QuoteRequestDetail() {
         </div>
       </dl>
 
-      <Form
-        method="post"
-        {...getFormProps(form)}
-        className="mt-10 max-w-md rounded-xl border border-slate-300 p-5 dark:border-slate-600"
-      >
-        {/* Remounts with the new default after a status change. */}
-        <SelectField
-          key={quote.status}
-          field={fields.status}
-          label="Status"
-          selectProps={{ defaultValue: quote.status }}
+      {conversion.state === "converted" ? (
+        <ConvertedQuoteStatus
+          statusLabel={QUOTE_STATUS_LABELS[quote.status]}
+          note={STATUS_FIXED_MESSAGE}
+          customer={conversion.customer}
+        />
+      ) : (
+        <Form
+          method="post"
+          {...getFormProps(form)}
+          className="mt-10 max-w-md rounded-xl border border-slate-300 p-5 dark:border-slate-600"
         >
-          {QUOTE_STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {QUOTE_STATUS_LABELS[status]}
-            </option>
-          ))}
-        </SelectField>
-        <button type="submit" disabled={busy} className={`${primaryButtonClass} mt-3`}>
-          {busy ? "Updating..." : "Update status"}
-        </button>
-      </Form>
+          {/* Remounts with the new default after a status change. */}
+          <SelectField
+            key={quote.status}
+            field={fields.status}
+            label="Status"
+            selectProps={{ defaultValue: quote.status }}
+          >
+            {QUOTE_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {QUOTE_STATUS_LABELS[status]}
+              </option>
+            ))}
+          </SelectField>
+          <button type="submit" disabled={busy} className={`${primaryButtonClass} mt-3`}>
+            {busy ? "Updating..." : "Update status"}
+          </button>
+        </Form>
+      )}
 
       {conversion.state === "open" ? (
         <CreateCustomerForm
@@ -214,6 +244,7 @@ export default function QuoteRequestDetail() {
         <QuoteConversionResult existed={conversion.existed} when={conversion.when} customer={conversion.customer} />
       )}
       {conversionData ? <ActionToast toast={conversionData.toast} /> : null}
+      {statusData?.toast ? <ActionToast toast={statusData.toast} /> : null}
     </article>
   );
 }

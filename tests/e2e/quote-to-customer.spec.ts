@@ -139,6 +139,12 @@ for (const js of [true, false]) {
       await expect(customer).toContainText(`this request became ${name}'s account and plan`);
       await expect(page.locator("form#create-customer")).toHaveCount(0);
       await expect(page.locator("article .quote-badge", { hasText: "Won" })).toBeVisible();
+      // Its status is fixed now (decision 099): no select, the status and the way to the customer.
+      await expect(page.getByRole("combobox", { name: "Status" })).toHaveCount(0);
+      await expect(page.getByRole("button", { name: "Update status" })).toHaveCount(0);
+      const status = page.getByRole("region", { name: "Status" });
+      await expect(status).toContainText("Won. This quote request has become a customer");
+      await expect(status.getByRole("link", { name: `Open ${name}'s page` })).toBeVisible();
       if (js) await expectNoAxeViolations(page, "on the quote page once converted");
       await customer.getByRole("link", { name: `Open ${name}'s page` }).click();
       await expect(page.getByRole("heading", { name })).toBeVisible();

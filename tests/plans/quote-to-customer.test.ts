@@ -10,6 +10,7 @@ import { SET_PASSWORD_TTL_MS, createSetPasswordToken } from "~/features/accounts
 import { getOptionalUser } from "~/features/accounts/auth.server";
 import { verifyPassword } from "~/features/accounts/password.server";
 import { isoWeekday } from "~/features/plans/plan-schedule";
+import { STATUS_FIXED_MESSAGE } from "~/features/quotes/quote-constants";
 import { ALREADY_CONVERTED } from "~/features/quotes/quote-to-customer.server";
 import { createQuoteSchema } from "~/features/quotes/quote-schema";
 import { addDays, businessToday } from "~/features/visits/visit-dates";
@@ -410,5 +411,45 @@ describe("Create customer and plan: who may", () => {
     expect(await snapshot(quote.id)).toEqual(before);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(smtp.current.messages).toHaveLength(0);
+  });
+});
+
+describe("A converted request's status is fixed (decision 099)", () => {
+  const statusForm = (status: string): Pairs => [["status", status]];
+
+  it("an open request's status changes, with the success toast and nothing else", async () => {
+    const quote = await storeQuote();
+    const before = await snapshot(quote.id);
+    const response = await post(quote.id, statusForm("contacted"));
+    expect(response.status).toBe(302);
+    expect(await toastOf(response)).toMatchObject({
+      type: "success",
+      message: "Status updated",
+      description: `${quote.name}'s request is now marked contacted.`,
+    });
+    const after = await snapshot(quote.id);
+    expect(after.counts).toEqual(before.counts);
+    expect(after.quote).toMatchObject({ status: "contacted", customer_id: null, converted_at: null });
+  });
+
+  it("a converted request refuses every status change with 409 and the reason, storing nothing", async () => {
+    const quote = await storeQuote();
+    expect((await post(quote.id, conversionForm(quote))).status).toBe(302);
+    await inviteToken(quote.email);
+    const before = await snapshot(quote.id);
+    expect(before.quote.status).toBe("won");
+    for (const status of ["new", "contacted", "lost", "won"]) {
+      const response = await post(quote.id, statusForm(status));
+      expect(response.status, status).toBe(409);
+      expect(await toastOf(response)).toBeUndefined();
+      const data = await response.json();
+      expect(data.toast).toEqual({ type: "error", message: "Error", description: STATUS_FIXED_MESSAGE });
+      expect(data.lastResult.error).toEqual({ "": [STATUS_FIXED_MESSAGE] });
+    }
+    // Not even updated_at moved.
+    expect(await snapshot(quote.id)).toEqual(before);
+    const { conversion, quote: shown } = await (await page(quote.id)).json();
+    expect(conversion.state).toBe("converted");
+    expect(shown.status).toBe("won");
   });
 });

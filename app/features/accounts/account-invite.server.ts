@@ -1,8 +1,6 @@
 import { sendAccountEmail } from "./account-emails.server";
 import { createToken, hashToken } from "./account-tokens.server";
-import { hashPassword } from "./password.server";
-import { consumeAccountToken, findLiveAccountToken, insertAccountToken } from "~/models/account-token.server";
-import { replacePasswordAndEndSessions } from "~/models/account.server";
+import { insertAccountToken } from "~/models/account-token.server";
 import type { Db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 
@@ -45,23 +43,4 @@ export function sendSetPasswordEmail(input: { to: string; name: string; token: s
   });
 }
 
-/** Whether the link can still be used (the page shows the form, or says it expired). */
-export async function isSetPasswordTokenLive(token: string): Promise<boolean> {
-  if (!token || token.length > 200) return false;
-  return Boolean(await findLiveAccountToken("set-password", hashToken(token)));
-}
-
-/**
- * Uses the link: the password, the address verified (they opened the e-mail), every other
- * session ended. The account's id, or null when the link is used, expired or unknown (nothing
- * changes then).
- */
-export async function setPasswordWithToken(token: string, newPassword: string): Promise<string | null> {
-  if (!token || token.length > 200) return null;
-  // Hash first: the token is spent only when everything else is ready.
-  const passwordHash = await hashPassword(newPassword);
-  const userId = await consumeAccountToken("set-password", hashToken(token));
-  if (!userId) return null;
-  await replacePasswordAndEndSessions(userId, passwordHash);
-  return userId;
-}
+// Using the link: token-password.server.ts (shared with the reset link, decision 099).

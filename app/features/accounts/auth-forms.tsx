@@ -1,8 +1,9 @@
 import type { SubmissionResult } from "@conform-to/react";
+import type { ReactNode } from "react";
 import { getZodConstraint } from "@conform-to/zod";
 import { ErrorList, Field } from "~/components/forms";
 import { linkClass } from "~/components/ui-classes";
-import { authInputProps, RESERVED_ERROR_LINE, submitClass } from "./auth-fields";
+import { authInputProps, RESERVED_ERROR_LINE, submitClass, type FieldConstraint } from "./auth-fields";
 import { RETURN_PARAM } from "~/utils/return-path";
 import { SignInSchema, SignUpSchema } from "./auth-schemas";
 
@@ -16,6 +17,8 @@ export type AuthTab = "signin" | "signup";
 
 const SIGN_IN_CONSTRAINT = getZodConstraint(SignInSchema);
 const SIGN_UP_CONSTRAINT = getZodConstraint(SignUpSchema);
+/** The one field the two forms share as it is. */
+const EMAIL_FIELD = { label: "Email", name: "email", type: "email", autoComplete: "email" } as const;
 
 /** Tabs are plain links, so each is a URL that works without JavaScript (and a full page load). */
 export function AuthTabs({ current }: { current: AuthTab }) {
@@ -56,6 +59,84 @@ function refusalOf(lastResult: SubmissionResult<string[]> | undefined) {
   };
 }
 
+type Refusal = ReturnType<typeof refusalOf>;
+
+/**
+ * The frame both forms share: the intent, the form's own message (its id the form's
+ * description) and the submit button with the busy label the browser script shows.
+ */
+function AuthForm({
+  id,
+  action,
+  refusal,
+  submitLabel,
+  busyLabel,
+  children,
+}: {
+  id: AuthTab;
+  action: string;
+  refusal: Refusal;
+  submitLabel: string;
+  busyLabel: string;
+  children: ReactNode;
+}) {
+  return (
+    <form
+      id={id}
+      method="post"
+      action={action}
+      className="grid gap-2"
+      aria-describedby={refusal.formErrors?.length ? `${id}-error` : undefined}
+    >
+      <input type="hidden" name="intent" value={id} />
+      {children}
+      <ErrorList id={`${id}-error`} errors={refusal.formErrors} />
+      <button type="submit" className={submitClass} data-busy-label={busyLabel}>
+        {submitLabel}
+      </button>
+    </form>
+  );
+}
+
+/** One field: its schema's constraints, the value sent back (never a password's) and its messages. */
+function AuthField({
+  formId,
+  refusal,
+  constraints,
+  label,
+  name,
+  type,
+  autoComplete,
+  description,
+}: {
+  formId: AuthTab;
+  refusal: Refusal;
+  /** The form's schema's constraints, by field name. */
+  constraints: Record<string, FieldConstraint>;
+  label: string;
+  name: string;
+  type: "email" | "password" | "text";
+  autoComplete: string;
+  description?: string;
+}) {
+  return (
+    <Field
+      label={label}
+      inputProps={authInputProps({
+        formId,
+        name,
+        type,
+        autoComplete,
+        constraint: constraints[name],
+        defaultValue: refusal.valueOf(name),
+      })}
+      errors={refusal.errorsOf(name)}
+      description={description}
+      errorClassName={RESERVED_ERROR_LINE}
+    />
+  );
+}
+
 export function SignInForm({
   lastResult,
   returnPath,
@@ -64,111 +145,45 @@ export function SignInForm({
   /** The page to come back to after signing in (already checked by the loader). */
   returnPath?: string | null;
 }) {
-  const { errorsOf, valueOf, formErrors } = refusalOf(lastResult);
+  const refusal = refusalOf(lastResult);
+  const field = { formId: "signin", refusal, constraints: SIGN_IN_CONSTRAINT } as const;
   // The return path rides in the action's URL too, so that a refused post keeps it.
   const action = returnPath ? `/auth?${new URLSearchParams({ [RETURN_PARAM]: returnPath })}` : "/auth";
   return (
-    <form
-      id="signin"
-      method="post"
-      action={action}
-      className="grid gap-2"
-      aria-describedby={formErrors?.length ? "signin-error" : undefined}
-    >
-      <input type="hidden" name="intent" value="signin" />
+    <AuthForm id="signin" action={action} refusal={refusal} submitLabel="Sign In" busyLabel="Signing in...">
       {returnPath ? <input type="hidden" name={RETURN_PARAM} value={returnPath} /> : null}
-      <Field
-        label="Email"
-        inputProps={authInputProps({
-          formId: "signin",
-          name: "email",
-          type: "email",
-          autoComplete: "email",
-          constraint: SIGN_IN_CONSTRAINT.email,
-          defaultValue: valueOf("email"),
-        })}
-        errors={errorsOf("email")}
-        errorClassName={RESERVED_ERROR_LINE}
-      />
-      <Field
-        label="Password"
-        inputProps={authInputProps({
-          formId: "signin",
-          name: "password",
-          type: "password",
-          autoComplete: "current-password",
-          constraint: SIGN_IN_CONSTRAINT.password,
-        })}
-        errors={errorsOf("password")}
-        errorClassName={RESERVED_ERROR_LINE}
-      />
+      <AuthField {...field} {...EMAIL_FIELD} />
+      <AuthField {...field} label="Password" name="password" type="password" autoComplete="current-password" />
       <p className="text-sm">
         <a href="/auth/forgot-password" className={linkClass}>
           Forgot password?
         </a>
       </p>
-      <ErrorList id="signin-error" errors={formErrors} />
-      <button type="submit" className={submitClass} data-busy-label="Signing in...">
-        Sign In
-      </button>
-    </form>
+    </AuthForm>
   );
 }
 
 export function SignUpForm({ lastResult }: { lastResult: SubmissionResult<string[]> | undefined }) {
-  const { errorsOf, valueOf, formErrors } = refusalOf(lastResult);
+  const refusal = refusalOf(lastResult);
+  const field = { formId: "signup", refusal, constraints: SIGN_UP_CONSTRAINT } as const;
   return (
-    <form
+    <AuthForm
       id="signup"
-      method="post"
       action="/auth?tab=signup"
-      className="grid gap-2"
-      aria-describedby={formErrors?.length ? "signup-error" : undefined}
+      refusal={refusal}
+      submitLabel="Create Account"
+      busyLabel="Creating account..."
     >
-      <input type="hidden" name="intent" value="signup" />
-      <Field
-        label="Full Name"
-        inputProps={authInputProps({
-          formId: "signup",
-          name: "fullName",
-          type: "text",
-          autoComplete: "name",
-          constraint: SIGN_UP_CONSTRAINT.fullName,
-          defaultValue: valueOf("fullName"),
-        })}
-        errors={errorsOf("fullName")}
-        errorClassName={RESERVED_ERROR_LINE}
-      />
-      <Field
-        label="Email"
-        inputProps={authInputProps({
-          formId: "signup",
-          name: "email",
-          type: "email",
-          autoComplete: "email",
-          constraint: SIGN_UP_CONSTRAINT.email,
-          defaultValue: valueOf("email"),
-        })}
-        errors={errorsOf("email")}
-        errorClassName={RESERVED_ERROR_LINE}
-      />
-      <Field
+      <AuthField {...field} label="Full Name" name="fullName" type="text" autoComplete="name" />
+      <AuthField {...field} {...EMAIL_FIELD} />
+      <AuthField
+        {...field}
         label="Password"
-        inputProps={authInputProps({
-          formId: "signup",
-          name: "password",
-          type: "password",
-          autoComplete: "new-password",
-          constraint: SIGN_UP_CONSTRAINT.password,
-        })}
-        errors={errorsOf("password")}
+        name="password"
+        type="password"
+        autoComplete="new-password"
         description="At least 6 characters."
-        errorClassName={RESERVED_ERROR_LINE}
       />
-      <ErrorList id="signup-error" errors={formErrors} />
-      <button type="submit" className={submitClass} data-busy-label="Creating account...">
-        Create Account
-      </button>
-    </form>
+    </AuthForm>
   );
 }

@@ -1,8 +1,7 @@
 import { sendAccountEmail } from "./account-emails.server";
 import { createToken, hashToken } from "./account-tokens.server";
-import { hashPassword } from "./password.server";
-import { consumeAccountToken, findLiveAccountToken, insertAccountToken } from "~/models/account-token.server";
-import { findAccountById, findUserCredentials, replacePasswordAndEndSessions } from "~/models/account.server";
+import { insertAccountToken } from "~/models/account-token.server";
+import { findAccountById, findUserCredentials } from "~/models/account.server";
 import { getEnv } from "~/utils/env.server";
 
 export const RESET_PASSWORD_TTL_MS = 60 * 60 * 1000;
@@ -33,22 +32,4 @@ export async function requestPasswordReset(email: string): Promise<void> {
   });
 }
 
-/** Whether a reset link can still be used (the page shows the form or says it expired). */
-export async function isResetTokenLive(token: string): Promise<boolean> {
-  if (!token || token.length > 200) return false;
-  return Boolean(await findLiveAccountToken("reset-password", hashToken(token)));
-}
-
-/**
- * Uses a reset link: the new password, the address verified, every session of the account
- * ended. False when the link is used, expired or unknown (nothing changes then).
- */
-export async function resetPasswordWithToken(token: string, newPassword: string): Promise<boolean> {
-  if (!token || token.length > 200) return false;
-  // Hash first: the token is used only when everything else is ready.
-  const passwordHash = await hashPassword(newPassword);
-  const userId = await consumeAccountToken("reset-password", hashToken(token));
-  if (!userId) return false;
-  await replacePasswordAndEndSessions(userId, passwordHash);
-  return true;
-}
+// Using the link: token-password.server.ts (shared with the set-password link, decision 099).

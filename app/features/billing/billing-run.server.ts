@@ -57,6 +57,8 @@ export type BillingRunOptions = {
   catalogue?: readonly PlanCard[];
   addOns?: readonly AddOn[];
   signal?: AbortSignal;
+  /** Awaited between batches (the server's background run paces itself: decision 099). */
+  betweenBatches?: () => Promise<void>;
   batchSize?: number;
   /** Tests only: another lock name lets two runs overlap, to test the database's guarantees alone. */
   lockName?: string;
@@ -92,6 +94,7 @@ export async function runBilling(options: BillingRunOptions): Promise<BillingRun
     prices: priceBook(catalogue, addOns),
     batchSize: options.batchSize ?? PLAN_BATCH,
     signal: options.signal,
+    betweenBatches: options.betweenBatches,
     counts: { plans: 0, invoices: 0, unpriced: 0, longestTransactionMs: 0 },
   };
   const locked = await withAdvisoryLock(db, options.lockName ?? BILLING_RUN_LOCK, async (conn) => {
@@ -121,6 +124,7 @@ type Run = {
   prices: PriceBook;
   batchSize: number;
   signal?: AbortSignal;
+  betweenBatches?: () => Promise<void>;
   counts: Omit<BillingRunResult, "ran" | "period">;
 };
 
@@ -182,6 +186,7 @@ async function billPlans(conn: Db, run: Run) {
       await write(conn, run, drafts);
     }
     if (plans.length < run.batchSize) return;
+    await run.betweenBatches?.();
   }
 }
 
@@ -207,6 +212,7 @@ async function billOneTimeServicesAlone(conn: Db, run: Run) {
     const drafts = [...byCustomer].map(([customerId, lines]) => ({ customerId, planId: null, lines }));
     await write(conn, run, drafts);
     if (visits.length < run.batchSize) return;
+    await run.betweenBatches?.();
   }
 }
 

@@ -202,6 +202,21 @@ describe("generatePlanVisits", () => {
     expect(await countVisits()).toBe(40);
   });
 
+  it("awaits betweenBatches between two batches only (the server paces its runs, decision 099)", async () => {
+    const customers = await createCustomers(10);
+    for (const customerId of customers) await createPlan({ customer_id: customerId, weekdays: [2] });
+    let pauses = 0;
+    const result = await generatePlanVisits({
+      now: MONDAY_6AM,
+      rules: RULES,
+      batchSize: 3,
+      betweenBatches: async () => void pauses++,
+    });
+    expect(result).toEqual({ ran: true, plans: 10, inserted: 40, moved: 0, cancelled: 0 });
+    // Batches of 3, 3, 3 and 1: a pause after each of the first three, none after the last.
+    expect(pauses).toBe(3);
+  });
+
   it("a closed day added later moves the scheduled visit and writes its history; hand-changed, completed and skipped ones stay", async () => {
     const moves = await createPlan({ weekdays: [4] });
     const leftPlan = await createPlan({ weekdays: [4] });

@@ -53,6 +53,8 @@ export type GenerateOptions = {
   rules?: GenerateRules;
   /** Stops between batches (the server stopping): what was done so far stays done. */
   signal?: AbortSignal;
+  /** Awaited between batches (the server's background run paces itself: decision 099). */
+  betweenBatches?: () => Promise<void>;
   /** Plans per batch (tests use small ones to cross batch edges). */
   batchSize?: number;
   /** Tests only: another lock name lets two generators run at once, to test the unique key alone. */
@@ -86,6 +88,7 @@ export async function generatePlanVisits(options: GenerateOptions): Promise<Gene
     schedule: scheduleRules(rules),
     batchSize,
     signal,
+    betweenBatches: options.betweenBatches,
     calendars: new Map(),
   };
 
@@ -110,6 +113,7 @@ type Run = {
   schedule: ScheduleRules;
   batchSize: number;
   signal?: AbortSignal;
+  betweenBatches?: () => Promise<void>;
   /** Planned visits by calendar (weekdays, start, pause, last visit): shared by the plans alike. */
   calendars: Map<string, PlannedVisit[]>;
 };
@@ -145,6 +149,7 @@ async function generateForPlans(
       });
     }
     if (plans.length < run.batchSize) return;
+    await run.betweenBatches?.();
   }
 }
 
@@ -259,6 +264,7 @@ async function moveOffClosedDays(conn: Db, run: Run, counts: Counts) {
         counts.cancelled += cancelled.length;
       });
       if (visits.length < run.batchSize) break;
+      await run.betweenBatches?.();
     }
   }
 }

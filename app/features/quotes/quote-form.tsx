@@ -1,4 +1,4 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint } from "@conform-to/zod";
 import { useMemo } from "react";
 import { cx, ErrorList, Field, SelectField, TextareaField } from "~/components/forms";
@@ -138,53 +138,29 @@ export function QuoteForm({ serviceOptions, addOns, submitLabel, lastResult, foc
             ...auto("zip"),
           }}
         />
-        <SelectField
+        <ChoiceField
           key={fields.dogs.key}
           field={fields.dogs}
           label="Number of dogs"
-          selectProps={{ defaultValue: fields.dogs.initialValue ?? "", ...auto("dogs") }}
-        >
-          <option value="" disabled>
-            Choose…
-          </option>
-          {DOG_COUNT_OPTIONS.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField
+          options={DOG_COUNT_OPTIONS}
+          focused={focus === "dogs"}
+        />
+        <ChoiceField
           key={fields.yardSize.key}
           field={fields.yardSize}
           label="Yard size"
-          selectProps={{ defaultValue: fields.yardSize.initialValue ?? "", ...auto("yardSize") }}
-        >
-          <option value="" disabled>
-            Choose…
-          </option>
-          {YARD_SIZE_OPTIONS.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField
+          options={YARD_SIZE_OPTIONS}
+          focused={focus === "yardSize"}
+        />
+        <ChoiceField
           key={fields.service.key}
           field={fields.service}
           label="Preferred service"
+          options={serviceOptions}
+          focused={focus === "service"}
           // The estimate describes the choice; an error comes first, as the script writes it.
           describedBy={QUOTE_ESTIMATE_ID}
-          selectProps={{ defaultValue: fields.service.initialValue ?? "", ...auto("service") }}
-        >
-          <option value="" disabled>
-            Choose…
-          </option>
-          {serviceOptions.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </SelectField>
+        />
       </div>
 
       <div
@@ -206,6 +182,43 @@ export function QuoteForm({ serviceOptions, addOns, submitLabel, lastResult, foc
         {submitLabel}
       </button>
     </form>
+  );
+}
+
+/**
+ * A select of the quote form: it starts on a disabled "Choose…" (SPEC section 5: an empty value
+ * cannot be chosen), or on the value a refused post sent.
+ */
+function ChoiceField({
+  field,
+  label,
+  options,
+  focused,
+  describedBy,
+}: {
+  field: FieldMetadata<string>;
+  label: string;
+  options: ReadonlyArray<{ value: string; label: string }>;
+  /** The first invalid field of a refused post (focused on load when JavaScript is off). */
+  focused: boolean;
+  describedBy?: string;
+}) {
+  return (
+    <SelectField
+      field={field}
+      label={label}
+      describedBy={describedBy}
+      selectProps={{ defaultValue: field.initialValue ?? "", ...(focused ? { autoFocus: true } : {}) }}
+    >
+      <option value="" disabled>
+        Choose…
+      </option>
+      {options.map((option) => (
+        <option key={option.value} value={option.value}>
+          {option.label}
+        </option>
+      ))}
+    </SelectField>
   );
 }
 

@@ -76,6 +76,19 @@ export function CreateCustomerForm({
   );
 }
 
+type ConvertedCustomer = { id: string; name: string | null; email: string };
+
+/** The way from a converted request to its customer's page. */
+function CustomerPageLink({ customer }: { customer: ConvertedCustomer }) {
+  return (
+    <p className="mt-3">
+      <Link to={`/admin-dashboard/customers/${customer.id}`} className={linkClass}>
+        Open {customer.name ?? customer.email}&apos;s page
+      </Link>
+    </p>
+  );
+}
+
 export function QuoteConversionResult({
   existed,
   when,
@@ -83,7 +96,7 @@ export function QuoteConversionResult({
 }: {
   existed: boolean;
   when: string;
-  customer: { id: string; name: string | null; email: string } | null;
+  customer: ConvertedCustomer | null;
 }) {
   return (
     <section aria-labelledby="create-customer-heading" className={sectionClass}>
@@ -97,17 +110,39 @@ export function QuoteConversionResult({
               ? `An account with ${customer.email} already existed: on ${when} this request's plan was added to it.`
               : `On ${when} this request became ${customer.name ?? customer.email}'s account and plan; a "Set your password" e-mail went to ${customer.email}.`}
           </p>
-          <p className="mt-3">
-            <Link to={`/admin-dashboard/customers/${customer.id}`} className={linkClass}>
-              Open {customer.name ?? customer.email}&apos;s page
-            </Link>
-          </p>
+          <CustomerPageLink customer={customer} />
         </>
       ) : (
         <p className="mt-2 text-slate-800 dark:text-slate-100">
           On {when} this request became a customer, whose account has since been deleted.
         </p>
       )}
+    </section>
+  );
+}
+
+/**
+ * Where the status select stands on a request that became a customer (decision 099): its
+ * status, fixed, and the way to the customer.
+ */
+export function ConvertedQuoteStatus({
+  statusLabel,
+  note,
+  customer,
+}: {
+  statusLabel: string;
+  note: string;
+  customer: ConvertedCustomer | null;
+}) {
+  return (
+    <section aria-labelledby="quote-status-heading" className={`${sectionClass} max-w-md`}>
+      <h3 id="quote-status-heading" className={headingClass}>
+        Status
+      </h3>
+      <p className="mt-2 text-slate-800 dark:text-slate-100">
+        <strong>{statusLabel}</strong>. {note}
+      </p>
+      {customer ? <CustomerPageLink customer={customer} /> : null}
     </section>
   );
 }
