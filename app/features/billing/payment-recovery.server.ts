@@ -16,7 +16,6 @@ import {
 } from "~/models/invoice-collection.server";
 import { lockInvoice } from "~/models/invoice.server";
 import { withAdvisoryLock } from "~/utils/advisory-lock.server";
-import { formatBusinessDate } from "~/utils/business-time";
 import { getDb, type Db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { errorFields, log } from "~/utils/logger.server";
@@ -76,7 +75,14 @@ export async function recoveryContext(): Promise<RecoveryContext> {
   };
 }
 
-const dayText = (day: string) => formatBusinessDate(startOfBusinessDay(day)!);
+const dayFormat = new Intl.DateTimeFormat("en-US", {
+  weekday: "long",
+  month: "long",
+  day: "numeric",
+  timeZone: "UTC",
+});
+/** "Thursday, March 4" for "2027-03-04" (a business day, not an instant). */
+const dayText = (day: string) => dayFormat.format(new Date(`${day}T00:00:00Z`));
 
 /** The business day `graceDays` after the first failure: the plan is held from it. */
 export function pauseDay(firstFailedAt: Date, graceDays: number) {

@@ -1,0 +1,383 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { useAppDatabase } from "../helpers/app-database";
+import { customerWithTuesdayPlan, planVisitsOf, PLAN_TEST_MONDAY } from "../helpers/plan-seed";
+import type { PlanRules } from "~/content/types";
+import {
+  notePaymentFailed,
+  runPaymentCollection,
+  type ChargeInvoice,
+  type ChargeOutcome,
+  type RecoveryContext,
+} from "~/features/billing/payment-recovery.server";
+import { recordPayment } from "~/features/billing/payments.server";
+import { pausePlan } from "~/features/plans/plan-changes.server";
+import { generatePlanVisits } from "~/features/plans/visit-generator.server";
+
+/**
+ * Failed payments are recovered (issue 27 item 4, docs/decisions/104), on a real database with a
+ * fixed clock. The customer's weekly Tuesday plan starts on Monday 1 March 2027 (visits on 2, 9,
+ * 16, 23 March...); its March invoice is due that day. Every "day" below is 10:00 in Las Vegas.
+ */
+const database = useAppDatabase();
+const db = () => database.current.db;
+
+const rules: PlanRules = {
+  changeNoticeHours: 24,
+  longestPauseDays: 90,
+  horizonDays: 28,
+  firstVisitTime: "08:00",
+  closedDays: [],
+};
+const context: RecoveryContext = {
+  businessName: "Swift Scoop",
+  phone: "(702) 555-0100",
+  ownerEmail: "owner@example.com",
+  siteUrl: "http://localhost:3000",
+  graceDays: 7,
+  planRules: rules,
+};
+/** 10:00 in Las Vegas on that day of March 2027 (PST to the 13th, PDT from the 14th). */
+const march = (day: number) => new Date(`2027-03-${String(day).padStart(2, "0")}T${day < 14 ? "18" : "17"}:00:00Z`);
+
+// Each test's invoice alone is open: the job walks every open invoice.
+beforeEach(async () => {
+  await db()
+    .updateTable("invoices")
+    .set({ status: "void", voided_at: new Date() })
+    .where("status", "=", "open")
+    .execute();
+});
+
+let invoiceCount = 0;
+async function planWithOpenInvoice() {
+  const seeded = await customerWithTuesdayPlan(db(), rules);
+  invoiceCount += 1;
+  const invoice = await db()
+    .insertInto("invoices")
+    .values({
+      number: `2027-${String(900000 + invoiceCount)}`,
+      customer_id: seeded.customer.id,
+      plan_id: seeded.plan.id,
+      period_month: "2027-03-01",
+      status: "open",
+      issued_on: "2027-03-01",
+      due_on: "2027-03-01",
+      total_cents: 8900,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { ...seeded, invoice };
+}
+
+/**
+ * A stand-in for the Stripe charge (until the stand-in of Stripe's API is wired): answers the
+ * scripted outcomes in turn and, on success, records the payment as a Stripe charge would.
+ */
+function scriptedCharge(outcomes: Array<ChargeOutcome["kind"]>) {
+  const calls: Array<{ invoiceId: string; attempt: number; day: string }> = [];
+  const charge: ChargeInvoice = async (handle, input) => {
+    calls.push({ invoiceId: input.invoiceId, attempt: input.attempt, day: input.now.toISOString().slice(0, 10) });
+    const kind = outcomes.shift() ?? "failed";
+    const paymentIntentId = `pi_${input.invoiceId.slice(0, 8)}_${input.attempt}`;
+    if (kind === "failed") return { kind, reason: "Your card has insufficient funds.", paymentIntentId };
+    if (kind === "succeeded") {
+      const invoice = await handle
+        .selectFrom("invoices")
+        .select(["total_cents", "paid_cents"])
+        .where("id", "=", input.invoiceId)
+        .executeTakeFirstOrThrow();
+      await recordPayment(handle, {
+        invoiceId: input.invoiceId,
+        method: "stripe",
+        amountCents: invoice.total_cents - invoice.paid_cents,
+        paidOn: input.now.toISOString().slice(0, 10),
+        note: null,
+        recordedBy: null,
+        idempotencyKey: `stripe:${paymentIntentId}`,
+        now: input.now,
+      });
+      return { kind, paymentIntentId };
+    }
+    if (kind === "processing") return { kind, paymentIntentId };
+    return { kind } as ChargeOutcome;
+  };
+  return { charge, calls };
+}
+
+const collect = (now: Date, charge?: ChargeInvoice, stripeConfigured = true) =>
+  runPaymentCollection({ now, db: db(), context, charge, stripeConfigured });
+
+const mailOf = (invoiceId: string) =>
+  db()
+    .selectFrom("outbox")
+    .select(["kind", "to_address", "subject", "text_body"])
+    .where("related_id", "=", invoiceId)
+    .orderBy("created_at")
+    .execute();
+const invoiceRow = (id: string) =>
+  db().selectFrom("invoices").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+/** The plan's visits from one day to another (the horizon moves with the clock), as "day status reason". */
+const visitStates = async (planId: string, from = "2027-03-01", to = "2027-03-23") =>
+  (await planVisitsOf(db(), planId))
+    .filter((v) => v.day >= from && v.day <= to)
+    .map((v) => `${v.day} ${v.status} ${v.skip_reason ?? ""}`.trim());
+
+describe("a failed payment", () => {
+  it("queues the customer's e-mail at once with the reason and the Update card link; a replay sends nothing more", async () => {
+    const { invoice, customer } = await planWithOpenInvoice();
+    const first = await notePaymentFailed(db(), {
+      invoiceId: invoice.id,
+      reason: "Your card was declined.",
+      paymentIntentId: "pi_replayed",
+      now: march(1),
+      context,
+    });
+    expect(first).toEqual({ recorded: true });
+    const mail = await mailOf(invoice.id);
+    expect(mail).toHaveLength(1);
+    expect(mail[0].kind).toBe("payment_failed");
+    expect(mail[0].to_address).toBe(customer.email);
+    expect(mail[0].subject).toBe(`Your payment for invoice ${invoice.number} didn't go through`);
+    expect(mail[0].text_body).toContain("The reason given: Your card was declined.");
+    expect(mail[0].text_body).toContain("Update card: http://localhost:3000/customer-dashboard/billing");
+    expect(mail[0].text_body).toContain("We'll try your card again on Thursday, March 4.");
+    expect(mail[0].text_body).toContain("If the invoice is still unpaid on Monday, March 8,");
+    const row = await invoiceRow(invoice.id);
+    expect(row).toMatchObject({
+      charge_attempts: 1,
+      last_failure_reason: "Your card was declined.",
+      next_charge_on: "2027-03-04",
+      status: "open",
+    });
+
+    // The same webhook again, and later: nothing new stored, no second e-mail.
+    const replay = await notePaymentFailed(db(), {
+      invoiceId: invoice.id,
+      reason: "Your card was declined.",
+      paymentIntentId: "pi_replayed",
+      now: march(2),
+      context,
+    });
+    expect(replay).toEqual({ recorded: false });
+    expect(await mailOf(invoice.id)).toHaveLength(1);
+    expect(await invoiceRow(invoice.id)).toMatchObject({ charge_attempts: 1, next_charge_on: "2027-03-04" });
+    const failures = await db()
+      .selectFrom("invoice_charge_failures")
+      .select("id")
+      .where("invoice_id", "=", invoice.id)
+      .execute();
+    expect(failures).toHaveLength(1);
+  });
+
+  it("is ignored for an invoice that is no longer open (nothing stored, no e-mail)", async () => {
+    const { invoice } = await planWithOpenInvoice();
+    await recordPayment(db(), {
+      invoiceId: invoice.id,
+      method: "cash",
+      amountCents: 8900,
+      paidOn: "2027-03-01",
+      note: null,
+      recordedBy: null,
+      idempotencyKey: `cash-${invoice.id}`,
+      now: march(1),
+    });
+    const late = await notePaymentFailed(db(), {
+      invoiceId: invoice.id,
+      reason: "Declined",
+      paymentIntentId: "pi_late",
+      now: march(2),
+      context,
+    });
+    expect(late).toEqual({ recorded: false });
+    expect(await mailOf(invoice.id)).toEqual([]);
+    expect(await invoiceRow(invoice.id)).toMatchObject({ charge_attempts: 0, first_failed_at: null });
+  });
+});
+
+describe("the collection job", () => {
+  it("charges on the due day and retries 3 days after the first failure and 5 after the second, never before", async () => {
+    const { invoice } = await planWithOpenInvoice();
+    const { charge, calls } = scriptedCharge(["failed", "failed", "failed"]);
+    for (const day of [1, 2, 3, 4, 5, 8, 9, 10, 20]) await collect(march(day), charge);
+    const mine = calls.filter((c) => c.invoiceId === invoice.id);
+    expect(mine.map((c) => `${c.day} #${c.attempt}`)).toEqual(["2027-03-01 #1", "2027-03-04 #2", "2027-03-09 #3"]);
+    expect(await invoiceRow(invoice.id)).toMatchObject({ charge_attempts: 3, next_charge_on: null, status: "open" });
+    // One e-mail per failed attempt.
+    expect((await mailOf(invoice.id)).filter((m) => m.kind === "payment_failed")).toHaveLength(3);
+  });
+
+  it("a success on retry pays the invoice and stops the retries", async () => {
+    const { invoice } = await planWithOpenInvoice();
+    const { charge, calls } = scriptedCharge(["failed", "succeeded"]);
+    for (const day of [1, 4, 9, 20]) await collect(march(day), charge);
+    expect(calls.filter((c) => c.invoiceId === invoice.id).map((c) => c.attempt)).toEqual([1, 2]);
+    const row = await invoiceRow(invoice.id);
+    expect(row).toMatchObject({ status: "paid", paid_cents: 8900, next_charge_on: null, charge_attempts: 2 });
+    expect((await mailOf(invoice.id)).map((m) => m.kind)).toEqual(["payment_failed"]);
+  });
+
+  it("pauses the plan after the grace days (visits skipped payment_overdue, the customer told), not before", async () => {
+    const { invoice, plan, customer } = await planWithOpenInvoice();
+    const { charge } = scriptedCharge(["failed", "failed", "failed"]);
+    for (const day of [1, 4, 7]) await collect(march(day), charge);
+    expect((await invoiceRow(invoice.id)).plan_paused_at).toBeNull();
+    expect(await visitStates(plan.id, "2027-03-08")).toEqual([
+      "2027-03-09 scheduled",
+      "2027-03-16 scheduled",
+      "2027-03-23 scheduled",
+    ]);
+
+    const result = await collect(march(8), charge);
+    expect(result.paused).toBe(1);
+    expect((await invoiceRow(invoice.id)).plan_paused_at).toEqual(march(8));
+    expect(await visitStates(plan.id, "2027-03-08")).toEqual([
+      "2027-03-09 skipped payment_overdue",
+      "2027-03-16 skipped payment_overdue",
+      "2027-03-23 skipped payment_overdue",
+    ]);
+    const held = await db()
+      .selectFrom("customer_plans")
+      .selectAll()
+      .where("id", "=", plan.id)
+      .executeTakeFirstOrThrow();
+    expect(held).toMatchObject({ status: "active", payment_hold_from: "2027-03-08" });
+    const paused = (await mailOf(invoice.id)).filter((m) => m.kind === "payment_paused");
+    expect(paused).toHaveLength(1);
+    expect(paused[0].to_address).toBe(customer.email);
+    expect(paused[0].subject).toBe("Your service is paused until your invoice is paid");
+
+    // The next run pauses nothing more; the generator's new visits are skipped too.
+    expect((await collect(march(8), charge)).paused).toBe(0);
+    await generatePlanVisits({ now: march(10), db: db(), rules: { ...rules, horizonDays: 35 } });
+    expect(await visitStates(plan.id, "2027-03-24", "2027-04-13")).toEqual([
+      "2027-03-30 skipped payment_overdue",
+      "2027-04-06 skipped payment_overdue",
+      "2027-04-13 skipped payment_overdue",
+    ]);
+    expect((await mailOf(invoice.id)).filter((m) => m.kind === "payment_paused")).toHaveLength(1);
+  });
+
+  it("paying by hand resumes the plan: its overdue skips from now on are undone and the customer told", async () => {
+    const { invoice, plan } = await planWithOpenInvoice();
+    const { charge } = scriptedCharge(["failed", "failed", "failed"]);
+    for (const day of [1, 4, 8]) await collect(march(day), charge);
+    // Wednesday 10 March: the visit of the 9th was skipped and stays so (it is past).
+    await recordPayment(db(), {
+      invoiceId: invoice.id,
+      method: "check",
+      amountCents: 8900,
+      paidOn: "2027-03-10",
+      note: null,
+      recordedBy: null,
+      idempotencyKey: `check-${invoice.id}`,
+      now: march(10),
+    });
+    expect(await visitStates(plan.id, "2027-03-08")).toEqual([
+      "2027-03-09 skipped payment_overdue",
+      "2027-03-16 scheduled",
+      "2027-03-23 scheduled",
+    ]);
+    const row = await invoiceRow(invoice.id);
+    expect(row).toMatchObject({ status: "paid", next_charge_on: null });
+    expect(row.plan_resumed_at).toEqual(march(10));
+    const resumed = (await mailOf(invoice.id)).filter((m) => m.kind === "payment_resumed");
+    expect(resumed.map((m) => m.subject)).toEqual(["Your service is back on"]);
+    const held = await db()
+      .selectFrom("customer_plans")
+      .selectAll()
+      .where("id", "=", plan.id)
+      .executeTakeFirstOrThrow();
+    expect(held).toMatchObject({ status: "active", payment_hold_from: null });
+    // No retry after the payment.
+    const later = scriptedCharge(["failed"]);
+    await collect(march(9 + 5), later.charge);
+    expect(later.calls.filter((c) => c.invoiceId === invoice.id)).toEqual([]);
+  });
+
+  it("a Stripe charge on the last retry resumes the plan", async () => {
+    const { invoice, plan } = await planWithOpenInvoice();
+    const { charge } = scriptedCharge(["failed", "failed", "succeeded"]);
+    for (const day of [1, 4, 8, 9]) await collect(march(day), charge);
+    expect((await invoiceRow(invoice.id)).status).toBe("paid");
+    // Run at 10:00 on the 9th: that day's 08:00 visit had started; the later ones are back.
+    expect(await visitStates(plan.id, "2027-03-10")).toEqual(["2027-03-16 scheduled", "2027-03-23 scheduled"]);
+    expect((await mailOf(invoice.id)).map((m) => m.kind)).toEqual([
+      "payment_failed",
+      "payment_failed",
+      "payment_paused",
+      "payment_resumed",
+    ]);
+  });
+
+  it("leaves the customer's own pause as it is when the payment resumes the plan", async () => {
+    const { invoice, plan, customer } = await planWithOpenInvoice();
+    await pausePlan(db(), {
+      planId: plan.id,
+      customerId: customer.id,
+      actor: { id: customer.id, isAdmin: false },
+      from: "2027-03-20",
+      until: "2027-04-10",
+      now: PLAN_TEST_MONDAY,
+      rules,
+    });
+    const { charge } = scriptedCharge(["failed", "failed"]);
+    for (const day of [1, 4, 8]) await collect(march(day), charge);
+    expect(await visitStates(plan.id, "2027-03-08")).toEqual([
+      "2027-03-09 skipped payment_overdue",
+      "2027-03-16 skipped payment_overdue",
+      "2027-03-23 skipped payment_overdue",
+    ]);
+    await recordPayment(db(), {
+      invoiceId: invoice.id,
+      method: "cash",
+      amountCents: 8900,
+      paidOn: "2027-03-10",
+      note: null,
+      recordedBy: null,
+      idempotencyKey: `cash-${invoice.id}`,
+      now: march(10),
+    });
+    expect(await visitStates(plan.id, "2027-03-10")).toEqual(["2027-03-16 scheduled", "2027-03-23 skipped paused"]);
+    const after = await db()
+      .selectFrom("customer_plans")
+      .selectAll()
+      .where("id", "=", plan.id)
+      .executeTakeFirstOrThrow();
+    expect(after).toMatchObject({ status: "paused", paused_from: "2027-03-20", paused_until: "2027-04-10" });
+  });
+
+  it("without Stripe charges nothing; a failure reported earlier still pauses, and a manual payment resumes", async () => {
+    const { invoice, plan } = await planWithOpenInvoice();
+    const { charge, calls } = scriptedCharge(["succeeded"]);
+    await collect(march(1), charge, false);
+    expect(calls).toEqual([]);
+    expect(await invoiceRow(invoice.id)).toMatchObject({ charge_attempts: 0, status: "open", next_charge_on: null });
+    expect(await mailOf(invoice.id)).toEqual([]);
+
+    await notePaymentFailed(db(), {
+      invoiceId: invoice.id,
+      reason: "Expired card",
+      paymentIntentId: null,
+      now: march(1),
+      context,
+    });
+    await collect(march(8), charge, false);
+    expect(calls).toEqual([]);
+    expect(await visitStates(plan.id, "2027-03-08")).toContain("2027-03-09 skipped payment_overdue");
+    await recordPayment(db(), {
+      invoiceId: invoice.id,
+      method: "cash",
+      amountCents: 8900,
+      paidOn: "2027-03-08",
+      note: null,
+      recordedBy: null,
+      idempotencyKey: `cash-${invoice.id}`,
+      now: march(8),
+    });
+    expect(await visitStates(plan.id, "2027-03-08")).toEqual([
+      "2027-03-09 scheduled",
+      "2027-03-16 scheduled",
+      "2027-03-23 scheduled",
+    ]);
+  });
+});
