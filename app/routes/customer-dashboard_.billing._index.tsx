@@ -5,24 +5,28 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { linkClass, tapLinkClass } from "~/components/ui-classes";
 import { requireUser } from "~/features/accounts/auth.server";
 import { loadCustomerBilling } from "~/features/billing/billing-pages.server";
+import { PaymentProblemNotice } from "~/features/billing/failed-payments";
+import { loadPaymentNotice } from "~/features/billing/failed-payments.server";
 import { privatePageMeta } from "~/utils/seo";
 
 // "Billing": the signed-in customer's balance and invoices; nothing here takes an id from the URL.
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
-  return json(await loadCustomerBilling(user.id), { headers: { "Cache-Control": "private, no-store" } });
+  const [billing, paymentNotice] = await Promise.all([loadCustomerBilling(user.id), loadPaymentNotice(user.id)]);
+  return json({ ...billing, paymentNotice }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 export const headers = () => ({ "Cache-Control": "private, no-store" });
 
 export default function CustomerBilling() {
-  const { balance, owes, invoices } = useLoaderData<typeof loader>();
+  const { balance, owes, invoices, paymentNotice } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
       <Link to="/customer-dashboard" className={tapLinkClass}>
         <span aria-hidden="true">←&nbsp;</span>Dashboard
       </Link>
       <h1 className="mt-2 text-3xl font-bold text-slate-900 dark:text-white">Billing</h1>
+      <PaymentProblemNotice notice={paymentNotice} />
       <section
         aria-labelledby="balance-heading"
         className="mt-6 rounded-2xl border border-slate-300 p-6 dark:border-slate-600"

@@ -1,6 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
+import { createUser, sessionCookieFor } from "../helpers/factories";
 import { customerWithTuesdayPlan, planVisitsOf, PLAN_TEST_MONDAY } from "../helpers/plan-seed";
+import { callRoute } from "../helpers/route-calls";
 import type { PlanRules } from "~/content/types";
 import {
   notePaymentFailed,
@@ -12,6 +14,8 @@ import {
 import { recordPayment } from "~/features/billing/payments.server";
 import { pausePlan } from "~/features/plans/plan-changes.server";
 import { generatePlanVisits } from "~/features/plans/visit-generator.server";
+import * as billingTab from "~/routes/admin-dashboard.billing._index";
+import * as customerBilling from "~/routes/customer-dashboard_.billing._index";
 
 /**
  * Failed payments are recovered (issue 27 item 4, docs/decisions/104), on a real database with a
@@ -379,5 +383,48 @@ describe("the collection job", () => {
       "2027-03-16 scheduled",
       "2027-03-23 scheduled",
     ]);
+  });
+});
+
+describe("the billing pages", () => {
+  it("list the failed payment for the admin and tell its customer (and no one else) with the Update card notice", async () => {
+    const { invoice, customer } = await planWithOpenInvoice();
+    const admin = await createUser(db(), { admin: true });
+    const other = await createUser(db());
+    const load = async (handler: Parameters<typeof callRoute>[0], url: string, userId: string): Promise<any> => {
+      const response = await callRoute(handler, url, { cookie: await sessionCookieFor(userId) });
+      expect(response.status).toBe(200);
+      return response.json();
+    };
+    // Before any failure: nothing listed, no notice.
+    expect((await load(billingTab.loader, "/admin-dashboard/billing", admin.id)).failedPayments.items).toEqual([]);
+    expect((await load(customerBilling.loader, "/customer-dashboard/billing", customer.id)).paymentNotice).toEqual([]);
+
+    const { charge } = scriptedCharge(["failed"]);
+    await collect(march(1), charge);
+    const tab = await load(billingTab.loader, "/admin-dashboard/billing", admin.id);
+    expect(tab.failedPayments.items).toEqual([
+      expect.objectContaining({
+        number: invoice.number,
+        customer: "Casey Customer",
+        reason: "Your card has insufficient funds.",
+        attempts: 1,
+        nextRetry: "Mar 4, 2027",
+        pausedSince: null,
+      }),
+    ]);
+    const mine = await load(customerBilling.loader, "/customer-dashboard/billing", customer.id);
+    expect(mine.paymentNotice).toEqual([
+      expect.objectContaining({ number: invoice.number, reason: "Your card has insufficient funds.", paused: false }),
+    ]);
+    expect((await load(customerBilling.loader, "/customer-dashboard/billing", other.id)).paymentNotice).toEqual([]);
+
+    await collect(march(8), charge);
+    expect(
+      (await load(billingTab.loader, "/admin-dashboard/billing", admin.id)).failedPayments.items[0].pausedSince,
+    ).toBe("Mar 8, 2027");
+    expect(
+      (await load(customerBilling.loader, "/customer-dashboard/billing", customer.id)).paymentNotice[0].paused,
+    ).toBe(true);
   });
 });
