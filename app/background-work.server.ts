@@ -1,5 +1,6 @@
 import { listenForContentChanges, stopListening } from "./content/content-events.server";
 import { runBilling } from "./features/billing/billing-run.server";
+import { runPaymentCollection } from "./features/billing/payment-recovery.server";
 import { startOutboxWorker, stopOutboxWorker } from "./features/outbox/outbox.server";
 import { generatePlanVisits } from "./features/plans/visit-generator.server";
 import { purgeExpiredAccountTokens } from "./models/account-token.server";
@@ -77,13 +78,32 @@ export async function runBillingJob({
   }
 }
 
+/**
+ * One payment collection (docs/decisions/104) after the billing run: charges and retries due,
+ * pauses for overdue payments. Logged like the others; a failure waits for the next hour.
+ */
+export async function runPaymentCollectionJob({
+  signal,
+  now = new Date(),
+  collect = runPaymentCollection,
+}: { signal?: AbortSignal; now?: Date; collect?: typeof runPaymentCollection } = {}) {
+  const started = Date.now();
+  try {
+    const result = await collect({ now, signal });
+    if (result.ran) log.info("payment_collection.done", { ...result, ms: Date.now() - started });
+    else log.info("payment_collection.skipped", { reason: "another collection holds the lock" });
+  } catch (error) {
+    log.warn("payment_collection.failed", errorFields(error));
+  }
+}
+
 export type BackgroundWork = { stop(): Promise<void> };
 let started: BackgroundWork | undefined;
 
 /**
  * Starts this process's background work once: migrations (so the first visitor does not wait
- * for them), the purge jobs (a minute after start, then hourly), the plan visit generator and then
- * the billing run (at start, then hourly; one round at a time in this process), the LISTEN connection that hears
+ * for them), the purge jobs (a minute after start, then hourly), the plan visit generator, the
+ * billing run and the payment collection (at start, then hourly; one round at a time in this process), the LISTEN connection that hears
  * publishes from every machine (PostgreSQL only), and the e-mail outbox worker (decisions 031,
  * 034: every machine runs one; SKIP LOCKED shares the rows). Timers are unref'd: none keeps a
  * process alive.
@@ -101,6 +121,7 @@ export function startBackgroundWork(): BackgroundWork {
   const generate = () => {
     generating ??= runPlanVisitGeneration({ signal: stopping.signal })
       .then(() => runBillingJob({ signal: stopping.signal }))
+      .then(() => runPaymentCollectionJob({ signal: stopping.signal }))
       .finally(() => (generating = undefined));
   };
   const firstGeneration = setTimeout(generate, 0).unref();
