@@ -401,6 +401,11 @@ export interface PaymentsTable {
   /** Unique: a second press of "Record payment" with the same key finds the first payment. */
   idempotency_key: string;
   created_at: CreatedAt;
+  /** Set for method "stripe" only, unique: one PaymentIntent is one payment (0016). */
+  stripe_payment_intent_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A dispute (chargeback) opened in Stripe: when, and what Stripe said. */
+  disputed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  dispute_note: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface RefundsTable {
@@ -412,6 +417,37 @@ export interface RefundsTable {
   recorded_by: string | null;
   idempotency_key: string;
   created_at: CreatedAt;
+  /** The Stripe refund it is, unique (0016): the page's refund and the webhook's are one. */
+  stripe_refund_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Who a user is at Stripe, and what is shown of their card on file (the card stays at Stripe). */
+export interface StripeCustomersTable {
+  user_id: string;
+  stripe_customer_id: string;
+  payment_method_id: string | null;
+  card_brand: string | null;
+  card_last4: string | null;
+  card_exp_month: number | null;
+  card_exp_year: number | null;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** Each webhook event id once (a replay finds its row and changes nothing). */
+export interface StripeEventsTable {
+  id: string;
+  type: string;
+  received_at: CreatedAt;
+}
+
+/** A failed PaymentIntent's decline reason, for the recovery of failed payments. */
+export interface StripePaymentFailuresTable {
+  id: Generated<string>;
+  invoice_id: string;
+  payment_intent_id: string | null;
+  reason: string;
+  failed_at: Timestamp;
 }
 
 export interface Database {
@@ -441,6 +477,9 @@ export interface Database {
   invoice_lines: InvoiceLinesTable;
   payments: PaymentsTable;
   refunds: RefundsTable;
+  stripe_customers: StripeCustomersTable;
+  stripe_events: StripeEventsTable;
+  stripe_payment_failures: StripePaymentFailuresTable;
   text_opt_outs: TextOptOutsTable;
   text_replies: TextRepliesTable;
 }
@@ -466,3 +505,4 @@ export type InvoiceLine = Selectable<InvoiceLinesTable>;
 export type NewInvoiceLine = Insertable<InvoiceLinesTable>;
 export type Payment = Selectable<PaymentsTable>;
 export type Refund = Selectable<RefundsTable>;
+export type StripeCustomer = Selectable<StripeCustomersTable>;

@@ -116,6 +116,9 @@ export async function listInvoicePayments(db: Db, invoiceId: string) {
       "pay.paid_on",
       "pay.note",
       "pay.created_at",
+      "pay.stripe_payment_intent_id",
+      "pay.disputed_at",
+      "pay.dispute_note",
       "p.full_name as recorded_by_name",
     ])
     .where("pay.invoice_id", "=", invoiceId)
@@ -157,6 +160,7 @@ export type NewPaymentRow = {
   note: string | null;
   recordedBy: string | null;
   idempotencyKey: string;
+  stripePaymentIntentId?: string | null;
 };
 
 /** Inserts the payment unless its key was used: returns its id, or null for a repeated key. */
@@ -171,6 +175,7 @@ export async function insertPayment(trx: Db, payment: NewPaymentRow): Promise<st
       note: payment.note,
       recorded_by: payment.recordedBy,
       idempotency_key: payment.idempotencyKey,
+      stripe_payment_intent_id: payment.stripePaymentIntentId ?? null,
     })
     .onConflict((oc) => oc.column("idempotency_key").doNothing())
     .returning("id")
@@ -218,6 +223,7 @@ export async function insertRefund(
     note: string | null;
     recordedBy: string | null;
     idempotencyKey: string;
+    stripeRefundId?: string | null;
   },
 ): Promise<string | null> {
   const row = await trx
@@ -229,6 +235,7 @@ export async function insertRefund(
       note: refund.note,
       recorded_by: refund.recordedBy,
       idempotency_key: refund.idempotencyKey,
+      stripe_refund_id: refund.stripeRefundId ?? null,
     })
     .onConflict((oc) => oc.column("idempotency_key").doNothing())
     .returning("id")

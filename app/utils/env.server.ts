@@ -98,6 +98,16 @@ const schema = z
     // Where the twilio package sends its API calls instead of https://api.twilio.com (scheme,
     // host and port; the path is kept): the tests' local stand-in. Never set in production.
     TWILIO_API_BASE_URL: optional(z.string().url()),
+
+    // Card payments (docs/decisions/103): through Stripe when both are set; without them the admin
+    // records payments by hand. The webhook's signing secret checks /resources/webhooks/stripe.
+    STRIPE_SECRET_KEY: optional(
+      z.string().regex(/^(sk|rk)_(test|live)_[0-9A-Za-z_]{8,}$/, "must be a Stripe secret key"),
+    ),
+    STRIPE_WEBHOOK_SECRET: optional(z.string().regex(/^whsec_[0-9A-Za-z_]{8,}$/, "must be a webhook signing secret")),
+    // Where the stripe package sends its API calls instead of https://api.stripe.com (scheme, host
+    // and port): the tests' local stand-in. Never set in production.
+    STRIPE_API_BASE_URL: optional(z.string().url()),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production" && env.SESSION_SECRET === DEV_SESSION_SECRET && !process.env.ALLOW_DEV_SECRET) {
@@ -142,6 +152,13 @@ const schema = z
           !env.TWILIO_ACCOUNT_SID ? "TWILIO_ACCOUNT_SID" : !env.TWILIO_AUTH_TOKEN ? "TWILIO_AUTH_TOKEN" : "TWILIO_FROM",
         ],
         message: "TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM go together",
+      });
+    }
+    if (Boolean(env.STRIPE_SECRET_KEY) !== Boolean(env.STRIPE_WEBHOOK_SECRET)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [env.STRIPE_SECRET_KEY ? "STRIPE_WEBHOOK_SECRET" : "STRIPE_SECRET_KEY"],
+        message: "STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET go together",
       });
     }
     if (env.S3_BUCKET && Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {

@@ -13,6 +13,7 @@ import * as yardLocationsAndRoutes from "./0012-yard-locations-and-routes";
 import * as onMyWayAndTexts from "./0013-on-my-way-and-texts";
 import * as billing from "./0014-billing";
 import * as planVisitIndex from "./0015-plan-visit-index";
+import * as stripe from "./0016-stripe";
 import * as paymentRecovery from "./0017-payment-recovery";
 
 /**
@@ -34,5 +35,6 @@ export const migrations: Record<string, Migration> = {
   "0013-on-my-way-and-texts": onMyWayAndTexts,
   "0014-billing": billing,
   "0015-plan-visit-index": planVisitIndex,
+  "0016-stripe": stripe,
   "0017-payment-recovery": paymentRecovery,
 };

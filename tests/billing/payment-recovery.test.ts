@@ -1,8 +1,10 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
 import { createUser, sessionCookieFor } from "../helpers/factories";
 import { customerWithTuesdayPlan, planVisitsOf, PLAN_TEST_MONDAY } from "../helpers/plan-seed";
 import { callRoute } from "../helpers/route-calls";
+import { giveCard, useStripe } from "../helpers/stripe-billing";
+import { startStripeStandIn, type StripeStandIn } from "../helpers/stripe-stand-in";
 import type { PlanRules } from "~/content/types";
 import {
   notePaymentFailed,
@@ -98,6 +100,7 @@ function scriptedCharge(outcomes: Array<ChargeOutcome["kind"]>) {
         note: null,
         recordedBy: null,
         idempotencyKey: `stripe:${paymentIntentId}`,
+        stripePaymentIntentId: paymentIntentId,
         now: input.now,
       });
       return { kind, paymentIntentId };
@@ -426,5 +429,76 @@ describe("the billing pages", () => {
     expect(
       (await load(customerBilling.loader, "/customer-dashboard/billing", customer.id)).paymentNotice[0].paused,
     ).toBe(true);
+  });
+});
+
+describe("against the stand-in of Stripe's API", () => {
+  let standIn: StripeStandIn | undefined;
+  afterAll(async () => {
+    useStripe(null);
+    await standIn?.close();
+  });
+
+  it("a decline e-mails the customer; the retry on day 3 succeeds with a key of its own and pays the invoice", async () => {
+    standIn = await startStripeStandIn();
+    useStripe(standIn);
+    const { invoice, customer } = await planWithOpenInvoice();
+    const { customerId } = await giveCard(db(), standIn, customer.id);
+    standIn.outcomes.set(customerId, "card_declined");
+    const run = (day: number) => runPaymentCollection({ now: march(day), db: db(), context });
+
+    expect(await run(1)).toMatchObject({ ran: true, charged: 1, failed: 1 });
+    const failed = await mailOf(invoice.id);
+    expect(failed.map((m) => m.kind)).toEqual(["payment_failed"]);
+    expect(failed[0].text_body).toContain("The reason given: Your card was declined.");
+    expect(await invoiceRow(invoice.id)).toMatchObject({
+      status: "open",
+      charge_attempts: 1,
+      next_charge_on: "2027-03-04",
+    });
+
+    // Not before day 3; then the card goes through.
+    await run(3);
+    expect(standIn.posts("/v1/payment_intents")).toHaveLength(1);
+    standIn.outcomes.set(customerId, "succeeded");
+    expect(await run(4)).toMatchObject({ charged: 1, succeeded: 1 });
+    const keys = standIn.posts("/v1/payment_intents").map((request) => request.idempotencyKey);
+    expect(keys).toEqual([`invoice:${invoice.id}:attempt:1`, `invoice:${invoice.id}:attempt:2`]);
+    expect(await invoiceRow(invoice.id)).toMatchObject({ status: "paid", paid_cents: 8900, next_charge_on: null });
+    const payments = await db()
+      .selectFrom("payments")
+      .select(["method"])
+      .where("invoice_id", "=", invoice.id)
+      .execute();
+    expect(payments).toEqual([{ method: "stripe" }]);
+    // The decline's webhook arriving late changes nothing and e-mails nothing.
+    const [failure] = await db()
+      .selectFrom("invoice_charge_failures")
+      .select(["payment_intent_id"])
+      .where("invoice_id", "=", invoice.id)
+      .execute();
+    expect(failure.payment_intent_id).toMatch(/^pi_/);
+    const late = await notePaymentFailed(db(), {
+      invoiceId: invoice.id,
+      reason: "Your card was declined.",
+      paymentIntentId: failure.payment_intent_id,
+      now: march(5),
+      context,
+    });
+    expect(late).toEqual({ recorded: false });
+    expect((await mailOf(invoice.id)).map((m) => m.kind)).toEqual(["payment_failed"]);
+    await run(9);
+    expect(standIn.posts("/v1/payment_intents")).toHaveLength(2);
+  });
+
+  it("does nothing for a customer without a card", async () => {
+    standIn ??= await startStripeStandIn();
+    useStripe(standIn);
+    standIn.reset();
+    const { invoice } = await planWithOpenInvoice();
+    expect(await runPaymentCollection({ now: march(1), db: db(), context })).toMatchObject({ charged: 0 });
+    expect(standIn.posts("/v1/payment_intents")).toEqual([]);
+    expect(await invoiceRow(invoice.id)).toMatchObject({ charge_attempts: 0, status: "open" });
+    expect(await mailOf(invoice.id)).toEqual([]);
   });
 });

@@ -1,8 +1,13 @@
-import { formatCents } from "./money";
-import { getSiteSettings } from "~/content/content.server";
-import type { PlanRules } from "~/content/types";
-import { enqueueEmail, type EmailToEnqueue } from "~/features/outbox/outbox.server";
-import { holdPlanForPayment, releasePaymentHold } from "~/features/plans/plan-changes.server";
+import {
+  paymentFailedEmail,
+  recoveryContext,
+  servicePausedEmail,
+  type RecoveryContext,
+} from "./payment-recovery-emails.server";
+import { afterInvoiceSettled, customerEmail } from "./payment-resume.server";
+import { chargeInvoiceOffSession, type ChargeOutcome } from "./stripe-charge.server";
+import { enqueueEmail } from "~/features/outbox/outbox.server";
+import { holdPlanForPayment } from "~/features/plans/plan-changes.server";
 import { addDays, businessToday, startOfBusinessDay } from "~/features/visits/visit-dates";
 import {
   hasChargeFailureForIntent,
@@ -10,15 +15,14 @@ import {
   listFirstChargesBatch,
   listPausesDueBatch,
   listRetriesBatch,
-  otherInvoiceHoldsPlan,
   setInvoiceCollection,
   type InvoiceToCharge,
 } from "~/models/invoice-collection.server";
 import { lockInvoice } from "~/models/invoice.server";
 import { withAdvisoryLock } from "~/utils/advisory-lock.server";
 import { getDb, type Db } from "~/utils/db.server";
-import { getEnv } from "~/utils/env.server";
 import { errorFields, log } from "~/utils/logger.server";
+import { isStripeConfigured } from "~/utils/stripe.server";
 
 /**
  * Failed payments are recovered, never silently cancelled (issue 27 item 4, docs/decisions/104):
@@ -38,51 +42,14 @@ export const RETRY_AFTER_DAYS = [3, 5] as const;
 const FIRST_CHARGE_CATCH_UP_DAYS = 7;
 const BATCH = 200;
 export const PAYMENT_COLLECTION_LOCK = "swift-scoop:payment-collection";
-const BILLING_PATH = "/customer-dashboard/billing";
 const DEFAULT_REASON = "Your card was declined.";
 
-/** What a charge returns (app/features/billing/stripe-charge.server.ts). */
-export type ChargeOutcome =
-  | { kind: "succeeded"; paymentIntentId: string }
-  | { kind: "processing"; paymentIntentId: string }
-  | { kind: "failed"; reason: string; paymentIntentId: string | null }
-  | { kind: "no_card" }
-  | { kind: "not_configured" };
+export type { ChargeOutcome, RecoveryContext };
+/** The off-session charge: Stripe's (stripe-charge.server.ts) unless a test passes its own. */
 export type ChargeInvoice = (
   db: Db,
   input: { invoiceId: string; attempt: number; now: Date },
 ) => Promise<ChargeOutcome>;
-
-/** The owner's words and rules the e-mails and the pause need; tests pass their own. */
-export type RecoveryContext = {
-  businessName: string;
-  phone: string;
-  ownerEmail: string;
-  siteUrl: string;
-  graceDays: number;
-  planRules?: PlanRules;
-};
-
-export async function recoveryContext(): Promise<RecoveryContext> {
-  const settings = await getSiteSettings();
-  return {
-    businessName: settings.businessName,
-    phone: settings.phone,
-    ownerEmail: settings.email,
-    siteUrl: getEnv().SITE_URL,
-    graceDays: settings.billingRules.graceDays,
-    planRules: settings.planRules,
-  };
-}
-
-const dayFormat = new Intl.DateTimeFormat("en-US", {
-  weekday: "long",
-  month: "long",
-  day: "numeric",
-  timeZone: "UTC",
-});
-/** "Thursday, March 4" for "2027-03-04" (a business day, not an instant). */
-const dayText = (day: string) => dayFormat.format(new Date(`${day}T00:00:00Z`));
 
 /** The business day `graceDays` after the first failure: the plan is held from it. */
 export function pauseDay(firstFailedAt: Date, graceDays: number) {
@@ -174,44 +141,6 @@ async function unknownAttempt(trx: Db, invoiceId: string, attempts: number) {
   return known ? attempts + 1 : attempts;
 }
 
-async function customerEmail(trx: Db, customerId: string) {
-  const row = await trx.selectFrom("users").select("email").where("id", "=", customerId).executeTakeFirst();
-  return row?.email ?? null;
-}
-
-/**
- * Every payment's last step, inside its transaction with the invoice locked (recordPayment by
- * hand or for a Stripe charge, a webhook, a void): once the invoice is no longer open, no try is
- * left, and a plan held for it is released (unless another unpaid invoice still holds it) and the
- * customer told "Your service is back on". Idempotent: a second call finds nothing to do.
- */
-export async function afterInvoiceSettled(trx: Db, input: { invoiceId: string; now: Date; context?: RecoveryContext }) {
-  const invoice = await lockInvoice(trx, input.invoiceId);
-  if (!invoice || invoice.status === "open" || invoice.status === "draft") return { resumed: false };
-  if (invoice.next_charge_on !== null) await setInvoiceCollection(trx, invoice.id, { next_charge_on: null });
-  if (!invoice.plan_id || !invoice.plan_paused_at || invoice.plan_resumed_at) return { resumed: false };
-  await setInvoiceCollection(trx, invoice.id, { plan_resumed_at: input.now });
-  if (await otherInvoiceHoldsPlan(trx, invoice.plan_id, invoice.id)) return { resumed: false };
-  const context = input.context ?? (await recoveryContext());
-  const released = await releasePaymentHold(trx, {
-    planId: invoice.plan_id,
-    now: input.now,
-    detail: `Invoice ${invoice.number} paid`,
-    rules: context.planRules,
-  });
-  if (!released) return { resumed: false };
-  const customer = await customerEmail(trx, invoice.customer_id);
-  if (customer) {
-    await enqueueEmail(trx, {
-      ...serviceResumedEmail(context, { number: invoice.number, settled: invoice.status }),
-      to: customer,
-      dedupeKey: `payment-resumed:${invoice.id}`,
-      relatedId: invoice.id,
-    });
-  }
-  return { resumed: true };
-}
-
 /**
  * Holds the plan of an invoice still unpaid `graceDays` after its first failure: its visits from
  * today are skipped "payment_overdue" and the customer told. One short transaction, the invoice
@@ -286,9 +215,9 @@ export async function runPaymentCollection(options: CollectionOptions): Promise<
   const locked = await withAdvisoryLock(db, options.lockName ?? PAYMENT_COLLECTION_LOCK, async (conn) => {
     const today = businessToday(options.now);
     const batchSize = options.batchSize ?? BATCH;
-    const stripe = options.stripeConfigured ?? (await stripeIsConfigured());
+    const stripe = options.stripeConfigured ?? isStripeConfigured();
     if (stripe) {
-      const charge = options.charge ?? (await defaultCharge());
+      const charge = options.charge ?? chargeInvoiceOffSession;
       const from = addDays(today, -FIRST_CHARGE_CATCH_UP_DAYS);
       const firsts = (after: string | null) => listFirstChargesBatch(conn, { from, today }, after, batchSize);
       const retries = (after: string | null) => listRetriesBatch(conn, today, after, batchSize);
@@ -386,94 +315,4 @@ async function chargeOne(
       });
       return false;
   }
-}
-
-// Wired to Stripe once stripe-charge.server.ts exists (see the merge of branch stripe-pay).
-async function stripeIsConfigured(): Promise<boolean> {
-  return false;
-}
-async function defaultCharge(): Promise<ChargeInvoice> {
-  return async () => ({ kind: "not_configured" });
-}
-
-// ---------------------------------------------------------------------------------------------
-// The e-mails (exact words: docs/decisions/104)
-
-type Mail = Pick<EmailToEnqueue, "kind" | "subject" | "text" | "html" | "replyTo">;
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
-
-function mail(
-  context: RecoveryContext,
-  fields: { kind: Mail["kind"]; subject: string; paragraphs: string[]; linkText: string },
-): Mail {
-  const link = new URL(BILLING_PATH, context.siteUrl).href;
-  const closing = `Questions? Call us at ${context.phone} or reply to this e-mail.`;
-  const text = [...fields.paragraphs, `${fields.linkText}: ${link}`, closing, context.businessName].join("\n\n");
-  const html = [
-    ...fields.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
-    `<p><a href="${escapeHtml(link)}">${escapeHtml(fields.linkText)}</a></p>`,
-    `<p>${escapeHtml(closing)}<br>${escapeHtml(context.businessName)}</p>`,
-  ].join("\n");
-  return { kind: fields.kind, subject: fields.subject, text, html, replyTo: context.ownerEmail };
-}
-
-export function paymentFailedEmail(
-  context: RecoveryContext,
-  invoice: {
-    number: string;
-    owedCents: number;
-    reason: string;
-    nextChargeOn: string | null;
-    pauseOn: string | null;
-    paused: boolean;
-  },
-): Mail {
-  const paragraphs = [
-    `We couldn't take the payment of ${formatCents(invoice.owedCents)} for invoice ${invoice.number}. The reason given: ${invoice.reason}`,
-    "Please update your card on your Billing page, or pay the invoice there.",
-  ];
-  if (invoice.nextChargeOn) paragraphs.push(`We'll try your card again on ${dayText(invoice.nextChargeOn)}.`);
-  if (invoice.paused) {
-    paragraphs.push("Your service stays paused until the invoice is paid.");
-  } else if (invoice.pauseOn) {
-    paragraphs.push(
-      `Your visits continue for now. If the invoice is still unpaid on ${dayText(invoice.pauseOn)}, we'll pause your service until it is paid.`,
-    );
-  }
-  return mail(context, {
-    kind: "payment_failed",
-    subject: `Your payment for invoice ${invoice.number} didn't go through`,
-    paragraphs,
-    linkText: "Update card",
-  });
-}
-
-export function servicePausedEmail(
-  context: RecoveryContext,
-  invoice: { number: string; owedCents: number; from: string },
-): Mail {
-  return mail(context, {
-    kind: "payment_paused",
-    subject: "Your service is paused until your invoice is paid",
-    paragraphs: [
-      `Invoice ${invoice.number} (${formatCents(invoice.owedCents)}) is still unpaid, so we've paused your service from ${dayText(invoice.from)}: your visits are skipped until it is paid.`,
-      "As soon as it is paid, your service starts again by itself.",
-    ],
-    linkText: "Pay or update card",
-  });
-}
-
-export function serviceResumedEmail(context: RecoveryContext, invoice: { number: string; settled: string }): Mail {
-  return mail(context, {
-    kind: "payment_resumed",
-    subject: "Your service is back on",
-    paragraphs: [
-      invoice.settled === "paid"
-        ? `Thank you: invoice ${invoice.number} is paid. Your service is back on and your visits are scheduled again.`
-        : `Invoice ${invoice.number} is settled. Your service is back on and your visits are scheduled again.`,
-    ],
-    linkText: "See your billing",
-  });
 }

@@ -1,5 +1,5 @@
 import type { PaymentMethod } from "../../../db/enums";
-import { afterInvoiceSettled } from "./payment-recovery.server";
+import { afterInvoiceSettled } from "./payment-resume.server";
 import {
   addPaymentRefunded,
   insertPayment,
@@ -37,6 +37,12 @@ export type RecordPaymentInput = {
   recordedBy: string | null;
   idempotencyKey: string;
   now: Date;
+  /**
+   * A card payment Stripe has already collected (docs/decisions/103): it is recorded whatever the
+   * invoice's state or balance (the money moved; an admin refunds an overpayment), and only an open
+   * invoice it covers becomes paid.
+   */
+  stripePaymentIntentId?: string;
 };
 
 /** Records a payment; `{ repeated: true }` when the key was used already (nothing new stored). */
@@ -47,6 +53,11 @@ export async function recordPayment(db: Db, input: RecordPaymentInput): Promise<
     const id = await insertPaymentChecked(trx, invoice, input);
     if (id === null) return { repeated: true };
     const paid = invoice.paid_cents + input.amountCents;
+    if (invoice.status !== "open") {
+      // Only a Stripe payment gets here (insertPaymentChecked refuses the others).
+      await setInvoicePaid(trx, invoice.id, paid, invoice.status, invoice.paid_at);
+      return { repeated: false };
+    }
     const settled = paid >= invoice.total_cents;
     await setInvoicePaid(trx, invoice.id, paid, settled ? "paid" : "open", settled ? input.now : null);
     // Every payment passes here (by hand, a Stripe charge, a webhook): a plan held for this
@@ -71,6 +82,7 @@ async function insertPaymentChecked(
     if (repeated.invoice_id !== invoice.id) throw new BillingError("This form was used for another invoice.", 409);
     return null;
   }
+  if (input.stripePaymentIntentId) return insertPayment(trx, { ...input });
   if (invoice.status !== "open") throw new BillingError("Only an open invoice can take a payment.", 409);
   const owed = invoice.total_cents - invoice.paid_cents;
   if (input.amountCents > owed) {
@@ -112,6 +124,8 @@ export type RefundInput = {
   recordedBy: string | null;
   idempotencyKey: string;
   now: Date;
+  /** The Stripe refund this is: recorded once, whether the page or a webhook gets here first. */
+  stripeRefundId?: string;
 };
 
 /**
@@ -130,6 +144,14 @@ export async function recordRefund(db: Db, input: RefundInput): Promise<{ repeat
       .where("idempotency_key", "=", input.idempotencyKey)
       .executeTakeFirst();
     if (used) return { repeated: true };
+    if (input.stripeRefundId) {
+      const known = await trx
+        .selectFrom("refunds")
+        .select("id")
+        .where("stripe_refund_id", "=", input.stripeRefundId)
+        .executeTakeFirst();
+      if (known) return { repeated: true };
+    }
     if (input.amountCents > payment.amount_cents - payment.refunded_cents) {
       throw new BillingError("A refund cannot be more than what is left of the payment.", 409);
     }

@@ -1,0 +1,86 @@
+import { BillingError } from "./payments.server";
+import { CURRENCY, recordStripeIntent } from "./stripe-payments.server";
+import { getInvoice } from "~/models/invoice.server";
+import { getStripeCustomer } from "~/models/stripe.server";
+import type { Db } from "~/utils/db.server";
+import { errorFields, log } from "~/utils/logger.server";
+import { isStripeConfigured, stripeClient, type Stripe } from "~/utils/stripe.server";
+
+export type ChargeOutcome =
+  | { kind: "succeeded"; paymentIntentId: string }
+  | { kind: "processing"; paymentIntentId: string }
+  | { kind: "failed"; reason: string; paymentIntentId: string | null }
+  | { kind: "no_card" }
+  | { kind: "not_configured" };
+
+/** One key per invoice and attempt: a repeated attempt (a crash, a re-run) is the same charge at Stripe. */
+export const chargeKeyFor = (invoiceId: string, attempt: number) => `invoice:${invoiceId}:attempt:${attempt}`;
+
+const UNREACHABLE = "We could not reach Stripe to charge the card.";
+
+/**
+ * Charges an open invoice's balance to the customer's card on file, off-session (issue 27 step 3,
+ * docs/decisions/103): a PaymentIntent confirmed at once, with the idempotency key
+ * `invoice:<id>:attempt:<n>`. A success is recorded as a "stripe" payment under the intent's own
+ * key, so the `payment_intent.succeeded` webhook for it finds it and adds nothing. A failure
+ * returns the card's decline message and records nothing: the caller (the recovery of failed
+ * payments) records it. Throws BillingError for an invoice that is missing or not open with a
+ * balance.
+ */
+export async function chargeInvoiceOffSession(
+  db: Db,
+  input: { invoiceId: string; attempt: number; now: Date },
+): Promise<ChargeOutcome> {
+  if (!isStripeConfigured()) return { kind: "not_configured" };
+  const invoice = await getInvoice(db, input.invoiceId);
+  if (!invoice) throw new BillingError("We could not find that invoice.", 404);
+  const balance = invoice.total_cents - invoice.paid_cents;
+  if (invoice.status !== "open" || balance <= 0)
+    throw new BillingError("Only an open invoice can take a payment.", 409);
+  const card = await getStripeCustomer(db, invoice.customer_id);
+  if (!card?.payment_method_id) return { kind: "no_card" };
+
+  const stripe = await stripeClient();
+  let intent: Stripe.PaymentIntent;
+  try {
+    intent = await stripe.paymentIntents.create(
+      {
+        amount: balance,
+        currency: CURRENCY,
+        customer: card.stripe_customer_id,
+        payment_method: card.payment_method_id,
+        off_session: true,
+        confirm: true,
+        description: `Invoice ${invoice.number}`,
+        metadata: { invoice_id: invoice.id, customer_id: invoice.customer_id, attempt: String(input.attempt) },
+      },
+      { idempotencyKey: chargeKeyFor(invoice.id, input.attempt) },
+    );
+  } catch (error) {
+    return failureOf(error, invoice.id);
+  }
+  if (intent.status === "succeeded") {
+    await recordStripeIntent(db, intent, input.now);
+    return { kind: "succeeded", paymentIntentId: intent.id };
+  }
+  if (intent.status === "processing") return { kind: "processing", paymentIntentId: intent.id };
+  return {
+    kind: "failed",
+    reason: intent.last_payment_error?.message ?? "The card needs the customer's confirmation.",
+    paymentIntentId: intent.id,
+  };
+}
+
+/** Stripe's refusal as the outcome: a decline's own message, or that Stripe could not be reached. */
+function failureOf(error: unknown, invoiceId: string): ChargeOutcome {
+  const stripeError = error as { type?: string; message?: string; payment_intent?: { id?: string } };
+  if (stripeError?.type === "StripeCardError" || stripeError?.type === "StripeInvalidRequestError") {
+    return {
+      kind: "failed",
+      reason: stripeError.message || "The card was declined.",
+      paymentIntentId: stripeError.payment_intent?.id ?? null,
+    };
+  }
+  log.warn("stripe.charge_error", { invoiceId, ...errorFields(error) });
+  return { kind: "failed", reason: UNREACHABLE, paymentIntentId: null };
+}

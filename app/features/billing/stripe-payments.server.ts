@@ -1,0 +1,118 @@
+import type { Stripe } from "~/utils/stripe.server";
+import { BillingError, recordPayment, recordRefund } from "./payments.server";
+import { businessToday } from "~/features/visits/visit-dates";
+import { getInvoice } from "~/models/invoice.server";
+import { findPaymentByIntent, getStripeCustomer } from "~/models/stripe.server";
+import type { Db } from "~/utils/db.server";
+import { log } from "~/utils/logger.server";
+import { stripeClient } from "~/utils/stripe.server";
+import { isUuid } from "~/utils/uuid";
+
+/**
+ * Stripe's money, recorded here (docs/decisions/103). Every path (the off-session charge, the
+ * Checkout return, each webhook) reads the PaymentIntent as Stripe has it now and records what it
+ * says, keyed by Stripe's ids: `stripe:<pi id>` for the payment, `stripe:<re id>` (or the admin
+ * form's key) for a refund. So the order the events arrive in, and how often, changes nothing.
+ */
+
+export const CURRENCY = "usd";
+export const paymentKeyFor = (paymentIntentId: string) => `stripe:${paymentIntentId}`;
+
+const idOf = (value: string | { id: string } | null | undefined) =>
+  typeof value === "string" ? value : (value?.id ?? null);
+
+/**
+ * The invoice a PaymentIntent pays, when everything about it agrees: its metadata names an
+ * invoice that exists, of the customer its metadata names, whose Stripe customer it was made for,
+ * in the app's currency. Anything else (another customer's invoice, an unknown one, another
+ * account's intent) is null: nothing is recorded for it.
+ */
+export async function invoiceOfIntent(db: Db, intent: Stripe.PaymentIntent) {
+  const invoiceId = intent.metadata?.invoice_id ?? "";
+  const customerId = intent.metadata?.customer_id ?? "";
+  if (!isUuid(invoiceId) || !isUuid(customerId)) return null;
+  if (intent.currency !== CURRENCY) return null;
+  const invoice = await getInvoice(db, invoiceId);
+  if (!invoice || invoice.customer_id !== customerId) return null;
+  const stripeCustomer = idOf(intent.customer);
+  if (stripeCustomer) {
+    const known = await getStripeCustomer(db, customerId);
+    if (known?.stripe_customer_id !== stripeCustomer) return null;
+  }
+  return invoice;
+}
+
+export type RecordedIntent = "recorded" | "repeated" | "not_succeeded" | "unmatched";
+
+/** Records a succeeded PaymentIntent as a "stripe" payment once (its refunds are synced after). */
+export async function recordStripeIntent(db: Db, intent: Stripe.PaymentIntent, now: Date): Promise<RecordedIntent> {
+  if (intent.status !== "succeeded") return "not_succeeded";
+  const invoice = await invoiceOfIntent(db, intent);
+  if (!invoice) {
+    log.warn("stripe.intent_unmatched", { paymentIntentId: intent.id });
+    return "unmatched";
+  }
+  const amount = intent.amount_received || intent.amount;
+  const { repeated } = await recordPayment(db, {
+    invoiceId: invoice.id,
+    method: "stripe",
+    amountCents: amount,
+    paidOn: businessToday(now),
+    note: null,
+    recordedBy: null,
+    idempotencyKey: paymentKeyFor(intent.id),
+    stripePaymentIntentId: intent.id,
+    now,
+  });
+  if (!repeated && invoice.status !== "open") {
+    // The money moved anyway (a cash payment or a void crossed it): the admin refunds it.
+    log.warn("stripe.payment_on_closed_invoice", { invoiceId: invoice.id, status: invoice.status });
+  }
+  if (!repeated && invoice.total_cents - invoice.paid_cents < amount && invoice.status === "open") {
+    log.warn("stripe.overpaid", { invoiceId: invoice.id });
+  }
+  return repeated ? "repeated" : "recorded";
+}
+
+/** Reads the PaymentIntent from Stripe, records it if it succeeded, then syncs its refunds. */
+export async function syncStripeIntent(db: Db, paymentIntentId: string, now: Date) {
+  const stripe = await stripeClient();
+  const intent = await stripe.paymentIntents.retrieve(paymentIntentId);
+  const recorded = await recordStripeIntent(db, intent, now);
+  if (recorded === "recorded" || recorded === "repeated") await syncStripeRefunds(db, intent.id, now);
+  return { intent, recorded };
+}
+
+/**
+ * Records each refund Stripe has of the payment that is not recorded yet (made in Stripe's
+ * Dashboard, or a page's refund whose answer was lost). Never more than what was paid: the
+ * refund workflow checks it, and the payments' CHECK backs it.
+ */
+export async function syncStripeRefunds(db: Db, paymentIntentId: string, now: Date) {
+  const payment = await findPaymentByIntent(db, paymentIntentId);
+  if (!payment) return 0;
+  const stripe = await stripeClient();
+  const list = await stripe.refunds.list({ payment_intent: paymentIntentId, limit: 100 });
+  let added = 0;
+  for (const refund of [...list.data].reverse()) {
+    if (refund.status !== "succeeded" && refund.status !== "pending") continue;
+    try {
+      const { repeated } = await recordRefund(db, {
+        invoiceId: payment.invoice_id,
+        paymentId: payment.id,
+        amountCents: refund.amount,
+        refundedOn: businessToday(new Date(refund.created * 1000)),
+        note: "Refunded in Stripe",
+        recordedBy: null,
+        idempotencyKey: paymentKeyFor(refund.id),
+        stripeRefundId: refund.id,
+        now,
+      });
+      if (!repeated) added += 1;
+    } catch (error) {
+      if (!(error instanceof BillingError)) throw error;
+      log.warn("stripe.refund_refused", { refundId: refund.id, reason: error.message });
+    }
+  }
+  return added;
+}

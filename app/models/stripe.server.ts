@@ -1,0 +1,101 @@
+import type { Db } from "~/utils/db.server";
+
+/**
+ * Table access for Stripe (docs/decisions/103): who a user is at Stripe and their card on file,
+ * the webhook events seen, and the failed PaymentIntents' reasons. Every function takes the
+ * caller's handle.
+ */
+
+export async function getStripeCustomer(db: Db, userId: string) {
+  return db.selectFrom("stripe_customers").selectAll().where("user_id", "=", userId).executeTakeFirst();
+}
+
+export async function findUserByStripeCustomer(db: Db, stripeCustomerId: string) {
+  return db
+    .selectFrom("stripe_customers")
+    .selectAll()
+    .where("stripe_customer_id", "=", stripeCustomerId)
+    .executeTakeFirst();
+}
+
+/** Keeps the first Stripe customer made for a user (two tabs at once make one row). */
+export async function insertStripeCustomer(db: Db, userId: string, stripeCustomerId: string) {
+  await db
+    .insertInto("stripe_customers")
+    .values({ user_id: userId, stripe_customer_id: stripeCustomerId })
+    .onConflict((oc) => oc.column("user_id").doNothing())
+    .execute();
+  return getStripeCustomer(db, userId);
+}
+
+export type CardOnFile = { paymentMethodId: string; brand: string; last4: string; expMonth: number; expYear: number };
+
+export async function setCardOnFile(db: Db, stripeCustomerId: string, card: CardOnFile, now: Date) {
+  await db
+    .updateTable("stripe_customers")
+    .set({
+      payment_method_id: card.paymentMethodId,
+      card_brand: card.brand,
+      card_last4: card.last4,
+      card_exp_month: card.expMonth,
+      card_exp_year: card.expYear,
+      updated_at: now,
+    })
+    .where("stripe_customer_id", "=", stripeCustomerId)
+    .execute();
+}
+
+/** Stores a webhook event's id: true the first time, false for a replay. */
+export async function recordStripeEvent(db: Db, id: string, type: string): Promise<boolean> {
+  const row = await db
+    .insertInto("stripe_events")
+    .values({ id, type: type.slice(0, 100) })
+    .onConflict((oc) => oc.column("id").doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function findPaymentByIntent(db: Db, paymentIntentId: string) {
+  return db
+    .selectFrom("payments")
+    .select(["id", "invoice_id", "amount_cents", "refunded_cents", "disputed_at"])
+    .where("stripe_payment_intent_id", "=", paymentIntentId)
+    .executeTakeFirst();
+}
+
+export async function markPaymentDisputed(db: Db, paymentId: string, note: string, at: Date) {
+  await db
+    .updateTable("payments")
+    .set({ disputed_at: at, dispute_note: note.slice(0, 500) })
+    .where("id", "=", paymentId)
+    .where("disputed_at", "is", null)
+    .execute();
+}
+
+/** One row per failed PaymentIntent (the latest reason); without an intent, one row per report. */
+export async function insertPaymentFailure(
+  db: Db,
+  failure: { invoiceId: string; paymentIntentId: string | null; reason: string; failedAt: Date },
+) {
+  const values = {
+    invoice_id: failure.invoiceId,
+    payment_intent_id: failure.paymentIntentId,
+    reason: failure.reason.slice(0, 500) || "The payment failed.",
+    failed_at: failure.failedAt,
+  };
+  if (failure.paymentIntentId === null) {
+    await db.insertInto("stripe_payment_failures").values(values).execute();
+    return;
+  }
+  await db
+    .insertInto("stripe_payment_failures")
+    .values(values)
+    .onConflict((oc) =>
+      oc
+        .column("payment_intent_id")
+        .where("payment_intent_id", "is not", null)
+        .doUpdateSet({ reason: values.reason, failed_at: values.failed_at }),
+    )
+    .execute();
+}

@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { useAppDatabase } from "../helpers/app-database";
+import { createUser, type TestUser } from "../helpers/factories";
+import { clearBilling, createOpenInvoice, giveCard, useStripe } from "../helpers/stripe-billing";
+import { startStripeStandIn, type StripeStandIn } from "../helpers/stripe-stand-in";
+import { chargeInvoiceOffSession } from "~/features/billing/stripe-charge.server";
+
+/**
+ * The off-session charge (issue 27 step 3, docs/decisions/103) against the local stand-in of
+ * Stripe's API, through the stripe package: the idempotency key per invoice and attempt, a
+ * success paying the invoice once, a decline storing nothing.
+ */
+const database = useAppDatabase();
+const db = () => database.current.db;
+const NOW = new Date("2028-03-05T17:00:00Z");
+
+let standIn: StripeStandIn;
+let carla: TestUser;
+
+beforeAll(async () => {
+  standIn = await startStripeStandIn();
+  carla = await createUser(db(), { fullName: "Carla Card" });
+});
+afterAll(async () => {
+  useStripe(null);
+  await standIn.close();
+});
+beforeEach(async () => {
+  useStripe(standIn);
+  standIn.reset();
+  await clearBilling(db());
+});
+
+const invoiceRow = (id: string) =>
+  db().selectFrom("invoices").select(["status", "paid_cents"]).where("id", "=", id).executeTakeFirstOrThrow();
+const payments = (invoiceId: string) =>
+  db().selectFrom("payments").selectAll().where("invoice_id", "=", invoiceId).execute();
+
+describe("chargeInvoiceOffSession", () => {
+  it("charges the balance off-session with the key per invoice and attempt, and pays the invoice once", async () => {
+    const { customerId, paymentMethodId } = await giveCard(db(), standIn, carla.id);
+    const invoiceId = await createOpenInvoice(db(), carla.id, 8900);
+
+    const outcome = await chargeInvoiceOffSession(db(), { invoiceId, attempt: 1, now: NOW });
+    expect(outcome.kind).toBe("succeeded");
+    const [request] = standIn.posts("/v1/payment_intents");
+    expect(request.idempotencyKey).toBe(`invoice:${invoiceId}:attempt:1`);
+    expect(request.params).toMatchObject({
+      amount: "8900",
+      currency: "usd",
+      customer: customerId,
+      payment_method: paymentMethodId,
+      off_session: "true",
+      confirm: "true",
+      "metadata[invoice_id]": invoiceId,
+      "metadata[customer_id]": carla.id,
+    });
+    expect(await invoiceRow(invoiceId)).toEqual({ status: "paid", paid_cents: 8900 });
+    const [payment] = await payments(invoiceId);
+    expect(payment).toMatchObject({ method: "stripe", amount_cents: 8900 });
+    expect(payment.stripe_payment_intent_id).toBe(outcome.kind === "succeeded" ? outcome.paymentIntentId : "");
+    expect(await db().selectFrom("stripe_payment_failures").selectAll().execute()).toEqual([]);
+  });
+
+  it("the same attempt again is the same charge at Stripe and no second payment", async () => {
+    await giveCard(db(), standIn, carla.id);
+    const invoiceId = await createOpenInvoice(db(), carla.id, 5000);
+    const first = await chargeInvoiceOffSession(db(), { invoiceId, attempt: 2, now: NOW });
+    expect(first.kind).toBe("succeeded");
+    // The invoice is paid now; a crashed job re-running the attempt would be refused before Stripe.
+    await expect(chargeInvoiceOffSession(db(), { invoiceId, attempt: 2, now: NOW })).rejects.toThrow(/open invoice/);
+    expect(standIn.posts("/v1/payment_intents")).toHaveLength(1);
+    expect(standIn.paymentIntents.size).toBe(1);
+    expect(await payments(invoiceId)).toHaveLength(1);
+  });
+
+  it("a decline returns the card's message and stores nothing", async () => {
+    const { paymentMethodId } = await giveCard(db(), standIn, carla.id);
+    standIn.outcomes.set(paymentMethodId, "insufficient_funds");
+    const invoiceId = await createOpenInvoice(db(), carla.id, 8900);
+
+    const outcome = await chargeInvoiceOffSession(db(), { invoiceId, attempt: 1, now: NOW });
+    expect(outcome).toEqual({
+      kind: "failed",
+      reason: "Your card has insufficient funds.",
+      paymentIntentId: [...standIn.paymentIntents.keys()][0],
+    });
+    expect(await invoiceRow(invoiceId)).toEqual({ status: "open", paid_cents: 0 });
+    expect(await payments(invoiceId)).toEqual([]);
+    expect(await db().selectFrom("stripe_payment_failures").selectAll().execute()).toEqual([]);
+
+    // The same attempt again: Stripe answers the first decline again (one intent, no new charge).
+    const again = await chargeInvoiceOffSession(db(), { invoiceId, attempt: 1, now: NOW });
+    expect(again).toEqual(outcome);
+    expect(standIn.paymentIntents.size).toBe(1);
+
+    // The next attempt has its own key: a new charge at Stripe.
+    standIn.outcomes.delete(paymentMethodId);
+    const retry = await chargeInvoiceOffSession(db(), { invoiceId, attempt: 2, now: NOW });
+    expect(retry.kind).toBe("succeeded");
+    expect(standIn.posts("/v1/payment_intents").map((r) => r.idempotencyKey)).toEqual([
+      `invoice:${invoiceId}:attempt:1`,
+      `invoice:${invoiceId}:attempt:1`,
+      `invoice:${invoiceId}:attempt:2`,
+    ]);
+    expect(await invoiceRow(invoiceId)).toEqual({ status: "paid", paid_cents: 8900 });
+  });
+
+  it("processing is reported and recorded by the webhook later, not now", async () => {
+    const { paymentMethodId } = await giveCard(db(), standIn, carla.id);
+    standIn.outcomes.set(paymentMethodId, "processing");
+    const invoiceId = await createOpenInvoice(db(), carla.id);
+    const outcome = await chargeInvoiceOffSession(db(), { invoiceId, attempt: 1, now: NOW });
+    expect(outcome.kind).toBe("processing");
+    expect(await payments(invoiceId)).toEqual([]);
+  });
+
+  it("without a card, or without Stripe, nothing is sent", async () => {
+    const invoiceId = await createOpenInvoice(db(), carla.id);
+    expect(await chargeInvoiceOffSession(db(), { invoiceId, attempt: 1, now: NOW })).toEqual({ kind: "no_card" });
+    useStripe(null);
+    expect(await chargeInvoiceOffSession(db(), { invoiceId, attempt: 1, now: NOW })).toEqual({
+      kind: "not_configured",
+    });
+    expect(standIn.requests).toEqual([]);
+    expect(await payments(invoiceId)).toEqual([]);
+  });
+
+  it("Stripe unreachable is a failure without an intent, nothing stored", async () => {
+    await giveCard(db(), standIn, carla.id);
+    const invoiceId = await createOpenInvoice(db(), carla.id);
+    useStripe(standIn, { STRIPE_API_BASE_URL: "http://127.0.0.1:9" });
+    const outcome = await chargeInvoiceOffSession(db(), { invoiceId, attempt: 1, now: NOW });
+    expect(outcome).toEqual({
+      kind: "failed",
+      reason: "We could not reach Stripe to charge the card.",
+      paymentIntentId: null,
+    });
+    expect(await payments(invoiceId)).toEqual([]);
+  });
+});

@@ -1,0 +1,92 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../../db/schema";
+import type { StripeStandIn } from "./stripe-stand-in";
+import { resetEnvCache } from "~/utils/env.server";
+
+/** The test keys of the Stripe tests: the package signs and checks with the same secret. */
+export const STRIPE_TEST_ENV = {
+  STRIPE_SECRET_KEY: "sk_test_standin0123456789",
+  STRIPE_WEBHOOK_SECRET: "whsec_standin0123456789",
+};
+
+/** Turns Stripe on (pointed at the stand-in) or off (the embedded default) for the next calls. */
+export function useStripe(standIn: StripeStandIn | null, extra: Record<string, string> = {}) {
+  const values: Record<string, string> = {
+    ...STRIPE_TEST_ENV,
+    STRIPE_API_BASE_URL: standIn?.url ?? "",
+    SITE_URL: "https://yards.example.com",
+    ...extra,
+  };
+  for (const [key, value] of Object.entries(values)) {
+    if (standIn) process.env[key] = value;
+    else delete process.env[key];
+  }
+  resetEnvCache();
+}
+
+let invoiceNumber = 0;
+
+/** An open invoice of `totalCents` for the customer, with one line, each in a month of its own. */
+export async function createOpenInvoice(db: Kysely<Database>, customerId: string, totalCents = 8900) {
+  invoiceNumber += 1;
+  const invoice = await db
+    .insertInto("invoices")
+    .values({
+      number: `2028-${String(invoiceNumber).padStart(6, "0")}`,
+      customer_id: customerId,
+      plan_id: null,
+      period_month: new Date(Date.UTC(2010, invoiceNumber, 1)).toISOString().slice(0, 10),
+      status: "open",
+      issued_on: "2028-03-01",
+      due_on: "2028-03-01",
+      total_cents: totalCents,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto("invoice_lines")
+    .values({ invoice_id: invoice.id, kind: "plan_month", description: "Weekly service", amount_cents: totalCents })
+    .execute();
+  return invoice.id;
+}
+
+/** Empties the billing tables between tests (children first). */
+export async function clearBilling(db: Kysely<Database>) {
+  await db.deleteFrom("stripe_payment_failures").execute();
+  await db.deleteFrom("stripe_events").execute();
+  await db.deleteFrom("refunds").execute();
+  await db.deleteFrom("payments").execute();
+  await db.deleteFrom("invoice_lines").execute();
+  await db.deleteFrom("invoices").execute();
+  await db.deleteFrom("stripe_customers").execute();
+}
+
+/** A Stripe customer at the stand-in with a card on file here (as after "Add a card"). */
+export async function giveCard(
+  db: Kysely<Database>,
+  standIn: StripeStandIn,
+  userId: string,
+  card = { brand: "visa", last4: "4242", expMonth: 4, expYear: 2030 },
+) {
+  const customerId = `cus_test${userId.replace(/-/g, "").slice(0, 14)}`;
+  standIn.customers.set(customerId, {
+    id: customerId,
+    object: "customer",
+    metadata: { user_id: userId },
+    invoice_settings: { default_payment_method: null },
+  });
+  const pm = standIn.addPaymentMethod(card);
+  await db
+    .insertInto("stripe_customers")
+    .values({
+      user_id: userId,
+      stripe_customer_id: customerId,
+      payment_method_id: pm.id,
+      card_brand: card.brand,
+      card_last4: card.last4,
+      card_exp_month: card.expMonth,
+      card_exp_year: card.expYear,
+    })
+    .execute();
+  return { customerId, paymentMethodId: pm.id as string };
+}
