@@ -14,6 +14,7 @@ import {
   type RecoveryContext,
 } from "~/features/billing/payment-recovery.server";
 import { recordPayment } from "~/features/billing/payments.server";
+import { UNREACHABLE } from "~/features/billing/stripe-charge.server";
 import { pausePlan } from "~/features/plans/plan-changes.server";
 import { generatePlanVisits } from "~/features/plans/visit-generator.server";
 import * as billingTab from "~/routes/admin-dashboard.billing._index";
@@ -79,13 +80,14 @@ async function planWithOpenInvoice() {
  * A stand-in for the Stripe charge (until the stand-in of Stripe's API is wired): answers the
  * scripted outcomes in turn and, on success, records the payment as a Stripe charge would.
  */
-function scriptedCharge(outcomes: Array<ChargeOutcome["kind"]>) {
+function scriptedCharge(outcomes: Array<ChargeOutcome["kind"] | "unreachable">) {
   const calls: Array<{ invoiceId: string; attempt: number; day: string }> = [];
   const charge: ChargeInvoice = async (handle, input) => {
     calls.push({ invoiceId: input.invoiceId, attempt: input.attempt, day: input.now.toISOString().slice(0, 10) });
     const kind = outcomes.shift() ?? "failed";
     const paymentIntentId = `pi_${input.invoiceId.slice(0, 8)}_${input.attempt}`;
     if (kind === "failed") return { kind, reason: "Your card has insufficient funds.", paymentIntentId };
+    if (kind === "unreachable") return { kind: "failed", reason: UNREACHABLE, paymentIntentId: null };
     if (kind === "succeeded") {
       const invoice = await handle
         .selectFrom("invoices")
@@ -211,6 +213,17 @@ describe("the collection job", () => {
     expect(await invoiceRow(invoice.id)).toMatchObject({ charge_attempts: 3, next_charge_on: null, status: "open" });
     // One e-mail per failed attempt.
     expect((await mailOf(invoice.id)).filter((m) => m.kind === "payment_failed")).toHaveLength(3);
+  });
+
+  it("Stripe out of reach is no failure of the card: nothing counted, no e-mail, the next run tries again", async () => {
+    const { invoice } = await planWithOpenInvoice();
+    const { charge, calls } = scriptedCharge(["unreachable", "failed"]);
+    await collect(march(1), charge);
+    expect(await invoiceRow(invoice.id)).toMatchObject({ charge_attempts: 0, first_failed_at: null });
+    expect(await mailOf(invoice.id)).toEqual([]);
+    await collect(march(1), charge);
+    expect(calls.map((c) => c.attempt)).toEqual([1, 1]);
+    expect(await invoiceRow(invoice.id)).toMatchObject({ charge_attempts: 1, next_charge_on: "2027-03-04" });
   });
 
   it("a success on retry pays the invoice and stops the retries", async () => {

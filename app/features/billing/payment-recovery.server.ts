@@ -5,7 +5,7 @@ import {
   type RecoveryContext,
 } from "./payment-recovery-emails.server";
 import { afterInvoiceSettled, customerEmail } from "./payment-resume.server";
-import { chargeInvoiceOffSession, type ChargeOutcome } from "./stripe-charge.server";
+import { chargeInvoiceOffSession, UNREACHABLE, type ChargeOutcome } from "./stripe-charge.server";
 import { enqueueEmail } from "~/features/outbox/outbox.server";
 import { holdPlanForPayment } from "~/features/plans/plan-changes.server";
 import { addDays, businessToday, startOfBusinessDay } from "~/features/visits/visit-dates";
@@ -303,6 +303,11 @@ async function chargeOne(
       await setInvoiceCollection(conn, invoice.id, { charge_attempts: attempt, next_charge_on: null });
       return false;
     case "failed":
+      if (outcome.paymentIntentId === null && outcome.reason === UNREACHABLE) {
+        // Our side, not the card's: no attempt counted, no e-mail; the next run tries again.
+        log.warn("payment_collection.stripe_unreachable", { invoiceId: invoice.id, attempt });
+        return false;
+      }
       counts.charged += 1;
       counts.failed += 1;
       await notePaymentFailed(conn, {
