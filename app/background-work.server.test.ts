@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { useAppDatabase } from "../tests/helpers/app-database";
 import { createUser } from "../tests/helpers/factories";
-import { PURGE_JOBS, runPlanVisitGeneration, runPurgeJobs } from "./background-work.server";
+import { PURGE_JOBS, runPaymentCollectionJob, runPlanVisitGeneration, runPurgeJobs } from "./background-work.server";
 import { log } from "./utils/logger.server";
 
 const database = useAppDatabase();
@@ -129,5 +129,30 @@ describe("plan visit generation (hourly, and at start)", () => {
       generate: async () => ({ ran: false, plans: 0, inserted: 0, moved: 0, cancelled: 0 }),
     });
     expect(info).toHaveBeenCalledWith("plan_visits.skipped", expect.anything());
+  });
+});
+
+describe("payment collection (hourly, after the billing run)", () => {
+  it("logs its counts on the real database (nothing to collect without Stripe), a failure, and another holder of the lock", async () => {
+    const info = vi.spyOn(log, "info");
+    const warn = vi.spyOn(log, "warn");
+    await runPaymentCollectionJob({ now: new Date("2026-11-23T14:00:00Z") });
+    expect(info).toHaveBeenCalledWith(
+      "payment_collection.done",
+      expect.objectContaining({ ran: true, charged: 0, paused: 0 }),
+    );
+    await runPaymentCollectionJob({
+      collect: async () => {
+        throw new Error("connection terminated");
+      },
+    });
+    expect(warn).toHaveBeenCalledWith(
+      "payment_collection.failed",
+      expect.objectContaining({ error: "connection terminated" }),
+    );
+    await runPaymentCollectionJob({
+      collect: async () => ({ ran: false, charged: 0, succeeded: 0, failed: 0, paused: 0 }),
+    });
+    expect(info).toHaveBeenCalledWith("payment_collection.skipped", expect.anything());
   });
 });
