@@ -32,6 +32,8 @@ const FORM_ACTION_ORIGINS = [
   "https://calendly.com",
   "https://cal.com",
   "https://app.cal.com",
+  // "Add a card" and "Pay now" post here and are redirected to Stripe Checkout (docs/decisions/103).
+  "https://checkout.stripe.com",
   ...(process.env.FORM_ACTION_ORIGINS ?? "").split(/[\s,]+/).filter(Boolean),
 ];
 // HSTS preload is hard to undo (browsers ship the list): the owner opts in with HSTS_PRELOAD=true.

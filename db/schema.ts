@@ -430,6 +430,8 @@ export interface StripeCustomersTable {
   card_last4: string | null;
   card_exp_month: number | null;
   card_exp_year: number | null;
+  /** When Stripe made the SetupIntent that saved this card (an older one never replaces it). */
+  card_added_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }

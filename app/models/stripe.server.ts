@@ -28,10 +28,18 @@ export async function insertStripeCustomer(db: Db, userId: string, stripeCustome
   return getStripeCustomer(db, userId);
 }
 
-export type CardOnFile = { paymentMethodId: string; brand: string; last4: string; expMonth: number; expYear: number };
+export type CardOnFile = {
+  paymentMethodId: string;
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+  addedAt: Date;
+};
 
+/** Stores the card unless a newer one is on file already; true when it is stored. */
 export async function setCardOnFile(db: Db, stripeCustomerId: string, card: CardOnFile, now: Date) {
-  await db
+  const result = await db
     .updateTable("stripe_customers")
     .set({
       payment_method_id: card.paymentMethodId,
@@ -39,10 +47,13 @@ export async function setCardOnFile(db: Db, stripeCustomerId: string, card: Card
       card_last4: card.last4,
       card_exp_month: card.expMonth,
       card_exp_year: card.expYear,
+      card_added_at: card.addedAt,
       updated_at: now,
     })
     .where("stripe_customer_id", "=", stripeCustomerId)
-    .execute();
+    .where((eb) => eb.or([eb("card_added_at", "is", null), eb("card_added_at", "<=", card.addedAt)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /** Stores a webhook event's id: true the first time, false for a replay. */

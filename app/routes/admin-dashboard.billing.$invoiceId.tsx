@@ -66,6 +66,14 @@ export default function AdminInvoice() {
                   {payment.refunded ? ` (refunded ${payment.refunded})` : ""}
                 </p>
                 {payment.note ? <p className="text-slate-700 dark:text-slate-300">{payment.note}</p> : null}
+                {payment.dispute ? (
+                  <p className="mt-2 font-medium text-red-800 dark:text-red-300" data-testid="dispute">
+                    Disputed on {payment.dispute.date}: {payment.dispute.note} Respond in Stripe&apos;s Dashboard.
+                  </p>
+                ) : null}
+                {payment.viaStripe ? (
+                  <p className="text-slate-700 dark:text-slate-300">A refund goes back to the card through Stripe.</p>
+                ) : null}
                 {payment.refundable > 0 ? (
                   <RefundForm
                     paymentId={payment.id}

@@ -1,25 +1,37 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { linkClass, tapLinkClass } from "~/components/ui-classes";
+import { linkClass, primaryButtonClass, secondaryButtonClass, tapLinkClass } from "~/components/ui-classes";
 import { requireUser } from "~/features/accounts/auth.server";
 import { loadCustomerBilling } from "~/features/billing/billing-pages.server";
+import { handleCheckoutReturn, handleCustomerBillingAction } from "~/features/billing/customer-payments.server";
 import { PaymentProblemNotice } from "~/features/billing/failed-payments";
 import { loadPaymentNotice } from "~/features/billing/failed-payments.server";
+import { readFormData } from "~/utils/form-data.server";
 import { privatePageMeta } from "~/utils/seo";
 
-// "Billing": the signed-in customer's balance and invoices; nothing here takes an id from the URL.
+// "Billing": the signed-in customer's balance, card on file and invoices; an invoice id posted
+// with "Pay now" is read only if it is theirs (docs/decisions/103).
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
+  const back = await handleCheckoutReturn(new URL(request.url), user);
+  if (back) throw back;
   const [billing, paymentNotice] = await Promise.all([loadCustomerBilling(user.id), loadPaymentNotice(user.id)]);
   return json({ ...billing, paymentNotice }, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+// "Add a card" / "Update card" and "Pay now": 303 to Stripe Checkout.
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request, context);
+  return handleCustomerBillingAction(await readFormData(request), user, "/customer-dashboard/billing");
 }
 
 export const headers = () => ({ "Cache-Control": "private, no-store" });
 
 export default function CustomerBilling() {
-  const { balance, owes, invoices, paymentNotice } = useLoaderData<typeof loader>();
+  const { balance, owes, invoices, stripe, card, formKey, paymentNotice } = useLoaderData<typeof loader>();
+  const busy = useNavigation().state === "submitting";
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
       <Link to="/customer-dashboard" className={tapLinkClass}>
@@ -38,9 +50,39 @@ export default function CustomerBilling() {
           {balance}
         </p>
         <p className="mt-1 text-slate-700 dark:text-slate-300">
-          {owes ? "Pay by cash, check or card at your next visit, or call us." : "You owe nothing. Thank you!"}
+          {!owes
+            ? "You owe nothing. Thank you!"
+            : stripe
+              ? "Pay now by card, or by cash or check at your next visit."
+              : "Pay by cash, check or card at your next visit, or call us."}
         </p>
       </section>
+      {stripe ? (
+        <section
+          aria-labelledby="card-heading"
+          className="mt-6 rounded-2xl border border-slate-300 p-6 dark:border-slate-600"
+        >
+          <h2 id="card-heading" className="text-xl font-semibold text-slate-900 dark:text-white">
+            Card on file
+          </h2>
+          <p className="mt-2" data-testid="card-on-file">
+            {card ?? "No card on file."}
+          </p>
+          <p className="mt-1 text-slate-700 dark:text-slate-300">
+            {card
+              ? "Each invoice is charged to this card on its due date."
+              : "Add a card to pay each invoice automatically on its due date."}{" "}
+            Your card details stay with our payment processor, Stripe.
+          </p>
+          <Form method="post" className="mt-4">
+            <input type="hidden" name="intent" value="add-card" />
+            <input type="hidden" name="key" value={formKey} />
+            <button type="submit" disabled={busy} className={card ? secondaryButtonClass : primaryButtonClass}>
+              {card ? "Update card" : "Add a card"}
+            </button>
+          </Form>
+        </section>
+      ) : null}
       <section aria-labelledby="invoices-heading" className="mt-8">
         <h2 id="invoices-heading" className="text-xl font-semibold text-slate-900 dark:text-white">
           Invoices
@@ -67,6 +109,11 @@ export default function CustomerBilling() {
                 <th scope="col" className="py-2 text-right">
                   PDF
                 </th>
+                {stripe ? (
+                  <th scope="col" className="py-2 pl-3 text-right">
+                    <span className="sr-only">Pay</span>
+                  </th>
+                ) : null}
               </tr>
             </thead>
             <tbody>
@@ -88,6 +135,20 @@ export default function CustomerBilling() {
                       Download<span className="sr-only"> invoice {invoice.number} as PDF</span>
                     </a>
                   </td>
+                  {stripe ? (
+                    <td className="py-2 pl-3 text-right">
+                      {invoice.payable ? (
+                        <Form method="post">
+                          <input type="hidden" name="intent" value="pay-now" />
+                          <input type="hidden" name="key" value={formKey} />
+                          <input type="hidden" name="invoiceId" value={invoice.id} />
+                          <button type="submit" disabled={busy} className={secondaryButtonClass}>
+                            Pay now<span className="sr-only"> invoice {invoice.number}</span>
+                          </button>
+                        </Form>
+                      ) : null}
+                    </td>
+                  ) : null}
                 </tr>
               ))}
             </tbody>

@@ -28,6 +28,9 @@ export async function up(db: Kysely<any>) {
     .addColumn("card_last4", "text", (c) => c.check(sql`card_last4 ~ '^[0-9]{4}$'`))
     .addColumn("card_exp_month", "integer", (c) => c.check(sql`card_exp_month between 1 and 12`))
     .addColumn("card_exp_year", "integer", (c) => c.check(sql`card_exp_year between 2000 and 9999`))
+    // When Stripe made the SetupIntent that saved the card: a late event for an older card never
+    // replaces a newer one.
+    .addColumn("card_added_at", "timestamptz")
     .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn("updated_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     // A card on file is whole: its id with everything the page shows, or nothing.
@@ -36,7 +39,8 @@ export async function up(db: Kysely<any>) {
       sql`(payment_method_id is null) = (card_last4 is null)
         and (card_last4 is null) = (card_brand is null)
         and (card_brand is null) = (card_exp_month is null)
-        and (card_exp_month is null) = (card_exp_year is null)`,
+        and (card_exp_month is null) = (card_exp_year is null)
+        and (card_exp_year is null) = (card_added_at is null)`,
     )
     .execute();
 

@@ -5,6 +5,8 @@ import { customerWithTuesdayPlan, planVisitsOf, PLAN_TEST_MONDAY } from "../help
 import { callRoute } from "../helpers/route-calls";
 import { giveCard, useStripe } from "../helpers/stripe-billing";
 import { startStripeStandIn, type StripeStandIn } from "../helpers/stripe-stand-in";
+import Stripe from "stripe";
+import { STRIPE_TEST_ENV } from "../helpers/stripe-billing";
 import type { PlanRules } from "~/content/types";
 import {
   notePaymentFailed,
@@ -19,6 +21,7 @@ import { pausePlan } from "~/features/plans/plan-changes.server";
 import { generatePlanVisits } from "~/features/plans/visit-generator.server";
 import * as billingTab from "~/routes/admin-dashboard.billing._index";
 import * as customerBilling from "~/routes/customer-dashboard_.billing._index";
+import * as stripeWebhook from "~/routes/resources.webhooks.stripe";
 
 /**
  * Failed payments are recovered (issue 27 item 4, docs/decisions/104), on a real database with a
@@ -469,6 +472,37 @@ describe("against the stand-in of Stripe's API", () => {
       charge_attempts: 1,
       next_charge_on: "2027-03-04",
     });
+
+    // Stripe's webhook for the same decline, twice (signed as Stripe signs): no second e-mail.
+    const [declined] = await db()
+      .selectFrom("invoice_charge_failures")
+      .select(["payment_intent_id"])
+      .where("invoice_id", "=", invoice.id)
+      .execute();
+    const intent = standIn.paymentIntents.get(declined.payment_intent_id!)!;
+    for (let i = 0; i < 2; i += 1) {
+      const payload = JSON.stringify(standIn.event("payment_intent.payment_failed", { ...intent }));
+      const signature = Stripe.webhooks.generateTestHeaderString({
+        payload,
+        secret: STRIPE_TEST_ENV.STRIPE_WEBHOOK_SECRET,
+      });
+      const response = await callRoute(stripeWebhook.action, "/resources/webhooks/stripe", {
+        method: "POST",
+        body: payload,
+        headers: { "Content-Type": "application/json", "Stripe-Signature": signature },
+      });
+      expect(response.status).toBe(200);
+    }
+    // It reached the failure's handler (Stripe's log of declines has it), which found it known.
+    expect(
+      await db()
+        .selectFrom("stripe_payment_failures")
+        .select("payment_intent_id")
+        .where("invoice_id", "=", invoice.id)
+        .execute(),
+    ).toEqual([{ payment_intent_id: intent.id }]);
+    expect((await mailOf(invoice.id)).map((m) => m.kind)).toEqual(["payment_failed"]);
+    expect(await invoiceRow(invoice.id)).toMatchObject({ charge_attempts: 1, next_charge_on: "2027-03-04" });
 
     // Not before day 3; then the card goes through.
     await run(3);

@@ -86,6 +86,7 @@ export async function giveCard(
       card_last4: card.last4,
       card_exp_month: card.expMonth,
       card_exp_year: card.expYear,
+      card_added_at: new Date("2028-01-01T00:00:00Z"),
     })
     .execute();
   return { customerId, paymentMethodId: pm.id as string };

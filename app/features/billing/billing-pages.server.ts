@@ -12,7 +12,9 @@ import {
 } from "./billing-schema";
 import { currentPeriod } from "./billing-rules";
 import { centsToInput, formatCents } from "./money";
-import { BillingError, recordPayment, recordRefund, voidInvoice } from "./payments.server";
+import { BillingError, recordPayment, voidInvoice } from "./payments.server";
+import { cardOnFile } from "./stripe-checkout.server";
+import { refundPayment } from "./stripe-payments.server";
 import { getSiteSettings } from "~/content/content.server";
 import { businessToday } from "~/features/visits/visit-dates";
 import {
@@ -30,6 +32,7 @@ import {
 import { getDb } from "~/utils/db.server";
 import { log } from "~/utils/logger.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
+import { isStripeConfigured } from "~/utils/stripe.server";
 import { isUuid } from "~/utils/uuid";
 import type { InvoiceStatus } from "../../../db/enums";
 
@@ -176,6 +179,10 @@ async function invoiceView(invoice: InvoiceRow, today: string) {
       date: dayLabel(payment.paid_on),
       note: payment.note,
       by: payment.recorded_by_name,
+      viaStripe: payment.stripe_payment_intent_id !== null,
+      dispute: payment.disputed_at
+        ? { note: payment.dispute_note, date: dayLabel(businessToday(new Date(payment.disputed_at))) }
+        : null,
     })),
   };
 }
@@ -206,17 +213,26 @@ export async function loadCustomerInvoice(invoiceId: string, customerId: string,
   return invoiceView(invoice, businessToday(now));
 }
 
+/** What the customer's pages offer for paying: Stripe's forms (when connected) and their key. */
+export function payOnline() {
+  return { stripe: isStripeConfigured(), formKey: randomUUID() };
+}
+
 /** The customer's Billing page: what they owe and their invoices. */
 export async function loadCustomerBilling(customerId: string, now = new Date()) {
   const db = await getDb();
   const today = businessToday(now);
-  const [balance, invoices] = await Promise.all([
+  const online = payOnline();
+  const [balance, invoices, card] = await Promise.all([
     customerBalance(db, customerId),
     listCustomerInvoices(db, customerId, 36),
+    online.stripe ? cardOnFile(db, customerId) : null,
   ]);
   return {
     balance: formatCents(balance),
     owes: balance > 0,
+    ...online,
+    card,
     invoices: invoices.map((row) => ({
       id: row.id,
       number: row.number,
@@ -225,6 +241,7 @@ export async function loadCustomerBilling(customerId: string, now = new Date()) 
       status: INVOICE_STATUS_LABELS[row.status],
       overdue: row.status === "open" && row.due_on !== null && row.due_on < today,
       total: formatCents(row.total_cents),
+      payable: row.status === "open" && row.total_cents > row.paid_cents,
     })),
   };
 }
@@ -320,7 +337,7 @@ export async function handleInvoiceAction(
       }
       const value = submission.value;
       return run(submission, () =>
-        recordRefund(db, {
+        refundPayment(db, {
           invoiceId: context.invoiceId,
           paymentId: value.paymentId,
           amountCents: value.amount,

@@ -69,7 +69,7 @@ describe("the customer's notice", () => {
     );
     const link = page.querySelector("a");
     expect(link?.textContent).toBe("Update card");
-    expect(link?.getAttribute("href")).toBe("/customer-dashboard/billing#card");
+    expect(link?.getAttribute("href")).toBe("/customer-dashboard/billing#card-heading");
   });
 
   it("says when service is paused for payment, and shows nothing when all is well", () => {

@@ -72,8 +72,8 @@ export function FailedPaymentsList({ failed }: { failed: FailedPayments }) {
   );
 }
 
-/** Where "Update card" leads on the customer's Billing page (the card section). */
-const UPDATE_CARD_HREF = "/customer-dashboard/billing#card";
+/** Where "Update card" leads: the "Card on file" section of the Billing page (its "Update card" opens Stripe). */
+const UPDATE_CARD_HREF = "/customer-dashboard/billing#card-heading";
 
 export function PaymentProblemNotice({ notice }: { notice: PaymentNotice }) {
   if (notice.length === 0) return null;

@@ -1,11 +1,11 @@
 import type { Stripe } from "~/utils/stripe.server";
-import { BillingError, recordPayment, recordRefund } from "./payments.server";
+import { BillingError, recordPayment, recordRefund, type RefundInput } from "./payments.server";
 import { businessToday } from "~/features/visits/visit-dates";
 import { getInvoice } from "~/models/invoice.server";
 import { findPaymentByIntent, getStripeCustomer } from "~/models/stripe.server";
 import type { Db } from "~/utils/db.server";
-import { log } from "~/utils/logger.server";
-import { stripeClient } from "~/utils/stripe.server";
+import { errorFields, log } from "~/utils/logger.server";
+import { isStripeConfigured, stripeClient } from "~/utils/stripe.server";
 import { isUuid } from "~/utils/uuid";
 
 /**
@@ -115,4 +115,51 @@ export async function syncStripeRefunds(db: Db, paymentIntentId: string, now: Da
     }
   }
   return added;
+}
+
+/**
+ * The admin's "Refund" (docs/decisions/103): a card payment made through Stripe is refunded at
+ * Stripe first (idempotency key from the form's key: a double press is one refund there), then
+ * recorded with Stripe's refund id, so its `charge.refunded` webhook finds it and adds nothing.
+ * Any other payment is recorded as before. Never more than what is left of the payment.
+ */
+export async function refundPayment(db: Db, input: RefundInput): Promise<{ repeated: boolean }> {
+  const payment = await db
+    .selectFrom("payments")
+    .select(["id", "invoice_id", "amount_cents", "refunded_cents", "stripe_payment_intent_id"])
+    .where("id", "=", input.paymentId)
+    .executeTakeFirst();
+  if (!payment || payment.invoice_id !== input.invoiceId)
+    throw new BillingError("We could not find that payment.", 404);
+  if (!payment.stripe_payment_intent_id) return recordRefund(db, input);
+  const used = await db
+    .selectFrom("refunds")
+    .select("id")
+    .where("idempotency_key", "=", input.idempotencyKey)
+    .executeTakeFirst();
+  if (used) return { repeated: true };
+  if (!isStripeConfigured()) throw new BillingError("Connect Stripe to refund a card payment made through it.", 409);
+  if (input.amountCents > payment.amount_cents - payment.refunded_cents) {
+    throw new BillingError("A refund cannot be more than what is left of the payment.", 409);
+  }
+  const stripe = await stripeClient();
+  let refund: Stripe.Refund;
+  try {
+    refund = await stripe.refunds.create(
+      {
+        payment_intent: payment.stripe_payment_intent_id,
+        amount: input.amountCents,
+        metadata: { invoice_id: payment.invoice_id, payment_id: payment.id },
+      },
+      { idempotencyKey: `refund:${input.idempotencyKey}` },
+    );
+  } catch (error) {
+    const stripeError = error as { type?: string; message?: string };
+    if (stripeError?.type === "StripeInvalidRequestError") {
+      throw new BillingError(`Stripe refused the refund: ${stripeError.message ?? "unknown reason"}`, 409);
+    }
+    log.error("stripe.refund_failed", { paymentId: payment.id, ...errorFields(error) });
+    throw new BillingError("We could not reach Stripe. Check the payment in Stripe before trying again.", 409);
+  }
+  return recordRefund(db, { ...input, stripeRefundId: refund.id });
 }
