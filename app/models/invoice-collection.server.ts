@@ -75,6 +75,8 @@ export async function listFirstChargesBatch(
     .select(["id", "customer_id", "charge_attempts"])
     .where("status", "=", "open")
     .where("charge_attempts", "=", 0)
+    // Something to charge: an invoice whose credits cover it owes nothing.
+    .whereRef("total_cents", ">", "paid_cents")
     .where("due_on", ">=", range.from)
     .where("due_on", "<=", range.today)
     .orderBy("id")
@@ -96,6 +98,7 @@ export async function listRetriesBatch(
     .where("status", "=", "open")
     .where("next_charge_on", "is not", null)
     .where("next_charge_on", "<=", today)
+    .whereRef("total_cents", ">", "paid_cents")
     .orderBy("id")
     .limit(limit);
   if (afterId) query = query.where("id", ">", afterId);

@@ -538,6 +538,17 @@ describe("against the stand-in of Stripe's API", () => {
     expect(standIn.posts("/v1/payment_intents")).toHaveLength(2);
   });
 
+  it("charges nothing for an invoice that owes nothing (its credits cover it)", async () => {
+    standIn ??= await startStripeStandIn();
+    useStripe(standIn);
+    standIn.reset();
+    const { invoice, customer } = await planWithOpenInvoice();
+    await giveCard(db(), standIn, customer.id);
+    await db().updateTable("invoices").set({ total_cents: 0 }).where("id", "=", invoice.id).execute();
+    expect(await runPaymentCollection({ now: march(1), db: db(), context })).toMatchObject({ charged: 0 });
+    expect(standIn.posts("/v1/payment_intents")).toEqual([]);
+  });
+
   it("does nothing for a customer without a card", async () => {
     standIn ??= await startStripeStandIn();
     useStripe(standIn);
