@@ -20,6 +20,7 @@ export const WEBHOOK_SIGNATURE_HEADERS = {
   "/resources/webhooks/cal-com": ["x-cal-signature-256"],
   "/resources/webhooks/calendly": ["calendly-webhook-signature"],
   "/resources/webhooks/twilio": ["x-twilio-signature"],
+  "/resources/webhooks/stripe": ["stripe-signature"],
 };
 const WEBHOOK_PREFIX = "/resources/webhooks/";
 const ALL_SIGNATURE_HEADERS = [...new Set(Object.values(WEBHOOK_SIGNATURE_HEADERS).flat())];

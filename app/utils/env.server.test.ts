@@ -74,4 +74,13 @@ describe("parseEnv", () => {
     expect(parseEnv({ SANITY_USE_CDN: "false" }).SANITY_USE_CDN).toBe(false);
     expect(() => parseEnv({ SANITY_USE_CDN: "maybe" })).toThrowError(/SANITY_USE_CDN/);
   });
+
+  it("takes Stripe's secret key and webhook secret together, or neither", () => {
+    const both = { STRIPE_SECRET_KEY: "sk_test_0123456789abc", STRIPE_WEBHOOK_SECRET: "whsec_0123456789abc" };
+    expect(parseEnv(both).STRIPE_SECRET_KEY).toBe(both.STRIPE_SECRET_KEY);
+    expect(parseEnv({}).STRIPE_SECRET_KEY).toBeUndefined();
+    expect(() => parseEnv({ STRIPE_SECRET_KEY: both.STRIPE_SECRET_KEY })).toThrowError(/STRIPE_WEBHOOK_SECRET/);
+    expect(() => parseEnv({ STRIPE_WEBHOOK_SECRET: both.STRIPE_WEBHOOK_SECRET })).toThrowError(/STRIPE_SECRET_KEY/);
+    expect(() => parseEnv({ ...both, STRIPE_SECRET_KEY: "pk_test_0123456789abc" })).toThrowError(/STRIPE_SECRET_KEY/);
+  });
 });

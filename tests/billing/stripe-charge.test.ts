@@ -126,6 +126,19 @@ describe("chargeInvoiceOffSession", () => {
     expect(await payments(invoiceId)).toEqual([]);
   });
 
+  it("a card Stripe no longer has is a failure in words for the customer, nothing stored", async () => {
+    await giveCard(db(), standIn, carla.id);
+    await db().updateTable("stripe_customers").set({ payment_method_id: "pm_removedcard" }).execute();
+    const invoiceId = await createOpenInvoice(db(), carla.id);
+    const outcome = await chargeInvoiceOffSession(db(), { invoiceId, attempt: 1, now: NOW });
+    expect(outcome).toEqual({
+      kind: "failed",
+      reason: "The card on file can no longer be charged.",
+      paymentIntentId: null,
+    });
+    expect(await payments(invoiceId)).toEqual([]);
+  });
+
   it("Stripe unreachable is a failure without an intent, nothing stored", async () => {
     await giveCard(db(), standIn, carla.id);
     const invoiceId = await createOpenInvoice(db(), carla.id);

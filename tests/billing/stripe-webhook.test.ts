@@ -259,6 +259,19 @@ describe("POST /resources/webhooks/stripe", () => {
     expect((await state(invoiceId)).payments).toHaveLength(1);
   });
 
+  it("Stripe unreachable while handling is a 500 with nothing stored; Stripe's retry then records it", async () => {
+    const invoiceId = await createOpenInvoice(db(), alice.id, 8900);
+    const { paymentIntent } = await paidSession(alice, invoiceId);
+    const event = standIn.event("payment_intent.succeeded", paymentIntent);
+    useStripe(standIn, { STRIPE_API_BASE_URL: "http://127.0.0.1:9" });
+    expect((await send(event)).status).toBe(500);
+    expect(await eventCount()).toBe(0);
+    expect((await state(invoiceId)).payments).toEqual([]);
+    useStripe(standIn);
+    expect((await send(event)).status).toBe(200);
+    expect(await state(invoiceId)).toMatchObject({ invoice: { status: "paid", paid_cents: 8900 } });
+  });
+
   it("without Stripe the endpoint is 404", async () => {
     useStripe(null);
     expect((await post("{}", "t=1,v1=x")).status).toBe(404);

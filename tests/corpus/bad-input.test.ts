@@ -40,6 +40,11 @@ beforeAll(async () => {
   process.env.TWILIO_ACCOUNT_SID = `AC${"0".repeat(32)}`;
   process.env.TWILIO_AUTH_TOKEN = "corpus-twilio-auth-token";
   process.env.TWILIO_FROM = "+17025550199";
+  // Stripe configured, so that its webhook checks signatures and the Billing page's forms are
+  // live; its API is a closed port (nothing here may reach it with a valid request).
+  process.env.STRIPE_SECRET_KEY = "sk_test_corpus0123456789";
+  process.env.STRIPE_WEBHOOK_SECRET = "whsec_corpus0123456789";
+  process.env.STRIPE_API_BASE_URL = "http://127.0.0.1:9";
   server = await startInProcessServer({ cspNonce: "corpus", trustProxy: true, publicFiles: true, plainErrors: true });
   port = server.port;
 
@@ -78,6 +83,9 @@ afterAll(async () => {
   delete process.env.TWILIO_ACCOUNT_SID;
   delete process.env.TWILIO_AUTH_TOKEN;
   delete process.env.TWILIO_FROM;
+  delete process.env.STRIPE_SECRET_KEY;
+  delete process.env.STRIPE_WEBHOOK_SECRET;
+  delete process.env.STRIPE_API_BASE_URL;
 });
 
 // ------------------------------------------------------------------------------------------
@@ -188,6 +196,8 @@ const pathArb = fc.oneof(
     "/resources/webhooks/cal-com",
     "/resources/webhooks/calendly",
     "/resources/webhooks/twilio",
+    "/resources/webhooks/stripe",
+    "/customer-dashboard/billing",
     "/customer-dashboard/yard",
     "/admin-dashboard/visits/today",
     "/resources/media-upload",
@@ -311,6 +321,10 @@ const headerArb = fc.record(
   {
     "x-twilio-signature": fc.oneof(
       fc.constantFrom("", "garbage", "bm90IGEgc2lnbmF0dXJl"),
+      fc.string({ maxLength: 30 }),
+    ),
+    "stripe-signature": fc.oneof(
+      fc.constantFrom("t=1,v1=abc", "garbage", `t=${Math.floor(Date.now() / 1000)},v1=00`),
       fc.string({ maxLength: 30 }),
     ),
     "sanity-webhook-signature": fc.oneof(

@@ -296,6 +296,17 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       const flat = Object.fromEntries(
         method === "GET" ? target.searchParams : new URLSearchParams(Buffer.concat(chunks).toString("utf8")),
       );
+      const page = /^\/checkout\/(cs_[0-9a-z_]+)$/.exec(target.pathname);
+      if (method === "GET" && page) {
+        // Stripe's hosted page, as far as a browser test goes: where "Add a card" and "Pay now" land.
+        const session = sessions.get(page[1]);
+        res.writeHead(session ? 200 : 404, { "Content-Type": "text/html; charset=utf-8" });
+        res.end(
+          `<!doctype html><html lang="en"><title>Checkout stand-in</title><main><h1>Checkout stand-in</h1>` +
+            `<p>${session ? `Session ${session.id} (${session.mode})` : "No such session"}</p></main></html>`,
+        );
+        return;
+      }
       const key = (req.headers["idempotency-key"] as string | undefined) ?? null;
       requests.push({
         method,

@@ -75,10 +75,20 @@ export async function chargeInvoiceOffSession(
 /** Stripe's refusal as the outcome: a decline's own message, or that Stripe could not be reached. */
 function failureOf(error: unknown, invoiceId: string): ChargeOutcome {
   const stripeError = error as { type?: string; message?: string; payment_intent?: { id?: string } };
-  if (stripeError?.type === "StripeCardError" || stripeError?.type === "StripeInvalidRequestError") {
+  if (stripeError?.type === "StripeCardError") {
+    // The card issuer's words as Stripe gives them ("Your card has insufficient funds."): meant for the customer.
     return {
       kind: "failed",
       reason: stripeError.message || "The card was declined.",
+      paymentIntentId: stripeError.payment_intent?.id ?? null,
+    };
+  }
+  if (stripeError?.type === "StripeInvalidRequestError") {
+    // A card removed or expired at Stripe: Stripe's message names ids, not meant for the customer.
+    log.warn("stripe.charge_refused", { invoiceId, ...errorFields(error) });
+    return {
+      kind: "failed",
+      reason: "The card on file can no longer be charged.",
       paymentIntentId: stripeError.payment_intent?.id ?? null,
     };
   }

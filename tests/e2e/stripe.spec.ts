@@ -1,0 +1,121 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import Stripe from "stripe";
+import { connect } from "../../db/connection";
+import { migrateToLatest } from "../../db/migrator";
+import { databaseOptionsFromEnv } from "../../db/options";
+import { startAppServer, type AppServer } from "../helpers/app-server";
+import { startStripeStandIn, type StripeStandIn } from "../helpers/stripe-stand-in";
+import { billingCustomer } from "./billing-customers";
+import { expectNoAxeViolations } from "./helpers";
+import { seedBillingCustomers } from "./seed-billing-customers";
+
+/**
+ * Paying with Stripe in a browser, JavaScript on and off (issue 27 step 3, docs/decisions/103):
+ * server.js with Stripe's keys, its stripe package pointed at the local stand-in of Stripe's API
+ * (which also plays Checkout's hosted page). "Add a card" lands on the session's page; coming
+ * back shows the card; "Pay now" on the customer's open invoice lands on a payment session. The
+server has its own PGlite folder, seeded with the billing journeys' customers before it starts.
+ */
+let standIn: StripeStandIn;
+let site: AppServer;
+let dataDir: string;
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  standIn = await startStripeStandIn();
+  dataDir = mkdtempSync(path.join(os.tmpdir(), "e2e-stripe-"));
+  const handle = connect(databaseOptionsFromEnv({ DATA_DIR: dataDir }));
+  try {
+    await migrateToLatest(handle.db);
+    await seedBillingCustomers(handle.db);
+  } finally {
+    await handle.close();
+  }
+  site = await startAppServer(
+    {
+      DATA_DIR: dataDir,
+      STRIPE_SECRET_KEY: "sk_test_standin0123456789",
+      STRIPE_WEBHOOK_SECRET: "whsec_standin0123456789",
+      STRIPE_API_BASE_URL: standIn.url,
+      // The 303 after "Add a card" is a form navigation: CSP form-action must allow Checkout's origin.
+      FORM_ACTION_ORIGINS: standIn.url,
+    },
+    { ready: "healthy" },
+  );
+});
+test.afterAll(async () => {
+  await site?.stop();
+  await standIn?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function signInAsCustomer(page: Page, customer: { email: string; password: string }) {
+  await page.goto(`${site.url}/auth`);
+  await page.getByLabel("Email").fill(customer.email);
+  await page.getByLabel("Password").fill(customer.password);
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await page.waitForURL((url) => url.pathname !== "/auth");
+}
+
+for (const js of [true, false]) {
+  test(`Add a card and Pay now go to Stripe Checkout and back (JavaScript ${js ? "on" : "off"})`, async ({
+    browser,
+  }) => {
+    test.setTimeout(120_000);
+    const context = await browser.newContext({ javaScriptEnabled: js });
+    const page = await context.newPage();
+    // The customer-js / customer-nojs journeys' customers: each with one open invoice of $89.00.
+    await signInAsCustomer(page, billingCustomer(js ? "customer-js" : "customer-nojs", 0));
+    await page.goto(`${site.url}/customer-dashboard/billing`);
+    await expect(page.getByRole("heading", { name: "Card on file" })).toBeVisible();
+    await expect(page.getByTestId("card-on-file")).toHaveText("No card on file.");
+    if (js) await expectNoAxeViolations(page, "billing with Stripe");
+
+    await page.getByRole("button", { name: "Add a card" }).click();
+    await page.waitForURL(new RegExp(`^${standIn.url}/checkout/cs_`));
+    await expect(page.getByRole("heading", { name: "Checkout stand-in" })).toBeVisible();
+    const sessionId = new URL(page.url()).pathname.split("/").pop() ?? "";
+    const last4 = js ? "4242" : "1881";
+    const card = standIn.addPaymentMethod({ brand: "visa", last4, expMonth: 4, expYear: 2030 });
+    standIn.completeSetupSession(sessionId, card.id);
+    await page.goto(standIn.sessions.get(sessionId)!.success_url);
+    await expect(page).toHaveURL(`${site.url}/customer-dashboard/billing`);
+    await expect(page.getByTestId("card-on-file")).toHaveText(`Visa ending ${last4}, expires 04/2030`);
+    await expect(page.getByRole("button", { name: "Update card" })).toBeVisible();
+    if (js) await expectNoAxeViolations(page, "billing with a card on file");
+
+    // Pay now on the open invoice: a Checkout session in payment mode for its $89.00.
+    await page.getByRole("button", { name: /^Pay now/ }).click();
+    await page.waitForURL(new RegExp(`^${standIn.url}/checkout/cs_`));
+    const paySession = standIn.sessions.get(new URL(page.url()).pathname.split("/").pop() ?? "");
+    expect(paySession?.mode).toBe("payment");
+    expect(paySession?.metadata.invoice_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(paySession?.amount_total).toBe(8900);
+
+    // Paid on Stripe's page; its webhook goes through server.js (bounded body, signature header
+    // required) with the bytes intact; the way back shows the invoice paid, once.
+    const { session } = standIn.completePaymentSession(paySession!.id);
+    const payload = JSON.stringify(standIn.event("checkout.session.completed", session));
+    const deliver = (signature: string | null) =>
+      fetch(`${site.url}/resources/webhooks/stripe`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", ...(signature ? { "Stripe-Signature": signature } : {}) },
+        body: payload,
+      });
+    expect((await deliver(null)).status).toBeGreaterThanOrEqual(400);
+    expect((await deliver("t=1,v1=00")).status).toBe(400);
+    const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: "whsec_standin0123456789" });
+    expect((await deliver(signature)).status).toBe(200);
+    expect((await deliver(signature)).status).toBe(200);
+    await page.goto(session.success_url);
+    await expect(page.getByText("Paid", { exact: true }).first()).toBeVisible();
+    if (js) await expectNoAxeViolations(page, "invoice paid by card");
+    await page.goto(`${site.url}/customer-dashboard/billing`);
+    await expect(page.getByTestId("open-balance")).toHaveText("$0.00");
+    await expect(page.getByRole("button", { name: /^Pay now/ })).toHaveCount(0);
+    await context.close();
+  });
+}
