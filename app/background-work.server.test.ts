@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { useAppDatabase } from "../tests/helpers/app-database";
 import { createUser } from "../tests/helpers/factories";
-import { PURGE_JOBS, runPlanVisitGeneration, runPurgeJobs, runScheduledRound } from "./background-work.server";
+import {
+  PURGE_JOBS,
+  runPaymentCollectionJob,
+  runPlanVisitGeneration,
+  runPurgeJobs,
+  runScheduledRound,
+} from "./background-work.server";
 import { getEnv } from "./utils/env.server";
 import { log } from "./utils/logger.server";
 
@@ -151,19 +157,23 @@ describe("the scheduled round (decision 099)", () => {
         calls.push("bill");
         expect(betweenBatches).toBe(pacers[1]);
       },
+      collect: async () => void calls.push("collect"),
     });
-    expect(calls).toEqual(["generate", "bill"]);
+    expect(calls).toEqual(["generate", "bill", "collect"]);
   });
 
-  it("skips the billing run when another machine's round holds the generator, and says so", async () => {
+  it("skips the billing run and the collection when another machine's round holds the generator, and says so", async () => {
     const info = vi.spyOn(log, "info");
     let billed = false;
+    let collected = false;
     await runScheduledRound({
       pace: paced,
       generate: async () => false,
       bill: async () => void (billed = true),
+      collect: async () => void (collected = true),
     });
     expect(billed).toBe(false);
+    expect(collected).toBe(false);
     expect(info).toHaveBeenCalledWith("billing_run.skipped", expect.anything());
   });
 
@@ -178,11 +188,37 @@ describe("the scheduled round (decision 099)", () => {
           },
         }),
       bill: async () => void (billed = true),
+      collect: async () => {},
     });
     expect(billed).toBe(true);
   });
 
   it("waits two minutes after start by default", () => {
     expect(getEnv().SCHEDULED_WORK_DELAY_SECONDS).toBe(120);
+  });
+});
+
+describe("payment collection (hourly, after the billing run)", () => {
+  it("logs its counts on the real database (nothing to collect without Stripe), a failure, and another holder of the lock", async () => {
+    const info = vi.spyOn(log, "info");
+    const warn = vi.spyOn(log, "warn");
+    await runPaymentCollectionJob({ now: new Date("2026-11-23T14:00:00Z") });
+    expect(info).toHaveBeenCalledWith(
+      "payment_collection.done",
+      expect.objectContaining({ ran: true, charged: 0, paused: 0 }),
+    );
+    await runPaymentCollectionJob({
+      collect: async () => {
+        throw new Error("connection terminated");
+      },
+    });
+    expect(warn).toHaveBeenCalledWith(
+      "payment_collection.failed",
+      expect.objectContaining({ error: "connection terminated" }),
+    );
+    await runPaymentCollectionJob({
+      collect: async () => ({ ran: false, charged: 0, succeeded: 0, failed: 0, paused: 0 }),
+    });
+    expect(info).toHaveBeenCalledWith("payment_collection.skipped", expect.anything());
   });
 });

@@ -1,5 +1,6 @@
 import { listenForContentChanges, stopListening } from "./content/content-events.server";
 import { runBilling } from "./features/billing/billing-run.server";
+import { runPaymentCollection } from "./features/billing/payment-recovery.server";
 import { startOutboxWorker, stopOutboxWorker } from "./features/outbox/outbox.server";
 import { generatePlanVisits } from "./features/plans/visit-generator.server";
 import { purgeExpiredAccountTokens } from "./models/account-token.server";
@@ -95,20 +96,42 @@ export async function runBillingJob({
 }
 
 /**
- * One scheduled round (decision 099): the generator, then the billing run, each paced between
- * its batches so that requests keep the machine. When another process holds the generator's
- * lock, that process's round bills as well: this one skips the billing run, so no two machines
- * run the two jobs side by side (each job's own lock already keeps it to one machine).
+ * One payment collection (docs/decisions/104) after the billing run: charges and retries due,
+ * pauses for overdue payments. Logged like the others; a failure waits for the next hour.
+ */
+export async function runPaymentCollectionJob({
+  signal,
+  now = new Date(),
+  collect = runPaymentCollection,
+}: { signal?: AbortSignal; now?: Date; collect?: typeof runPaymentCollection } = {}) {
+  const started = Date.now();
+  try {
+    const result = await collect({ now, signal });
+    if (result.ran) log.info("payment_collection.done", { ...result, ms: Date.now() - started });
+    else log.info("payment_collection.skipped", { reason: "another collection holds the lock" });
+  } catch (error) {
+    log.warn("payment_collection.failed", errorFields(error));
+  }
+}
+
+/**
+ * One scheduled round (decision 099): the generator, the billing run and the payment collection
+ * (decision 104), the first two paced between their batches so that requests keep the machine.
+ * When another process holds the generator's lock, that process's round bills and collects as
+ * well: this one skips both, so no two machines run the jobs side by side (each job's own lock
+ * already keeps it to one machine).
  */
 export async function runScheduledRound({
   signal,
   generate = runPlanVisitGeneration,
   bill = runBillingJob,
+  collect = runPaymentCollectionJob,
   pace = () => batchPacer(),
 }: {
   signal?: AbortSignal;
   generate?: typeof runPlanVisitGeneration;
   bill?: typeof runBillingJob;
+  collect?: typeof runPaymentCollectionJob;
   pace?: () => () => Promise<void>;
 } = {}) {
   const generated = await generate({ signal, betweenBatches: pace() });
@@ -117,6 +140,7 @@ export async function runScheduledRound({
     return;
   }
   await bill({ signal, betweenBatches: pace() });
+  await collect({ signal });
 }
 
 export type BackgroundWork = { stop(): Promise<void> };
@@ -124,9 +148,10 @@ let started: BackgroundWork | undefined;
 
 /**
  * Starts this process's background work once: migrations (so the first visitor does not wait
- * for them), the purge jobs (a minute after start, then hourly), the plan visit generator and then
- * the billing run (SCHEDULED_WORK_DELAY_SECONDS after start, two minutes by default, then hourly;
- * one round at a time in this process: decision 099), the LISTEN connection that hears
+ * for them), the purge jobs (a minute after start, then hourly), the plan visit generator, the
+ * billing run and the payment collection (SCHEDULED_WORK_DELAY_SECONDS after start, two minutes
+ * by default, then hourly; one round at a time in this process: decisions 099, 104), the LISTEN
+ * connection that hears
  * publishes from every machine (PostgreSQL only), and the e-mail outbox worker (decisions 031,
  * 034: every machine runs one; SKIP LOCKED shares the rows). Timers are unref'd: none keeps a
  * process alive.

@@ -119,6 +119,10 @@ export const OUTBOX_KINDS = [
   // "Your technician is on the way" (migration 0013): the e-mail, and the text message.
   "on_my_way",
   "text_on_my_way",
+  // A failed payment's recovery (migration 0017): the failure, the pause for it, the resume.
+  "payment_failed",
+  "payment_paused",
+  "payment_resumed",
 ] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 

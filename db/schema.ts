@@ -129,6 +129,8 @@ export interface CustomerPlansTable {
   paused_until: ColumnType<Day | null, Day | null | undefined, Day | null>;
   cancelled_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   last_visit_date: ColumnType<Day | null, Day | null | undefined, Day | null>;
+  /** Visits from this day on are skipped "payment_overdue" (docs/decisions/104); null: not held. */
+  payment_hold_from: ColumnType<Day | null, Day | null | undefined, Day | null>;
   created_by: string | null;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
@@ -353,6 +355,14 @@ export interface InvoicesTable {
   paid_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   voided_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   uncollectible_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Collection (docs/decisions/104): off-session charges tried, failures, the next try, the pause. */
+  charge_attempts: ColumnType<number, number | undefined, number>;
+  first_failed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  last_failed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  last_failure_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  next_charge_on: ColumnType<Day | null, Day | null | undefined, Day | null>;
+  plan_paused_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  plan_resumed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
@@ -365,6 +375,16 @@ export interface InvoiceTalliesTable {
   invoices: number;
   total_cents: ColumnType<string, never, never>;
   paid_cents: ColumnType<string, never, never>;
+}
+
+/** One failed off-session charge of an invoice (docs/decisions/104). */
+export interface InvoiceChargeFailuresTable {
+  id: Generated<string>;
+  invoice_id: string;
+  attempt: number;
+  payment_intent_id: string | null;
+  reason: string;
+  failed_at: Timestamp;
 }
 
 export interface InvoiceLinesTable {
@@ -465,6 +485,7 @@ export interface Database {
   customer_plan_events: CustomerPlanEventsTable;
   invoice_number_counters: InvoiceNumberCountersTable;
   invoices: InvoicesTable;
+  invoice_charge_failures: InvoiceChargeFailuresTable;
   invoice_lines: InvoiceLinesTable;
   invoice_tallies: InvoiceTalliesTable;
   payments: PaymentsTable;

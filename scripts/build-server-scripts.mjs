@@ -1,6 +1,6 @@
 // Builds the command-line scripts production runs into plain JavaScript, so that the image needs
 // neither tsx nor the TypeScript sources: build/scripts/migrate.js (fly.toml's release command),
-// admin-role.js, outbox-send.js, visits-generate.js and billing-run.js. Each is one ES module that imports its npm packages from
+// admin-role.js, outbox-send.js, visits-generate.js, billing-run.js and billing-collect.js. Each is one ES module that imports its npm packages from
 // node_modules, as the server build does. `npm run build` runs this after `remix build`.
 import path from "node:path";
 import url from "node:url";
@@ -26,6 +26,7 @@ export const SERVER_SCRIPTS = {
   "outbox-send": "scripts/outbox-send.ts",
   "visits-generate": "scripts/visits-generate.ts",
   "billing-run": "scripts/billing-run.ts",
+  "billing-collect": "scripts/billing-collect.ts",
 };
 
 export async function buildServerScripts(outDir = SERVER_SCRIPTS_DIR) {

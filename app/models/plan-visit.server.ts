@@ -23,6 +23,7 @@ export type PlanForVisits = Pick<
   | "paused_from"
   | "paused_until"
   | "last_visit_date"
+  | "payment_hold_from"
 >;
 
 const PLAN_COLUMNS = [
@@ -36,6 +37,7 @@ const PLAN_COLUMNS = [
   "paused_from",
   "paused_until",
   "last_visit_date",
+  "payment_hold_from",
 ] as const;
 
 /**

@@ -6,13 +6,16 @@ import { tapLinkClass } from "~/components/ui-classes";
 import { requireAdmin } from "~/features/accounts/auth.server";
 import { loadBillingTab } from "~/features/billing/billing-pages.server";
 import { InvoiceTable, type InvoiceTableColumn } from "~/features/billing/invoice-table";
+import { FailedPaymentsList } from "~/features/billing/failed-payments";
+import { loadFailedPayments } from "~/features/billing/failed-payments.server";
 import { STATIC_PAGE } from "~/utils/static-page";
 
 // Billing: the invoices of one status at a time (open first, overdue at the top), keyset-paged,
 // with the month's totals (docs/decisions/102).
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
-  return json(await loadBillingTab(new URL(request.url)), { headers: { "Cache-Control": "private, no-store" } });
+  const [tab, failedPayments] = await Promise.all([loadBillingTab(new URL(request.url)), loadFailedPayments()]);
+  return json({ ...tab, failedPayments }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 export const headers = () => ({ "Cache-Control": "private, no-store" });
@@ -23,7 +26,7 @@ export const handle = STATIC_PAGE;
 const ADMIN_COLUMNS: readonly InvoiceTableColumn[] = ["customer", "month", "due", "total", "balance"];
 
 export default function Billing() {
-  const { status, statuses, month, totals, overdue, next, invoices } = useLoaderData<typeof loader>();
+  const { status, statuses, month, totals, overdue, next, invoices, failedPayments } = useLoaderData<typeof loader>();
   return (
     <section aria-labelledby="billing-heading">
       <h2 id="billing-heading" className="text-2xl font-bold text-slate-900 dark:text-white">
@@ -47,6 +50,7 @@ export default function Billing() {
           <dd className="text-xl font-semibold">{overdue}</dd>
         </div>
       </dl>
+      <FailedPaymentsList failed={failedPayments} />
       <nav aria-label="Invoice status" className="mt-6">
         <ul className="flex flex-wrap gap-4">
           {statuses.map((option) => (

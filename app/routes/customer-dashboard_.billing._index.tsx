@@ -7,6 +7,8 @@ import { requireUser } from "~/features/accounts/auth.server";
 import { loadCustomerBilling } from "~/features/billing/billing-pages.server";
 import { handleCheckoutReturn, handleCustomerBillingAction } from "~/features/billing/customer-payments.server";
 import { InvoiceTable, type InvoiceTableColumn } from "~/features/billing/invoice-table";
+import { PaymentProblemNotice } from "~/features/billing/failed-payments";
+import { loadPaymentNotice } from "~/features/billing/failed-payments.server";
 import { readFormData } from "~/utils/form-data.server";
 import { privatePageMeta } from "~/utils/seo";
 
@@ -16,7 +18,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   const back = await handleCheckoutReturn(new URL(request.url), user);
   if (back) throw back;
-  return json(await loadCustomerBilling(user.id), { headers: { "Cache-Control": "private, no-store" } });
+  const [billing, paymentNotice] = await Promise.all([loadCustomerBilling(user.id), loadPaymentNotice(user.id)]);
+  return json({ ...billing, paymentNotice }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 // "Add a card" / "Update card" and "Pay now": 303 to Stripe Checkout.
@@ -30,7 +33,7 @@ export const headers = () => ({ "Cache-Control": "private, no-store" });
 const CUSTOMER_COLUMNS: readonly InvoiceTableColumn[] = ["month", "status", "total", "pdf"];
 
 export default function CustomerBilling() {
-  const { balance, owes, invoices, stripe, card, formKey } = useLoaderData<typeof loader>();
+  const { balance, owes, invoices, stripe, card, formKey, paymentNotice } = useLoaderData<typeof loader>();
   const busy = useNavigation().state === "submitting";
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
@@ -38,6 +41,7 @@ export default function CustomerBilling() {
         <span aria-hidden="true">←&nbsp;</span>Dashboard
       </Link>
       <h1 className="mt-2 text-3xl font-bold text-slate-900 dark:text-white">Billing</h1>
+      <PaymentProblemNotice notice={paymentNotice} />
       <section
         aria-labelledby="balance-heading"
         className="mt-6 rounded-2xl border border-slate-300 p-6 dark:border-slate-600"

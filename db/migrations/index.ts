@@ -14,6 +14,7 @@ import * as onMyWayAndTexts from "./0013-on-my-way-and-texts";
 import * as billing from "./0014-billing";
 import * as planVisitIndex from "./0015-plan-visit-index";
 import * as stripe from "./0016-stripe";
+import * as paymentRecovery from "./0017-payment-recovery";
 import * as onMyWayInVisitHistory from "./0018-on-my-way-in-visit-history";
 import * as invoiceTallies from "./0019-invoice-tallies";
 
@@ -37,6 +38,7 @@ export const migrations: Record<string, Migration> = {
   "0014-billing": billing,
   "0015-plan-visit-index": planVisitIndex,
   "0016-stripe": stripe,
+  "0017-payment-recovery": paymentRecovery,
   "0018-on-my-way-in-visit-history": onMyWayInVisitHistory,
   "0019-invoice-tallies": invoiceTallies,
 };

@@ -17,6 +17,8 @@ export function billingCustomer(journey: (typeof BILLING_JOURNEYS)[number], atte
     fullName: `Billing Customer ${journey} ${attempt}`,
     // Numbers from 900001 up: far above any the test server's own billing run would reach.
     invoiceNumber: `2026-${String(900_001 + index).padStart(6, "0")}`,
+    /** The customer journeys' invoice has a failed card payment (docs/decisions/104). */
+    failedPayment: journey.startsWith("customer-"),
   };
 }
 

@@ -37,6 +37,13 @@ for (const js of [true, false]) {
       await expect(page).toHaveURL(/\/customer-dashboard\/billing$/);
       await expect(page.getByRole("heading", { name: "Billing", level: 1 })).toBeVisible();
       await expect(page.getByTestId("open-balance")).toHaveText("$89.00");
+      // Its card payment failed (seeded): the notice gives the reason and the way to a new card.
+      await expect(page.getByRole("heading", { name: "Your payment didn't go through", level: 2 })).toBeVisible();
+      await expect(page.getByText("The reason given: Your card was declined.")).toBeVisible();
+      await expect(page.getByRole("link", { name: "Update card" })).toHaveAttribute(
+        "href",
+        "/customer-dashboard/billing#card-heading",
+      );
       if (js) await expectNoAxeViolations(page, "customer billing");
 
       await page.getByRole("link", { name: customer.invoiceNumber, exact: true }).click();
@@ -60,6 +67,7 @@ for (const js of [true, false]) {
       await page.goto("/admin-dashboard");
       await page.getByRole("navigation", { name: "Admin sections" }).getByRole("link", { name: "Billing" }).click();
       await expect(page.getByRole("heading", { name: "Billing", level: 2 })).toBeVisible();
+      await expect(page.getByRole("heading", { name: "Failed payments", level: 3 })).toBeVisible();
       if (js) await expectNoAxeViolations(page, "billing tab");
 
       await page.goto("/admin-dashboard/billing?status=open");

@@ -38,6 +38,16 @@ export async function seedBillingCustomers(db: Kysely<Database>) {
         due_on: "2026-11-01",
         total_cents: BILLING_INVOICE_CENTS,
         footer: "Thank you for choosing Swift Scoop.",
+        // The customer journeys' card payment failed (docs/decisions/104): their Billing page says
+        // so, and the admin's Billing tab lists them under "Failed payments".
+        ...(customer.failedPayment
+          ? {
+              charge_attempts: 1,
+              first_failed_at: new Date("2026-11-01T17:00:00Z"),
+              last_failed_at: new Date("2026-11-01T17:00:00Z"),
+              last_failure_reason: "Your card was declined.",
+            }
+          : {}),
       })
       .returning("id")
       .executeTakeFirstOrThrow();

@@ -51,7 +51,15 @@ describe("fly.toml and the Dockerfile agree with the code", () => {
     expect(file.replace(/^\.\//, "")).toMatch(/^build\/scripts\/[\w-]+\.js$/);
     expect(finalStage()).toContain("COPY --from=build /app/build /app/build");
     // The production scripts all run the same way; tsx is a development tool only.
-    for (const name of ["db:migrate", "admin:grant", "admin:revoke", "outbox:send", "visits:generate", "billing:run"]) {
+    for (const name of [
+      "db:migrate",
+      "admin:grant",
+      "admin:revoke",
+      "outbox:send",
+      "visits:generate",
+      "billing:run",
+      "billing:collect",
+    ]) {
       expect(pkg.scripts[name]).toMatch(/^node \.\/build\/scripts\//);
     }
     expect(pkg.dependencies.tsx).toBeUndefined();
@@ -142,6 +150,7 @@ describe("the production install holds what the built server and scripts import"
     "build/scripts/outbox-send.js",
     "build/scripts/visits-generate.js",
     "build/scripts/billing-run.js",
+    "build/scripts/billing-collect.js",
   ])("%s", (file) => {
     const { atStart, later } = importsOf(file);
     // A bundle with no imports at all would mean the pattern no longer reads it.

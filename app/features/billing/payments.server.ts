@@ -1,4 +1,5 @@
 import type { PaymentMethod } from "../../../db/enums";
+import { afterInvoiceSettled } from "./payment-resume.server";
 import {
   addPaymentRefunded,
   insertPayment,
@@ -59,6 +60,9 @@ export async function recordPayment(db: Db, input: RecordPaymentInput): Promise<
     }
     const settled = paid >= invoice.total_cents;
     await setInvoicePaid(trx, invoice.id, paid, settled ? "paid" : "open", settled ? input.now : null);
+    // Every payment passes here (by hand, a Stripe charge, a webhook): a plan held for this
+    // invoice resumes in the same transaction (docs/decisions/104).
+    if (settled) await afterInvoiceSettled(trx, { invoiceId: invoice.id, now: input.now });
     return { repeated: false };
   });
 }
@@ -106,6 +110,8 @@ export async function voidInvoice(db: Db, input: { invoiceId: string; now: Date 
         .execute();
     }
     await setInvoiceVoid(trx, invoice.id, input.now);
+    // Nothing is owed any more: a plan held for it resumes (docs/decisions/104).
+    await afterInvoiceSettled(trx, { invoiceId: invoice.id, now: input.now });
   });
 }
 

@@ -16,7 +16,8 @@ export type ChargeOutcome =
 /** One key per invoice and attempt: a repeated attempt (a crash, a re-run) is the same charge at Stripe. */
 export const chargeKeyFor = (invoiceId: string, attempt: number) => `invoice:${invoiceId}:attempt:${attempt}`;
 
-const UNREACHABLE = "We could not reach Stripe to charge the card.";
+/** The reason of a charge that never reached Stripe (the recovery tries again, telling no one). */
+export const UNREACHABLE = "We could not reach Stripe to charge the card.";
 
 /**
  * Charges an open invoice's balance to the customer's card on file, off-session (issue 27 step 3,

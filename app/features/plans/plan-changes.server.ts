@@ -1,14 +1,16 @@
-import type { CustomerPlan, PlanEventKind, YardSize } from "../../../db/schema";
+import type { CustomerPlan, PlanEventKind, SkipReason, YardSize } from "../../../db/schema";
 import { YARD_SIZES } from "../../../db/enums";
 import { planChangeEmails, type PlanChangeNotice } from "./plan-emails.server";
 import {
   canChangeVisit,
   changeNoticeMessage,
   describeWeekdays,
+  isHeldForPaymentOn,
   isPausedOn,
   PAUSED_VISIT_MESSAGE,
   planVisitType,
   plannedVisits,
+  plannedVisitState,
   scheduleRules,
 } from "./plan-schedule";
 import { getSiteSettings } from "~/content/content.server";
@@ -158,7 +160,11 @@ export async function syncPlanVisits(
     const earlier = plan.schedule_from !== null && visit.plan_slot !== null && visit.plan_slot < plan.schedule_from;
     const wanted = earlier ? keptAsItIs(plan, visit) : visit.plan_slot ? planned.get(visit.plan_slot) : undefined;
     if (visit.plan_slot) planned.delete(visit.plan_slot);
-    if (visit.status === "skipped" && visit.skip_reason !== "paused") continue;
+    // A skip of the customer's own or an admin's is theirs; a pause's or an overdue payment's
+    // follows the plan (decision 104).
+    if (visit.status === "skipped" && visit.skip_reason !== "paused" && visit.skip_reason !== "payment_overdue") {
+      continue;
+    }
     if (!wanted) {
       if (plan.status !== "cancelled" && (await deletePlanVisitWithoutMedia(db, visit.id))) {
         removed += 1;
@@ -176,24 +182,20 @@ export async function syncPlanVisits(
       removed += 1;
       continue;
     }
-    const status = wanted.paused ? "skipped" : "scheduled";
+    const { status, skip_reason } = plannedVisitState(wanted);
     const moved = visit.service_date.getTime() !== wanted.startsAt.getTime();
     const type = earlier ? visit.service_type : serviceType;
-    if (status === visit.status && !moved && visit.service_type === type) continue;
-    await setPlanVisit(db, visit.id, {
-      status,
-      skip_reason: wanted.paused ? "paused" : null,
-      service_date: wanted.startsAt,
-      service_type: type,
-    });
-    if (status !== visit.status) {
+    const sameState = status === visit.status && skip_reason === visit.skip_reason;
+    if (sameState && !moved && visit.service_type === type) continue;
+    await setPlanVisit(db, visit.id, { status, skip_reason, service_date: wanted.startsAt, service_type: type });
+    if (!sameState) {
       await recordVisitEvent(db, {
         visitId: visit.id,
         actorId: options.actorId ?? null,
         kind: "status",
         from: visit.status,
         to: status,
-        detail: wanted.paused ? "Paused by customer" : "Pause ended",
+        detail: stateChangeDetail(visit.skip_reason, skip_reason),
       });
     }
     if (moved) {
@@ -212,8 +214,7 @@ export async function syncPlanVisits(
     plan_slot: visit.slot,
     service_type: serviceType,
     service_date: visit.startsAt,
-    status: visit.paused ? "skipped" : "scheduled",
-    skip_reason: visit.paused ? "paused" : null,
+    ...plannedVisitState(visit),
   }));
   const made = await insertPlanVisits(db, rows);
   return { made, changed, removed };
@@ -229,7 +230,14 @@ function keptAsItIs(plan: CustomerPlan, visit: { plan_slot: string | null; servi
     plan.paused_until !== null &&
     day >= plan.paused_from &&
     day <= plan.paused_until;
-  return { slot: visit.plan_slot!, day, startsAt: visit.service_date, paused };
+  return { slot: visit.plan_slot!, day, startsAt: visit.service_date, paused, overdue: isHeldForPaymentOn(plan, day) };
+}
+
+/** The history line of a following visit skipped or restored by the plan's pause or payment hold. */
+function stateChangeDetail(from: SkipReason | null, to: SkipReason | null) {
+  if (to === "payment_overdue") return "Payment overdue";
+  if (to === "paused") return "Paused by customer";
+  return from === "payment_overdue" ? "Payment received" : "Pause ended";
 }
 
 async function customerOf(db: Db, customerId: string) {
@@ -582,4 +590,42 @@ async function changeOneVisit(db: Db, input: VisitActionInput, change: "skip" | 
 
 function formatDay(day: string) {
   return formatBusinessDate(startOfBusinessDay(day)!);
+}
+
+/**
+ * Holds a plan for an overdue payment (decision 104), inside the caller's transaction (the
+ * invoice's, locked first): from today its following visits that have not started are skipped
+ * with the reason "payment_overdue", and the hourly generator makes new ones skipped too. The
+ * customer's own pause is left as it is. Answers false (nothing written) for a cancelled plan or
+ * one held already. The e-mail is the caller's: it knows the invoice.
+ */
+export async function holdPlanForPayment(
+  trx: Db,
+  input: { planId: string; now: Date; detail: string; rules?: PlanRules },
+): Promise<boolean> {
+  const rules = input.rules ?? (await getSiteSettings()).planRules;
+  const current = await lockPlan(trx, input.planId);
+  if (!current || current.status === "cancelled" || current.payment_hold_from !== null) return false;
+  const plan = await updatePlan(trx, current.id, { payment_hold_from: businessToday(input.now) });
+  await syncPlanVisits(trx, plan, rules, { now: input.now, actorId: null });
+  await insertPlanEvent(trx, { planId: plan.id, actorId: null, kind: "paused", detail: input.detail });
+  return true;
+}
+
+/**
+ * Ends a plan's hold for payment (decision 104), inside the caller's transaction: its following
+ * visits skipped "payment_overdue" that have not started are scheduled again (or skipped
+ * "paused" where the customer's own pause covers them). Answers false when it was not held.
+ */
+export async function releasePaymentHold(
+  trx: Db,
+  input: { planId: string; now: Date; detail: string; rules?: PlanRules },
+): Promise<boolean> {
+  const rules = input.rules ?? (await getSiteSettings()).planRules;
+  const current = await lockPlan(trx, input.planId);
+  if (!current || current.payment_hold_from === null) return false;
+  const plan = await updatePlan(trx, current.id, { payment_hold_from: null });
+  await syncPlanVisits(trx, plan, rules, { now: input.now, actorId: null });
+  await insertPlanEvent(trx, { planId: plan.id, actorId: null, kind: "resumed", detail: input.detail });
+  return true;
 }

@@ -90,6 +90,8 @@ export type PlanCalendar = {
   paused_from: string | null;
   paused_until: string | null;
   last_visit_date: string | null;
+  /** Visits from this day on are skipped for an overdue payment (decision 104); null: not held. */
+  payment_hold_from?: string | null;
 };
 
 /** The schedule rules the calendar needs, closed days as a set (built once per run). */
@@ -102,8 +104,11 @@ export function scheduleRules(rules: {
   return { firstVisitTime: rules.firstVisitTime, closed: new Set(rules.closedDays.map((day) => day.date)) };
 }
 
-/** A visit the plan should have: its slot, the day it happens (moved off closed days) and when. */
-export type PlannedVisit = { slot: string; day: string; startsAt: Date; paused: boolean };
+/**
+ * A visit the plan should have: its slot, the day it happens (moved off closed days) and when;
+ * `overdue`: skipped for an overdue payment (decision 104), which wins over the customer's pause.
+ */
+export type PlannedVisit = { slot: string; day: string; startsAt: Date; paused: boolean; overdue: boolean };
 
 /**
  * The visits a plan should have for its slots from `from` to `to` (days, both included): none
@@ -118,9 +123,27 @@ export function plannedVisits(plan: PlanCalendar, rules: ScheduleRules, from: st
     const day = serviceDayFor(slot, rules.closed);
     if (!day) continue;
     if (plan.status === "cancelled" && plan.last_visit_date !== null && day > plan.last_visit_date) continue;
-    visits.push({ slot, day, startsAt: visitStartsAt(day, rules.firstVisitTime), paused: isPausedOn(plan, day) });
+    visits.push({
+      slot,
+      day,
+      startsAt: visitStartsAt(day, rules.firstVisitTime),
+      paused: isPausedOn(plan, day),
+      overdue: isHeldForPaymentOn(plan, day),
+    });
   }
   return visits;
+}
+
+/** Whether the plan is held for an overdue payment on this day (its visits then are skipped). */
+export function isHeldForPaymentOn(plan: Pick<PlanCalendar, "status" | "payment_hold_from">, day: string) {
+  return plan.status !== "cancelled" && !!plan.payment_hold_from && day >= plan.payment_hold_from;
+}
+
+/** How a visit the plan should have is stored: skipped for a payment or a pause, or scheduled. */
+export function plannedVisitState(visit: Pick<PlannedVisit, "paused" | "overdue">) {
+  if (visit.overdue) return { status: "skipped", skip_reason: "payment_overdue" } as const;
+  if (visit.paused) return { status: "skipped", skip_reason: "paused" } as const;
+  return { status: "scheduled", skip_reason: null } as const;
 }
 
 /** Whether the plan's pause covers this day (a visit on it is skipped by the pause). */

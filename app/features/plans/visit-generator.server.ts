@@ -1,6 +1,7 @@
 import {
   planVisitType,
   plannedVisits,
+  plannedVisitState,
   scheduleRules,
   serviceDayFor,
   visitStartsAt,
@@ -165,8 +166,7 @@ function missingVisits(plans: readonly PlanForVisits[], run: Run, taken: Readonl
         customer_id: plan.customer_id,
         service_type: serviceType,
         service_date: visit.startsAt,
-        status: visit.paused ? "skipped" : "scheduled",
-        skip_reason: visit.paused ? "paused" : null,
+        ...plannedVisitState(visit),
         plan_id: plan.id,
         plan_slot: visit.slot,
       });
@@ -191,6 +191,7 @@ function plannedVisitsOf(plan: PlanForVisits, run: Run): readonly PlannedVisit[]
     plan.paused_from ?? "",
     plan.paused_until ?? "",
     plan.last_visit_date ?? "",
+    plan.payment_hold_from ?? "",
   ].join("|");
   let visits = run.calendars.get(key);
   if (!visits) {

@@ -1,0 +1,323 @@
+import {
+  paymentFailedEmail,
+  recoveryContext,
+  servicePausedEmail,
+  type RecoveryContext,
+} from "./payment-recovery-emails.server";
+import { afterInvoiceSettled, customerEmail } from "./payment-resume.server";
+import { chargeInvoiceOffSession, UNREACHABLE, type ChargeOutcome } from "./stripe-charge.server";
+import { enqueueEmail } from "~/features/outbox/outbox.server";
+import { holdPlanForPayment } from "~/features/plans/plan-changes.server";
+import { addDays, businessToday, startOfBusinessDay } from "~/features/visits/visit-dates";
+import {
+  hasChargeFailureForIntent,
+  insertChargeFailure,
+  listFirstChargesBatch,
+  listPausesDueBatch,
+  listRetriesBatch,
+  setInvoiceCollection,
+  type InvoiceToCharge,
+} from "~/models/invoice-collection.server";
+import { lockInvoice } from "~/models/invoice.server";
+import { withAdvisoryLock } from "~/utils/advisory-lock.server";
+import { getDb, type Db } from "~/utils/db.server";
+import { errorFields, log } from "~/utils/logger.server";
+import { isStripeConfigured } from "~/utils/stripe.server";
+
+/**
+ * Failed payments are recovered, never silently cancelled (issue 27 item 4, docs/decisions/104):
+ * - a failed charge is recorded once (per attempt and per PaymentIntent) and the customer is
+ *   e-mailed at once with the reason and a link to update the card;
+ * - the collection job charges open invoices on their due day and retries a failed one 3 days
+ *   after the first failure and 5 days after the second (days 3 and 8);
+ * - `graceDays` after the first failure the invoice's plan is held: its visits are skipped
+ *   "payment_overdue" (the plans feature's own workflow) and the customer told;
+ * - when the invoice is paid by any path (`afterInvoiceSettled`, called inside every payment's
+ *   transaction) the hold ends, its skips from now on are undone and the customer told.
+ */
+
+/** Days from one failure to the next try: after the first failure 3, after the second 5; then none. */
+export const RETRY_AFTER_DAYS = [3, 5] as const;
+/** A first charge missed (the machine was down) is still made within this many days of the due day. */
+const FIRST_CHARGE_CATCH_UP_DAYS = 7;
+const BATCH = 200;
+export const PAYMENT_COLLECTION_LOCK = "swift-scoop:payment-collection";
+const DEFAULT_REASON = "Your card was declined.";
+
+export type { ChargeOutcome, RecoveryContext };
+/** The off-session charge: Stripe's (stripe-charge.server.ts) unless a test passes its own. */
+export type ChargeInvoice = (
+  db: Db,
+  input: { invoiceId: string; attempt: number; now: Date },
+) => Promise<ChargeOutcome>;
+
+/** The business day `graceDays` after the first failure: the plan is held from it. */
+export function pauseDay(firstFailedAt: Date, graceDays: number) {
+  return addDays(businessToday(firstFailedAt), graceDays);
+}
+
+export type NotePaymentFailedInput = {
+  invoiceId: string;
+  reason: string | null;
+  paymentIntentId: string | null;
+  /** The attempt that failed, when the caller knows it (the job does; a webhook may not). */
+  attempt?: number;
+  now: Date;
+  context?: RecoveryContext;
+};
+
+/**
+ * Records a failed charge of an invoice in one transaction that locks it: the failure (once per
+ * attempt and per PaymentIntent: a replayed webhook finds it and changes nothing), the next try,
+ * and the customer's e-mail with the reason and the "Update card" link. A failure reported for
+ * an invoice that is no longer open (paid meanwhile, voided) is ignored. `{ recorded: false }`:
+ * nothing new was stored.
+ */
+export async function notePaymentFailed(db: Db, input: NotePaymentFailedInput): Promise<{ recorded: boolean }> {
+  const context = input.context ?? (await recoveryContext());
+  const reason = input.reason?.trim().slice(0, 500) || DEFAULT_REASON;
+  const write = async (trx: Db) => {
+    const invoice = await lockInvoice(trx, input.invoiceId);
+    if (!invoice || invoice.status !== "open") return { recorded: false };
+    if (input.paymentIntentId && (await hasChargeFailureForIntent(trx, input.paymentIntentId))) {
+      return { recorded: false };
+    }
+    const attempt = input.attempt ?? (await unknownAttempt(trx, invoice.id, invoice.charge_attempts));
+    const id = await insertChargeFailure(trx, {
+      invoiceId: invoice.id,
+      attempt,
+      paymentIntentId: input.paymentIntentId,
+      reason,
+      failedAt: input.now,
+    });
+    if (id === null) return { recorded: false };
+    const today = businessToday(input.now);
+    // Only the latest attempt schedules the next: a late report of an earlier one changes nothing.
+    const latest = attempt >= invoice.charge_attempts;
+    const after = RETRY_AFTER_DAYS[attempt - 1];
+    const nextChargeOn = latest ? (after === undefined ? null : addDays(today, after)) : invoice.next_charge_on;
+    const firstFailedAt = invoice.first_failed_at ?? input.now;
+    await setInvoiceCollection(trx, invoice.id, {
+      charge_attempts: Math.max(invoice.charge_attempts, attempt),
+      first_failed_at: firstFailedAt,
+      last_failed_at: input.now,
+      last_failure_reason: reason,
+      next_charge_on: nextChargeOn,
+    });
+    const customer = await customerEmail(trx, invoice.customer_id);
+    if (customer) {
+      const email = paymentFailedEmail(context, {
+        number: invoice.number,
+        owedCents: invoice.total_cents - invoice.paid_cents,
+        reason,
+        nextChargeOn,
+        pauseOn: invoice.plan_id && !invoice.plan_paused_at ? pauseDay(firstFailedAt, context.graceDays) : null,
+        paused: invoice.plan_paused_at !== null && invoice.plan_resumed_at === null,
+      });
+      await enqueueEmail(trx, {
+        ...email,
+        to: customer,
+        dedupeKey: `payment-failed:${invoice.id}:${attempt}`,
+        relatedId: invoice.id,
+      });
+    }
+    return { recorded: true };
+  };
+  return db.isTransaction ? write(db) : db.transaction().execute(write);
+}
+
+/**
+ * The attempt a failure without one belongs to (a webhook): the latest attempt made when it has
+ * no failure yet (it was "processing"), else the next one.
+ */
+async function unknownAttempt(trx: Db, invoiceId: string, attempts: number) {
+  if (attempts === 0) return 1;
+  const known = await trx
+    .selectFrom("invoice_charge_failures")
+    .select("id")
+    .where("invoice_id", "=", invoiceId)
+    .where("attempt", "=", attempts)
+    .executeTakeFirst();
+  return known ? attempts + 1 : attempts;
+}
+
+/**
+ * Holds the plan of an invoice still unpaid `graceDays` after its first failure: its visits from
+ * today are skipped "payment_overdue" and the customer told. One short transaction, the invoice
+ * locked first (then the plan, as a payment does).
+ */
+async function pauseForInvoice(conn: Db, invoiceId: string, now: Date, context: RecoveryContext) {
+  return conn.transaction().execute(async (trx) => {
+    const invoice = await lockInvoice(trx, invoiceId);
+    if (!invoice || invoice.status !== "open" || !invoice.plan_id || invoice.plan_paused_at) return false;
+    if (!invoice.first_failed_at || pauseDay(invoice.first_failed_at, context.graceDays) > businessToday(now)) {
+      return false;
+    }
+    const held = await holdPlanForPayment(trx, {
+      planId: invoice.plan_id,
+      now,
+      detail: `Payment overdue: invoice ${invoice.number}`,
+      rules: context.planRules,
+    });
+    // Marked even when another unpaid invoice held the plan first: both must be paid to resume.
+    await setInvoiceCollection(trx, invoice.id, { plan_paused_at: now });
+    if (!held) return false;
+    const customer = await customerEmail(trx, invoice.customer_id);
+    if (customer) {
+      await enqueueEmail(trx, {
+        ...servicePausedEmail(context, {
+          number: invoice.number,
+          owedCents: invoice.total_cents - invoice.paid_cents,
+          from: businessToday(now),
+        }),
+        to: customer,
+        dedupeKey: `payment-paused:${invoice.id}`,
+        relatedId: invoice.id,
+      });
+    }
+    return true;
+  });
+}
+
+export type CollectionOptions = {
+  now: Date;
+  db?: Db;
+  context?: RecoveryContext;
+  /** The off-session charge; by default Stripe's (stripe-charge.server.ts). */
+  charge?: ChargeInvoice;
+  /** Whether Stripe is set up; by default from the environment. */
+  stripeConfigured?: boolean;
+  signal?: AbortSignal;
+  batchSize?: number;
+  /** Tests only: another lock name. */
+  lockName?: string;
+};
+
+export type CollectionResult = {
+  ran: boolean;
+  charged: number;
+  succeeded: number;
+  failed: number;
+  paused: number;
+};
+
+/**
+ * The collection job (hourly after the billing run, and `npm run billing:collect`): one at a time
+ * across machines (an advisory lock); invoices read in keyset batches outside any transaction;
+ * each charge is a network call outside any transaction and its outcome a short one of its own.
+ * With Stripe: first charges of invoices due (within a week of their due day) never tried, and
+ * retries due; then, Stripe or not, the pauses due.
+ */
+export async function runPaymentCollection(options: CollectionOptions): Promise<CollectionResult> {
+  const db = options.db ?? (await getDb());
+  const context = options.context ?? (await recoveryContext());
+  const counts = { charged: 0, succeeded: 0, failed: 0, paused: 0 };
+  const locked = await withAdvisoryLock(db, options.lockName ?? PAYMENT_COLLECTION_LOCK, async (conn) => {
+    const today = businessToday(options.now);
+    const batchSize = options.batchSize ?? BATCH;
+    const stripe = options.stripeConfigured ?? isStripeConfigured();
+    if (stripe) {
+      const charge = options.charge ?? chargeInvoiceOffSession;
+      const from = addDays(today, -FIRST_CHARGE_CATCH_UP_DAYS);
+      const firsts = (after: string | null) => listFirstChargesBatch(conn, { from, today }, after, batchSize);
+      const retries = (after: string | null) => listRetriesBatch(conn, today, after, batchSize);
+      for (const list of [firsts, retries]) {
+        let after: string | null = null;
+        for (;;) {
+          if (options.signal?.aborted) return counts;
+          const batch = await list(after);
+          if (batch.length === 0) break;
+          after = batch[batch.length - 1].id;
+          for (const invoice of batch) {
+            if (options.signal?.aborted) return counts;
+            const stop = await chargeOne(conn, invoice, charge, options.now, context, counts);
+            if (stop) return counts;
+          }
+          if (batch.length < batchSize) break;
+        }
+      }
+    }
+    const graceDays = context.graceDays;
+    // First failures before the start of (today - graceDays + 1): their pause day is today or earlier.
+    const failedBy = new Date(startOfBusinessDay(addDays(today, 1 - graceDays))!.getTime() - 1);
+    let after: string | null = null;
+    for (;;) {
+      if (options.signal?.aborted) return counts;
+      const batch = await listPausesDueBatch(conn, failedBy, after, batchSize);
+      if (batch.length === 0) break;
+      after = batch[batch.length - 1].id;
+      for (const { id } of batch) {
+        if (await pauseForInvoice(conn, id, options.now, context)) counts.paused += 1;
+      }
+      if (batch.length < batchSize) break;
+    }
+    return counts;
+  });
+  if (!locked.acquired) return { ran: false, charged: 0, succeeded: 0, failed: 0, paused: 0 };
+  return { ran: true, ...locked.result };
+}
+
+/** One off-session charge and its outcome; true: stop charging (Stripe is not set up after all). */
+async function chargeOne(
+  conn: Db,
+  invoice: InvoiceToCharge,
+  charge: ChargeInvoice,
+  now: Date,
+  context: RecoveryContext,
+  counts: Omit<CollectionResult, "ran">,
+): Promise<boolean> {
+  const attempt = invoice.charge_attempts + 1;
+  let outcome: ChargeOutcome;
+  try {
+    outcome = await charge(conn, { invoiceId: invoice.id, attempt, now });
+  } catch (error) {
+    // Stripe unreachable, say: nothing is recorded and the next run tries again.
+    log.warn("payment_collection.charge_failed", { invoiceId: invoice.id, attempt, ...errorFields(error) });
+    return false;
+  }
+  switch (outcome.kind) {
+    case "not_configured":
+      return true;
+    case "no_card":
+      // Nothing to charge: the customer pays with "Pay now". A retry waits a day for a new card.
+      if (invoice.charge_attempts > 0) {
+        await setInvoiceCollection(conn, invoice.id, { next_charge_on: addDays(businessToday(now), 1) });
+      }
+      return false;
+    case "succeeded":
+      counts.charged += 1;
+      counts.succeeded += 1;
+      // The charge recorded the payment (and, through recordPayment, the resume); this makes
+      // sure of the rest whichever way it was recorded.
+      await conn.transaction().execute(async (trx) => {
+        const locked = await lockInvoice(trx, invoice.id);
+        if (locked && locked.charge_attempts < attempt) {
+          await setInvoiceCollection(trx, invoice.id, { charge_attempts: attempt });
+        }
+        await afterInvoiceSettled(trx, { invoiceId: invoice.id, now, context });
+      });
+      return false;
+    case "processing":
+      counts.charged += 1;
+      // The bank answers later, by webhook: no try until then.
+      await setInvoiceCollection(conn, invoice.id, { charge_attempts: attempt, next_charge_on: null });
+      return false;
+    case "failed":
+      if (outcome.paymentIntentId === null && outcome.reason === UNREACHABLE) {
+        // Our side, not the card's: no attempt counted, no e-mail; the next run tries again.
+        log.warn("payment_collection.stripe_unreachable", { invoiceId: invoice.id, attempt });
+        return false;
+      }
+      counts.charged += 1;
+      counts.failed += 1;
+      await notePaymentFailed(conn, {
+        invoiceId: invoice.id,
+        reason: outcome.reason,
+        paymentIntentId: outcome.paymentIntentId,
+        attempt,
+        now,
+        context,
+      });
+      return false;
+  }
+}
