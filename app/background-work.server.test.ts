@@ -49,6 +49,13 @@ async function seedBothSides() {
       { token_hash: "purge-recent", user_id: user.id, purpose: "reset-password", expires_at: ago(HOUR) },
     ])
     .execute();
+  await db
+    .insertInto("stripe_events")
+    .values([
+      { id: "evt_purge_old", type: "payment_intent.succeeded", received_at: ago(31 * 24 * HOUR) },
+      { id: "evt_purge_recent", type: "payment_intent.succeeded", received_at: ago(4 * 24 * HOUR) },
+    ])
+    .execute();
 }
 
 async function leftOver() {
@@ -64,6 +71,9 @@ async function leftOver() {
     account_tokens: (
       await db.selectFrom("account_tokens").select("token_hash").where("token_hash", "like", "purge-%").execute()
     ).map((r) => r.token_hash),
+    stripe_events: (await db.selectFrom("stripe_events").select("id").where("id", "like", "evt_purge_%").execute()).map(
+      (r) => r.id,
+    ),
   };
 }
 
@@ -74,6 +84,7 @@ describe("purge jobs", () => {
       "rate_limits",
       "sign_in_challenges",
       "account_tokens",
+      "stripe_events",
     ]);
   });
 
@@ -86,6 +97,7 @@ describe("purge jobs", () => {
       rate_limits: ["purge:new"],
       sign_in_challenges: ["purge-new"],
       account_tokens: ["purge-recent"],
+      stripe_events: ["evt_purge_recent"],
     });
     const done = info.mock.calls.filter(([event]) => event === "purge.done").map(([, fields]) => fields);
     expect(done.map((fields) => fields?.job)).toEqual(PURGE_JOBS.map((job) => job.name));

@@ -5,6 +5,7 @@ import { startOutboxWorker, stopOutboxWorker } from "./features/outbox/outbox.se
 import { generatePlanVisits } from "./features/plans/visit-generator.server";
 import { purgeExpiredAccountTokens } from "./models/account-token.server";
 import { purgeStaleRateLimits } from "./models/rate-limit.server";
+import { purgeOldStripeEvents } from "./models/stripe.server";
 import { purgeExpiredSignInChallenges } from "./models/two-step.server";
 import { batchPacer } from "./utils/batch-pacer.server";
 import { getDb } from "./utils/db.server";
@@ -23,6 +24,7 @@ export const PURGE_JOBS: ReadonlyArray<{ name: string; run: () => Promise<number
   { name: "rate_limits", run: purgeStaleRateLimits },
   { name: "sign_in_challenges", run: purgeExpiredSignInChallenges },
   { name: "account_tokens", run: purgeExpiredAccountTokens },
+  { name: "stripe_events", run: async () => purgeOldStripeEvents(await getDb()) },
 ];
 
 const FIRST_PURGE_MS = 60_000;

@@ -67,6 +67,21 @@ export async function recordStripeEvent(db: Db, id: string, type: string): Promi
   return row !== undefined;
 }
 
+/**
+ * Stripe retries an event for up to three days and a signature is good for five minutes, so an
+ * event id older than this can never arrive again: its row only grows the table.
+ */
+export const STRIPE_EVENT_KEEP_DAYS = 30;
+
+/** Deletes the ids of events received more than STRIPE_EVENT_KEEP_DAYS ago; how many went. */
+export async function purgeOldStripeEvents(db: Db, now = new Date()): Promise<number> {
+  const result = await db
+    .deleteFrom("stripe_events")
+    .where("received_at", "<", new Date(now.getTime() - STRIPE_EVENT_KEEP_DAYS * 24 * 60 * 60 * 1000))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export async function findPaymentByIntent(db: Db, paymentIntentId: string) {
   return db
     .selectFrom("payments")
