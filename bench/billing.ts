@@ -25,6 +25,7 @@ const { runBilling } = await import("~/features/billing/billing-run.server");
 const { customerBalanceLabel, loadBillingTab, loadCustomerBilling } =
   await import("~/features/billing/billing-pages.server");
 const { loadCustomerList } = await import("~/features/customers/customer-list.server");
+const { loadFailedPayments } = await import("~/features/billing/failed-payments.server");
 const { InvoiceTable } = await import("~/features/billing/invoice-table");
 const { createElement } = await import("react");
 const { renderToString } = await import("react-dom/server");
@@ -158,7 +159,8 @@ try {
   for (let i = 0; i < CALLS + 20; i += 1) {
     const warm = i >= 20;
     const customer = billed[i % billed.length].id;
-    await time(warm ? billing : null, () => loadBillingTab(tab, AT));
+    // As the route reads it: the tab and the failed payments (decision 104) side by side.
+    await time(warm ? billing : null, () => Promise.all([loadBillingTab(tab, AT), loadFailedPayments()]));
     // The figures as the tab read them before invoice_tallies (migration 0019): summed from the
     // month's invoices, on the first visit after each 30 s (every tenth turn, they are slow).
     if (i % 10 === 0) {
