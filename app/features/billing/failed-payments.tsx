@@ -17,55 +17,63 @@ export function FailedPaymentsList({ failed }: { failed: FailedPayments }) {
       {failed.items.length === 0 ? (
         <p className="mt-2">No failed payments.</p>
       ) : (
-        <table className="mt-3 w-full text-left">
-          <caption className="sr-only">Open invoices whose card payment failed, newest failure first</caption>
-          <thead>
-            <tr className="border-b border-slate-300 dark:border-slate-600">
-              <th scope="col" className="py-2 pr-3">
-                Invoice
-              </th>
-              <th scope="col" className="py-2 pr-3">
-                Customer
-              </th>
-              <th scope="col" className="py-2 pr-3">
-                Reason
-              </th>
-              <th scope="col" className="py-2 pr-3 text-right">
-                Attempts
-              </th>
-              <th scope="col" className="py-2 pr-3">
-                Next retry
-              </th>
-              <th scope="col" className="py-2">
-                Service paused
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {failed.items.map((item) => (
-              <tr key={item.id} className="border-b border-slate-200 dark:border-slate-700">
-                <td className="py-2 pr-3">
-                  <Link to={`/admin-dashboard/billing/${item.id}`} className={linkClass}>
-                    {item.number}
-                  </Link>
-                  <span className="block text-sm tabular-nums">{item.balance} owed</span>
-                </td>
-                <td className="py-2 pr-3">
-                  <Link to={`/admin-dashboard/customers/${item.customerId}`} className={linkClass}>
-                    {item.customer}
-                  </Link>
-                </td>
-                <td className="py-2 pr-3">
-                  {item.reason}
-                  <span className="block text-sm">{item.failed}</span>
-                </td>
-                <td className="py-2 pr-3 text-right tabular-nums">{item.attempts}</td>
-                <td className="py-2 pr-3">{item.nextRetry ?? "No more retries"}</td>
-                <td className="py-2">{item.pausedSince ? `Paused since ${item.pausedSince}` : "No"}</td>
+        // A region of its own that scrolls sideways on a phone (as InvoiceTable), so the page never does.
+        <div
+          className="relative mt-3 overflow-x-auto rounded-xl border border-slate-300 dark:border-slate-600"
+          role="region"
+          aria-label="Failed payments table"
+          tabIndex={0}
+        >
+          <table className="data-table w-full text-left">
+            <caption className="sr-only">Open invoices whose card payment failed, newest failure first</caption>
+            <thead>
+              <tr className="border-b border-slate-300 dark:border-slate-600">
+                <th scope="col" className="py-2 pr-3">
+                  Invoice
+                </th>
+                <th scope="col" className="py-2 pr-3">
+                  Customer
+                </th>
+                <th scope="col" className="py-2 pr-3">
+                  Reason
+                </th>
+                <th scope="col" className="py-2 pr-3 text-right">
+                  Attempts
+                </th>
+                <th scope="col" className="py-2 pr-3">
+                  Next retry
+                </th>
+                <th scope="col" className="py-2">
+                  Service paused
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {failed.items.map((item) => (
+                <tr key={item.id} className="border-b border-slate-200 dark:border-slate-700">
+                  <td className="py-2 pr-3">
+                    <Link to={`/admin-dashboard/billing/${item.id}`} className={linkClass}>
+                      {item.number}
+                    </Link>
+                    <span className="block text-sm tabular-nums">{item.balance} owed</span>
+                  </td>
+                  <td className="py-2 pr-3">
+                    <Link to={`/admin-dashboard/customers/${item.customerId}`} className={linkClass}>
+                      {item.customer}
+                    </Link>
+                  </td>
+                  <td className="py-2 pr-3">
+                    {item.reason}
+                    <span className="block text-sm">{item.failed}</span>
+                  </td>
+                  <td className="py-2 pr-3 text-right tabular-nums">{item.attempts}</td>
+                  <td className="py-2 pr-3">{item.nextRetry ?? "No more retries"}</td>
+                  <td className="py-2">{item.pausedSince ? `Paused since ${item.pausedSince}` : "No"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {failed.more ? <p className="mt-2">Showing the 50 most recent failures.</p> : null}
     </section>
