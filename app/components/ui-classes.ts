@@ -59,6 +59,12 @@ const pill =
 /** The main action of a form or a page (a `<button>` or a pill `<a>`). */
 export const primaryButtonClass = `${pill} bg-brand-700 text-white shadow hover:bg-brand-800 dark:bg-brand-300 dark:text-brand-950 dark:hover:bg-brand-200 hc:bg-black`;
 
+/**
+ * `primaryButtonClass` as one component class of app/tailwind.css (the same utilities), for a
+ * button repeated on every row of a long list: Today's "On my way" (decision 093).
+ */
+export const leanPrimaryButtonClass = "pill-primary";
+
 /** A neutral action beside the main one (Skip, Cancel, Sign out elsewhere…). */
 export const secondaryButtonClass = `${pill} border-2 border-slate-500 text-slate-900 hover:bg-slate-100 dark:border-slate-400 dark:text-white dark:hover:bg-slate-800`;
 

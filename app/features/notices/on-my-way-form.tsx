@@ -1,5 +1,5 @@
 import { onMyWayPath, type OnMyWayReturn } from "./on-my-way-paths";
-import { primaryButtonClass } from "~/components/ui-classes";
+import { leanPrimaryButtonClass } from "~/components/ui-classes";
 
 /**
  * "On my way" on a stop of Today and on the admin's visit page: a plain form that posts (no
@@ -25,7 +25,7 @@ export function OnMyWayForm({
     <form method="post" action={onMyWayPath(visitId)} className="mt-2">
       <input type="hidden" name="returnTo" value={returnTo} />
       {estimate ? <input type="hidden" name="estimate" value={estimate} /> : null}
-      <button type="submit" className={primaryButtonClass}>
+      <button type="submit" className={leanPrimaryButtonClass}>
         On my way
       </button>
     </form>
