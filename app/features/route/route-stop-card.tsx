@@ -8,8 +8,8 @@ import { PlanMarker } from "~/features/plans/plan-marker";
  * day is a route, then the yard's facts (a gate code is said to be on file, never shown).
  * `actions` is the slot for a stop's own buttons (e.g. "On my way"), above the order buttons.
  * Its links are plain anchors, not Remix's <Link>: Today ships no React (a document load of it
- * has no client router to use), and 200 <Link>s cost a fifth of the page's render in the
- * router's hooks (decision 093).
+ * has no client router to use), and its 200 <Link>s were among the largest parts of the render
+ * in a CPU profile (the router's hooks; decision 093).
  */
 export function RouteStopCard({ stop, actions }: { stop: TodayStop; actions?: ReactNode }) {
   return (
