@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
 import { createUser, type TestUser } from "../helpers/factories";
-import { clearBilling, createOpenInvoice, giveCard, useStripe } from "../helpers/stripe-billing";
-import { startStripeStandIn, type StripeStandIn } from "../helpers/stripe-stand-in";
+import { createOpenInvoice, giveCard, useStripe, useStripeStandIn } from "../helpers/stripe-billing";
 import { chargeInvoiceOffSession } from "~/features/billing/stripe-charge.server";
 
 /**
@@ -12,23 +11,13 @@ import { chargeInvoiceOffSession } from "~/features/billing/stripe-charge.server
  */
 const database = useAppDatabase();
 const db = () => database.current.db;
+const stripe = useStripeStandIn(db);
 const NOW = new Date("2028-03-05T17:00:00Z");
 
-let standIn: StripeStandIn;
 let carla: TestUser;
 
 beforeAll(async () => {
-  standIn = await startStripeStandIn();
   carla = await createUser(db(), { fullName: "Carla Card" });
-});
-afterAll(async () => {
-  useStripe(null);
-  await standIn.close();
-});
-beforeEach(async () => {
-  useStripe(standIn);
-  standIn.reset();
-  await clearBilling(db());
 });
 
 const invoiceRow = (id: string) =>
@@ -38,12 +27,12 @@ const payments = (invoiceId: string) =>
 
 describe("chargeInvoiceOffSession", () => {
   it("charges the balance off-session with the key per invoice and attempt, and pays the invoice once", async () => {
-    const { customerId, paymentMethodId } = await giveCard(db(), standIn, carla.id);
+    const { customerId, paymentMethodId } = await giveCard(db(), stripe.current, carla.id);
     const invoiceId = await createOpenInvoice(db(), carla.id, 8900);
 
     const outcome = await chargeInvoiceOffSession(db(), { invoiceId, attempt: 1, now: NOW });
     expect(outcome.kind).toBe("succeeded");
-    const [request] = standIn.posts("/v1/payment_intents");
+    const [request] = stripe.current.posts("/v1/payment_intents");
     expect(request.idempotencyKey).toBe(`invoice:${invoiceId}:attempt:1`);
     expect(request.params).toMatchObject({
       amount: "8900",
@@ -63,27 +52,27 @@ describe("chargeInvoiceOffSession", () => {
   });
 
   it("the same attempt again is the same charge at Stripe and no second payment", async () => {
-    await giveCard(db(), standIn, carla.id);
+    await giveCard(db(), stripe.current, carla.id);
     const invoiceId = await createOpenInvoice(db(), carla.id, 5000);
     const first = await chargeInvoiceOffSession(db(), { invoiceId, attempt: 2, now: NOW });
     expect(first.kind).toBe("succeeded");
     // The invoice is paid now; a crashed job re-running the attempt would be refused before Stripe.
     await expect(chargeInvoiceOffSession(db(), { invoiceId, attempt: 2, now: NOW })).rejects.toThrow(/open invoice/);
-    expect(standIn.posts("/v1/payment_intents")).toHaveLength(1);
-    expect(standIn.paymentIntents.size).toBe(1);
+    expect(stripe.current.posts("/v1/payment_intents")).toHaveLength(1);
+    expect(stripe.current.paymentIntents.size).toBe(1);
     expect(await payments(invoiceId)).toHaveLength(1);
   });
 
   it("a decline returns the card's message and stores nothing", async () => {
-    const { paymentMethodId } = await giveCard(db(), standIn, carla.id);
-    standIn.outcomes.set(paymentMethodId, "insufficient_funds");
+    const { paymentMethodId } = await giveCard(db(), stripe.current, carla.id);
+    stripe.current.outcomes.set(paymentMethodId, "insufficient_funds");
     const invoiceId = await createOpenInvoice(db(), carla.id, 8900);
 
     const outcome = await chargeInvoiceOffSession(db(), { invoiceId, attempt: 1, now: NOW });
     expect(outcome).toEqual({
       kind: "failed",
       reason: "Your card has insufficient funds.",
-      paymentIntentId: [...standIn.paymentIntents.keys()][0],
+      paymentIntentId: [...stripe.current.paymentIntents.keys()][0],
     });
     expect(await invoiceRow(invoiceId)).toEqual({ status: "open", paid_cents: 0 });
     expect(await payments(invoiceId)).toEqual([]);
@@ -92,13 +81,13 @@ describe("chargeInvoiceOffSession", () => {
     // The same attempt again: Stripe answers the first decline again (one intent, no new charge).
     const again = await chargeInvoiceOffSession(db(), { invoiceId, attempt: 1, now: NOW });
     expect(again).toEqual(outcome);
-    expect(standIn.paymentIntents.size).toBe(1);
+    expect(stripe.current.paymentIntents.size).toBe(1);
 
     // The next attempt has its own key: a new charge at Stripe.
-    standIn.outcomes.delete(paymentMethodId);
+    stripe.current.outcomes.delete(paymentMethodId);
     const retry = await chargeInvoiceOffSession(db(), { invoiceId, attempt: 2, now: NOW });
     expect(retry.kind).toBe("succeeded");
-    expect(standIn.posts("/v1/payment_intents").map((r) => r.idempotencyKey)).toEqual([
+    expect(stripe.current.posts("/v1/payment_intents").map((r) => r.idempotencyKey)).toEqual([
       `invoice:${invoiceId}:attempt:1`,
       `invoice:${invoiceId}:attempt:1`,
       `invoice:${invoiceId}:attempt:2`,
@@ -107,8 +96,8 @@ describe("chargeInvoiceOffSession", () => {
   });
 
   it("processing is reported and recorded by the webhook later, not now", async () => {
-    const { paymentMethodId } = await giveCard(db(), standIn, carla.id);
-    standIn.outcomes.set(paymentMethodId, "processing");
+    const { paymentMethodId } = await giveCard(db(), stripe.current, carla.id);
+    stripe.current.outcomes.set(paymentMethodId, "processing");
     const invoiceId = await createOpenInvoice(db(), carla.id);
     const outcome = await chargeInvoiceOffSession(db(), { invoiceId, attempt: 1, now: NOW });
     expect(outcome.kind).toBe("processing");
@@ -122,12 +111,12 @@ describe("chargeInvoiceOffSession", () => {
     expect(await chargeInvoiceOffSession(db(), { invoiceId, attempt: 1, now: NOW })).toEqual({
       kind: "not_configured",
     });
-    expect(standIn.requests).toEqual([]);
+    expect(stripe.current.requests).toEqual([]);
     expect(await payments(invoiceId)).toEqual([]);
   });
 
   it("a card Stripe no longer has is a failure in words for the customer, nothing stored", async () => {
-    await giveCard(db(), standIn, carla.id);
+    await giveCard(db(), stripe.current, carla.id);
     await db().updateTable("stripe_customers").set({ payment_method_id: "pm_removedcard" }).execute();
     const invoiceId = await createOpenInvoice(db(), carla.id);
     const outcome = await chargeInvoiceOffSession(db(), { invoiceId, attempt: 1, now: NOW });
@@ -140,9 +129,9 @@ describe("chargeInvoiceOffSession", () => {
   });
 
   it("Stripe unreachable is a failure without an intent, nothing stored", async () => {
-    await giveCard(db(), standIn, carla.id);
+    await giveCard(db(), stripe.current, carla.id);
     const invoiceId = await createOpenInvoice(db(), carla.id);
-    useStripe(standIn, { STRIPE_API_BASE_URL: "http://127.0.0.1:9" });
+    useStripe(stripe.current, { STRIPE_API_BASE_URL: "http://127.0.0.1:9" });
     const outcome = await chargeInvoiceOffSession(db(), { invoiceId, attempt: 1, now: NOW });
     expect(outcome).toEqual({
       kind: "failed",

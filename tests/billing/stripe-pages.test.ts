@@ -1,10 +1,9 @@
 import Stripe from "stripe";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
 import { createUser, sessionCookieFor, type TestUser } from "../helpers/factories";
 import { callRoute, locationOf, toastOf } from "../helpers/route-calls";
-import { STRIPE_TEST_ENV, clearBilling, createOpenInvoice, useStripe } from "../helpers/stripe-billing";
-import { startStripeStandIn, type StripeStandIn } from "../helpers/stripe-stand-in";
+import { STRIPE_TEST_ENV, createOpenInvoice, useStripe, useStripeStandIn } from "../helpers/stripe-billing";
 import * as adminInvoice from "~/routes/admin-dashboard.billing.$invoiceId";
 import * as customerInvoice from "~/routes/customer-dashboard_.billing.$invoiceId";
 import * as customerBilling from "~/routes/customer-dashboard_.billing._index";
@@ -18,30 +17,20 @@ import * as webhook from "~/routes/resources.webhooks.stripe";
  */
 const database = useAppDatabase();
 const db = () => database.current.db;
+const stripe = useStripeStandIn(db);
 
-let standIn: StripeStandIn;
 let admin: TestUser;
 let alice: TestUser;
 let bob: TestUser;
 const cookies: Record<string, string> = {};
 
 beforeAll(async () => {
-  standIn = await startStripeStandIn();
   admin = await createUser(db(), { admin: true, fullName: "Ada Admin" });
   alice = await createUser(db(), { fullName: "Alice Able" });
   bob = await createUser(db(), { fullName: "Bob Baker" });
   cookies.admin = await sessionCookieFor(admin.id);
   cookies.alice = await sessionCookieFor(alice.id);
   cookies.bob = await sessionCookieFor(bob.id);
-});
-afterAll(async () => {
-  useStripe(null);
-  await standIn.close();
-});
-beforeEach(async () => {
-  useStripe(standIn);
-  standIn.reset();
-  await clearBilling(db());
 });
 
 const KEY = "0b1c2d3e-4f50-4a61-8b72-93a4b5c6d7e8";
@@ -66,7 +55,7 @@ describe("without Stripe (the embedded default)", () => {
     expect(invoice.payNow).toBeNull();
     expect((await post(cookies.alice, { intent: "add-card", key: KEY })).status).toBe(404);
     expect((await post(cookies.alice, { intent: "pay-now", key: KEY, invoiceId })).status).toBe(404);
-    expect(standIn.requests).toEqual([]);
+    expect(stripe.current.requests).toEqual([]);
     expect(await db().selectFrom("stripe_customers").selectAll().execute()).toEqual([]);
   });
 });
@@ -77,12 +66,12 @@ describe("Add a card", () => {
     const first = await post(cookies.alice, { intent: "add-card", key: KEY });
     expect(first.status).toBe(303);
     const url = locationOf(first) ?? "";
-    expect(url).toMatch(new RegExp(`^${standIn.url}/checkout/cs_`));
+    expect(url).toMatch(new RegExp(`^${stripe.current.url}/checkout/cs_`));
     const again = await post(cookies.alice, { intent: "add-card", key: KEY });
     expect(locationOf(again)).toBe(url);
-    expect(standIn.sessions.size).toBe(1);
-    expect(standIn.customers.size).toBe(1);
-    const [request] = standIn.posts("/v1/checkout/sessions");
+    expect(stripe.current.sessions.size).toBe(1);
+    expect(stripe.current.customers.size).toBe(1);
+    const [request] = stripe.current.posts("/v1/checkout/sessions");
     expect(request.idempotencyKey).toBe(`card-setup:${alice.id}:${KEY}`);
     expect(request.params).toMatchObject({
       mode: "setup",
@@ -90,10 +79,10 @@ describe("Add a card", () => {
       success_url: "https://yards.example.com/customer-dashboard/billing?card_session={CHECKOUT_SESSION_ID}",
       cancel_url: "https://yards.example.com/customer-dashboard/billing",
     });
-    expect(standIn.posts("/v1/customers")[0].idempotencyKey).toBe(`customer:${alice.id}`);
+    expect(stripe.current.posts("/v1/customers")[0].idempotencyKey).toBe(`customer:${alice.id}`);
 
-    const card = standIn.addPaymentMethod({ brand: "visa", last4: "4242", expMonth: 4, expYear: 2030 });
-    standIn.completeSetupSession(sessionIdOf(url), card.id);
+    const card = stripe.current.addPaymentMethod({ brand: "visa", last4: "4242", expMonth: 4, expYear: 2030 });
+    stripe.current.completeSetupSession(sessionIdOf(url), card.id);
     // Bob coming back with Alice's session stores nothing for him.
     const bobs = await billingPage(cookies.bob, `?card_session=${sessionIdOf(url)}`);
     expect(locationOf(bobs)).toBe("/customer-dashboard/billing");
@@ -104,8 +93,8 @@ describe("Add a card", () => {
     expect(await toastOf(back)).toMatchObject({ type: "success", message: "Card saved" });
     const page = await (await billingPage(cookies.alice)).json();
     expect(page.card).toBe("Visa ending 4242, expires 04/2030");
-    const customerId = [...standIn.customers.keys()][0];
-    expect(standIn.customers.get(customerId)?.invoice_settings.default_payment_method).toBe(card.id);
+    const customerId = [...stripe.current.customers.keys()][0];
+    expect(stripe.current.customers.get(customerId)?.invoice_settings.default_payment_method).toBe(card.id);
   });
 
   it("a made-up session id or a bad form changes nothing", async () => {
@@ -113,7 +102,7 @@ describe("Add a card", () => {
     expect(locationOf(await billingPage(cookies.alice, "?card_session=<script>"))).toBe("/customer-dashboard/billing");
     expect((await post(cookies.alice, { intent: "add-card", key: "not-a-key" })).status).toBe(400);
     expect((await post(cookies.alice, { intent: "steal", key: KEY })).status).toBe(400);
-    expect(standIn.sessions.size).toBe(0);
+    expect(stripe.current.sessions.size).toBe(0);
     expect(await db().selectFrom("stripe_customers").selectAll().execute()).toEqual([]);
   });
 });
@@ -126,8 +115,8 @@ describe("Pay now", () => {
     const first = await post(cookies.alice, { intent: "pay-now", key: KEY, invoiceId });
     expect(first.status).toBe(303);
     expect(locationOf(await post(cookies.alice, { intent: "pay-now", key: KEY, invoiceId }))).toBe(locationOf(first));
-    expect(standIn.sessions.size).toBe(1);
-    const [request] = standIn.posts("/v1/checkout/sessions");
+    expect(stripe.current.sessions.size).toBe(1);
+    const [request] = stripe.current.posts("/v1/checkout/sessions");
     expect(request.params).toMatchObject({
       mode: "payment",
       "line_items[0][price_data][unit_amount]": "8900",
@@ -141,7 +130,7 @@ describe("Pay now", () => {
 
     // Paid on Stripe's page; the way back records the payment once (and so would the webhook).
     const sessionId = sessionIdOf(locationOf(first) ?? "");
-    standIn.completePaymentSession(sessionId);
+    stripe.current.completePaymentSession(sessionId);
     const back = () =>
       callRoute(customerInvoice.loader, `/customer-dashboard/billing/${invoiceId}?paid_session=${sessionId}`, {
         cookie: cookies.alice,
@@ -167,7 +156,7 @@ describe("Pay now", () => {
     expect(late.status).toBe(303);
     expect(locationOf(late)).toBe("/customer-dashboard/billing");
     expect(await toastOf(late)).toMatchObject({ type: "error" });
-    expect(standIn.sessions.size).toBe(1);
+    expect(stripe.current.sessions.size).toBe(1);
   });
 
   it("another customer's or a made-up invoice is a 404 and makes no session", async () => {
@@ -177,7 +166,7 @@ describe("Pay now", () => {
     expect((await post(cookies.bob, { intent: "pay-now", key: KEY, invoiceId: "x" })).status).toBe(404);
     // Bob returning with Alice's paid session records nothing.
     const url = locationOf(await post(cookies.alice, { intent: "pay-now", key: KEY, invoiceId })) ?? "";
-    standIn.completePaymentSession(sessionIdOf(url));
+    stripe.current.completePaymentSession(sessionIdOf(url));
     const bobInvoice = await createOpenInvoice(db(), bob.id);
     await callRoute(
       customerInvoice.loader,
@@ -188,7 +177,7 @@ describe("Pay now", () => {
       },
     );
     expect(await db().selectFrom("payments").selectAll().execute()).toEqual([]);
-    expect(standIn.sessions.size).toBe(1);
+    expect(stripe.current.sessions.size).toBe(1);
   });
 
   it("the invoice page's Pay now posts to the same 303", async () => {
@@ -214,8 +203,8 @@ describe("the admin's Refund of a card payment", () => {
   async function paidByCard(totalCents = 8900) {
     const invoiceId = await createOpenInvoice(db(), alice.id, totalCents);
     const url = locationOf(await post(cookies.alice, { intent: "pay-now", key: crypto.randomUUID(), invoiceId })) ?? "";
-    const { session } = standIn.completePaymentSession(sessionIdOf(url));
-    const payload = JSON.stringify(standIn.event("checkout.session.completed", session));
+    const { session } = stripe.current.completePaymentSession(sessionIdOf(url));
+    const payload = JSON.stringify(stripe.current.event("checkout.session.completed", session));
     const signature = Stripe.webhooks.generateTestHeaderString({
       payload,
       secret: STRIPE_TEST_ENV.STRIPE_WEBHOOK_SECRET,
@@ -245,20 +234,20 @@ describe("the admin's Refund of a card payment", () => {
     expect(payment.stripe_payment_intent_id).toMatch(/^pi_/);
     const over = await refund(invoiceId, payment.id, "89.01", "2b1c2d3e-4f50-4a61-8b72-93a4b5c6d7e8");
     expect(over.status).toBe(409);
-    expect(standIn.posts("/v1/refunds")).toEqual([]);
+    expect(stripe.current.posts("/v1/refunds")).toEqual([]);
 
     const key = "3b1c2d3e-4f50-4a61-8b72-93a4b5c6d7e8";
     expect((await refund(invoiceId, payment.id, "20.00", key)).status).toBe(302);
     expect((await refund(invoiceId, payment.id, "20.00", key)).status).toBe(302);
-    const requests = standIn.posts("/v1/refunds");
+    const requests = stripe.current.posts("/v1/refunds");
     expect(requests).toHaveLength(1);
     expect(requests[0].idempotencyKey).toBe(`refund:${key}`);
     expect(requests[0].params).toMatchObject({ payment_intent: payment.stripe_payment_intent_id, amount: "2000" });
-    const stripeRefund = [...standIn.refunds.values()][0];
+    const stripeRefund = [...stripe.current.refunds.values()][0];
 
     // Stripe's charge.refunded for it finds the refund recorded by its id.
     const payload = JSON.stringify(
-      standIn.event("charge.refunded", standIn.chargeOf(payment.stripe_payment_intent_id!)),
+      stripe.current.event("charge.refunded", stripe.current.chargeOf(payment.stripe_payment_intent_id!)),
     );
     const signature = Stripe.webhooks.generateTestHeaderString({
       payload,
@@ -277,7 +266,7 @@ describe("the admin's Refund of a card payment", () => {
 
     // What is left (69.00) and not a cent more.
     expect((await refund(invoiceId, payment.id, "69.01", "4b1c2d3e-4f50-4a61-8b72-93a4b5c6d7e8")).status).toBe(409);
-    expect(standIn.posts("/v1/refunds")).toHaveLength(1);
+    expect(stripe.current.posts("/v1/refunds")).toHaveLength(1);
   });
 
   it("the admin sees a dispute on the payment", async () => {

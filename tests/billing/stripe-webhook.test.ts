@@ -1,10 +1,9 @@
 import Stripe from "stripe";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
 import { createUser, type TestUser } from "../helpers/factories";
 import { callRoute } from "../helpers/route-calls";
-import { STRIPE_TEST_ENV, clearBilling, createOpenInvoice, giveCard, useStripe } from "../helpers/stripe-billing";
-import { startStripeStandIn, type StripeStandIn } from "../helpers/stripe-stand-in";
+import { STRIPE_TEST_ENV, createOpenInvoice, giveCard, useStripe, useStripeStandIn } from "../helpers/stripe-billing";
 import { startCardSetup, startPayNow } from "~/features/billing/stripe-checkout.server";
 import { STRIPE_WEBHOOK_MAX_BYTES } from "~/features/billing/stripe-webhook.server";
 import * as webhook from "~/routes/resources.webhooks.stripe";
@@ -17,24 +16,14 @@ import * as webhook from "~/routes/resources.webhooks.stripe";
  */
 const database = useAppDatabase();
 const db = () => database.current.db;
+const stripe = useStripeStandIn(db);
 
-let standIn: StripeStandIn;
 let alice: TestUser;
 let bob: TestUser;
 
 beforeAll(async () => {
-  standIn = await startStripeStandIn();
   alice = await createUser(db(), { fullName: "Alice Able" });
   bob = await createUser(db(), { fullName: "Bob Baker" });
-});
-afterAll(async () => {
-  useStripe(null);
-  await standIn.close();
-});
-beforeEach(async () => {
-  useStripe(standIn);
-  standIn.reset();
-  await clearBilling(db());
 });
 
 function sign(payload: string, secret = STRIPE_TEST_ENV.STRIPE_WEBHOOK_SECRET) {
@@ -55,7 +44,7 @@ const sessionIdOf = (url: string) => url.split("/").pop() ?? "";
 /** "Pay now" made by the app, then paid on Stripe's page: the session and its PaymentIntent. */
 async function paidSession(user: TestUser, invoiceId: string) {
   const url = await startPayNow(db(), userOf(user), invoiceId, crypto.randomUUID());
-  return standIn.completePaymentSession(sessionIdOf(url));
+  return stripe.current.completePaymentSession(sessionIdOf(url));
 }
 
 const state = async (invoiceId: string) => ({
@@ -82,7 +71,7 @@ describe("POST /resources/webhooks/stripe", () => {
   it("checkout.session.completed records the payment once; a replay and the intent's own event add nothing", async () => {
     const invoiceId = await createOpenInvoice(db(), alice.id, 8900);
     const { session, paymentIntent } = await paidSession(alice, invoiceId);
-    const event = standIn.event("checkout.session.completed", session);
+    const event = stripe.current.event("checkout.session.completed", session);
 
     const first = await send(event);
     expect(first.status).toBe(200);
@@ -92,7 +81,7 @@ describe("POST /resources/webhooks/stripe", () => {
     });
     const replay = await send(event);
     expect(replay.status).toBe(200);
-    expect(await send(standIn.event("payment_intent.succeeded", paymentIntent))).toHaveProperty("status", 200);
+    expect(await send(stripe.current.event("payment_intent.succeeded", paymentIntent))).toHaveProperty("status", 200);
     expect((await state(invoiceId)).payments).toHaveLength(1);
     expect((await state(invoiceId)).invoice.paid_cents).toBe(8900);
     expect(await eventCount()).toBe(2);
@@ -101,7 +90,7 @@ describe("POST /resources/webhooks/stripe", () => {
   it("a tampered body, a wrong secret or no signature is 400 and stores nothing", async () => {
     const invoiceId = await createOpenInvoice(db(), alice.id);
     const { paymentIntent } = await paidSession(alice, invoiceId);
-    const payload = JSON.stringify(standIn.event("payment_intent.succeeded", paymentIntent));
+    const payload = JSON.stringify(stripe.current.event("payment_intent.succeeded", paymentIntent));
     const tampered = payload.replace(`"amount":8900`, `"amount":1`);
     expect(tampered).not.toBe(payload);
     expect((await post(tampered, sign(payload))).status).toBe(400);
@@ -119,7 +108,7 @@ describe("POST /resources/webhooks/stripe", () => {
       pad: "x".repeat(STRIPE_WEBHOOK_MAX_BYTES),
     });
     expect((await post(big)).status).toBe(413);
-    const unknown = await send(standIn.event("customer.created", { id: "cus_x", object: "customer" }));
+    const unknown = await send(stripe.current.event("customer.created", { id: "cus_x", object: "customer" }));
     expect(unknown.status).toBe(200);
     expect(await eventCount()).toBe(0);
   });
@@ -135,11 +124,14 @@ describe("POST /resources/webhooks/stripe", () => {
       { invoice_id: crypto.randomUUID(), customer_id: alice.id },
       { invoice_id: "not-a-uuid", customer_id: alice.id },
     ]) {
-      standIn.paymentIntents.get(paymentIntent.id)!.metadata = metadata;
-      expect((await send(standIn.event("payment_intent.succeeded", paymentIntent))).status).toBe(200);
+      stripe.current.paymentIntents.get(paymentIntent.id)!.metadata = metadata;
+      expect((await send(stripe.current.event("payment_intent.succeeded", paymentIntent))).status).toBe(200);
     }
-    standIn.paymentIntents.get(paymentIntent.id)!.metadata = { invoice_id: alicesInvoice, customer_id: alice.id };
-    const foreign = standIn.event("payment_intent.succeeded", paymentIntent, { account: "acct_someoneelse" });
+    stripe.current.paymentIntents.get(paymentIntent.id)!.metadata = {
+      invoice_id: alicesInvoice,
+      customer_id: alice.id,
+    };
+    const foreign = stripe.current.event("payment_intent.succeeded", paymentIntent, { account: "acct_someoneelse" });
     expect((await send(foreign)).status).toBe(200);
     expect(await state(bobsInvoice)).toMatchObject({ invoice: { status: "open", paid_cents: 0 }, payments: [] });
     expect(await state(alicesInvoice)).toMatchObject({ invoice: { status: "open", paid_cents: 0 }, payments: [] });
@@ -148,17 +140,17 @@ describe("POST /resources/webhooks/stripe", () => {
   it("charge.refunded before payment_intent.succeeded: the payment and the refund, once each", async () => {
     const invoiceId = await createOpenInvoice(db(), alice.id, 8900);
     const { paymentIntent } = await paidSession(alice, invoiceId);
-    const { refund, charge } = standIn.refundInDashboard(paymentIntent.id, 2000);
+    const { refund, charge } = stripe.current.refundInDashboard(paymentIntent.id, 2000);
 
-    expect((await send(standIn.event("charge.refunded", charge))).status).toBe(200);
+    expect((await send(stripe.current.event("charge.refunded", charge))).status).toBe(200);
     const after = {
       invoice: { status: "open", paid_cents: 6900 },
       payments: [{ amount_cents: 8900, refunded_cents: 2000 }],
       refunds: [{ amount_cents: 2000, stripe_refund_id: refund.id }],
     };
     expect(await state(invoiceId)).toMatchObject(after);
-    expect((await send(standIn.event("payment_intent.succeeded", paymentIntent))).status).toBe(200);
-    expect((await send(standIn.event("charge.refunded", charge))).status).toBe(200);
+    expect((await send(stripe.current.event("payment_intent.succeeded", paymentIntent))).status).toBe(200);
+    expect((await send(stripe.current.event("charge.refunded", charge))).status).toBe(200);
     const final = await state(invoiceId);
     expect(final).toMatchObject(after);
     expect(final.payments).toHaveLength(1);
@@ -168,10 +160,10 @@ describe("POST /resources/webhooks/stripe", () => {
   it("a failure arriving after the success records no failure; a real failure goes to onStripePaymentFailed once", async () => {
     const invoiceId = await createOpenInvoice(db(), alice.id, 8900);
     const url = await startPayNow(db(), userOf(alice), invoiceId, crypto.randomUUID());
-    const declined = standIn.addPaymentMethod({ brand: "visa", last4: "0002", expMonth: 1, expYear: 2031 });
-    standIn.outcomes.set(declined.id, "card_declined");
-    const { paymentIntent } = standIn.completePaymentSession(sessionIdOf(url), declined.id);
-    const failedEvent = standIn.event("payment_intent.payment_failed", { ...paymentIntent });
+    const declined = stripe.current.addPaymentMethod({ brand: "visa", last4: "0002", expMonth: 1, expYear: 2031 });
+    stripe.current.outcomes.set(declined.id, "card_declined");
+    const { paymentIntent } = stripe.current.completePaymentSession(sessionIdOf(url), declined.id);
+    const failedEvent = stripe.current.event("payment_intent.payment_failed", { ...paymentIntent });
 
     expect((await send(failedEvent)).status).toBe(200);
     expect(await db().selectFrom("stripe_payment_failures").select(["invoice_id", "reason"]).execute()).toEqual([
@@ -180,11 +172,11 @@ describe("POST /resources/webhooks/stripe", () => {
     expect((await state(invoiceId)).payments).toEqual([]);
 
     // The customer tried another card on Stripe's page: the intent succeeded; its events come late.
-    Object.assign(standIn.paymentIntents.get(paymentIntent.id)!, { status: "succeeded", amount_received: 8900 });
-    const secondFailure = standIn.event("payment_intent.payment_failed", { ...paymentIntent });
+    Object.assign(stripe.current.paymentIntents.get(paymentIntent.id)!, { status: "succeeded", amount_received: 8900 });
+    const secondFailure = stripe.current.event("payment_intent.payment_failed", { ...paymentIntent });
     expect((await send(secondFailure)).status).toBe(200);
     expect(await state(invoiceId)).toMatchObject({ invoice: { status: "paid", paid_cents: 8900 } });
-    expect((await send(standIn.event("payment_intent.succeeded", paymentIntent))).status).toBe(200);
+    expect((await send(stripe.current.event("payment_intent.succeeded", paymentIntent))).status).toBe(200);
     expect((await state(invoiceId)).payments).toHaveLength(1);
     expect(await db().selectFrom("stripe_payment_failures").select("id").execute()).toHaveLength(1);
   });
@@ -192,14 +184,14 @@ describe("POST /resources/webhooks/stripe", () => {
   it("setup_intent.succeeded stores the card and makes it the default; an older card's late event does not replace it", async () => {
     const older = await startCardSetup(db(), userOf(alice), crypto.randomUUID());
     const newer = await startCardSetup(db(), userOf(alice), crypto.randomUUID());
-    const oldCard = standIn.addPaymentMethod({ brand: "mastercard", last4: "4444", expMonth: 1, expYear: 2029 });
-    const newCard = standIn.addPaymentMethod({ brand: "visa", last4: "4242", expMonth: 4, expYear: 2030 });
-    const first = standIn.completeSetupSession(sessionIdOf(older), oldCard.id);
-    const second = standIn.completeSetupSession(sessionIdOf(newer), newCard.id);
+    const oldCard = stripe.current.addPaymentMethod({ brand: "mastercard", last4: "4444", expMonth: 1, expYear: 2029 });
+    const newCard = stripe.current.addPaymentMethod({ brand: "visa", last4: "4242", expMonth: 4, expYear: 2030 });
+    const first = stripe.current.completeSetupSession(sessionIdOf(older), oldCard.id);
+    const second = stripe.current.completeSetupSession(sessionIdOf(newer), newCard.id);
     second.setupIntent.created = first.setupIntent.created + 60;
 
-    expect((await send(standIn.event("setup_intent.succeeded", second.setupIntent))).status).toBe(200);
-    expect((await send(standIn.event("checkout.session.completed", first.session))).status).toBe(200);
+    expect((await send(stripe.current.event("setup_intent.succeeded", second.setupIntent))).status).toBe(200);
+    expect((await send(stripe.current.event("checkout.session.completed", first.session))).status).toBe(200);
     const row = await db()
       .selectFrom("stripe_customers")
       .selectAll()
@@ -212,22 +204,24 @@ describe("POST /resources/webhooks/stripe", () => {
       card_exp_month: 4,
       card_exp_year: 2030,
     });
-    expect(standIn.customers.get(row.stripe_customer_id)?.invoice_settings.default_payment_method).toBe(newCard.id);
+    expect(stripe.current.customers.get(row.stripe_customer_id)?.invoice_settings.default_payment_method).toBe(
+      newCard.id,
+    );
   });
 
   it("a setup for a Stripe customer the app does not know stores nothing", async () => {
     const url = await startCardSetup(db(), userOf(alice), crypto.randomUUID());
-    const card = standIn.addPaymentMethod({ brand: "visa", last4: "1111", expMonth: 2, expYear: 2032 });
-    const { setupIntent } = standIn.completeSetupSession(sessionIdOf(url), card.id);
+    const card = stripe.current.addPaymentMethod({ brand: "visa", last4: "1111", expMonth: 2, expYear: 2032 });
+    const { setupIntent } = stripe.current.completeSetupSession(sessionIdOf(url), card.id);
     await db().deleteFrom("stripe_customers").execute();
-    expect((await send(standIn.event("setup_intent.succeeded", setupIntent))).status).toBe(200);
+    expect((await send(stripe.current.event("setup_intent.succeeded", setupIntent))).status).toBe(200);
     expect(await db().selectFrom("stripe_customers").selectAll().execute()).toEqual([]);
   });
 
   it("charge.dispute.created marks the payment for the admin", async () => {
     const invoiceId = await createOpenInvoice(db(), alice.id, 8900);
     const { paymentIntent } = await paidSession(alice, invoiceId);
-    const charge = standIn.chargeOf(paymentIntent.id);
+    const charge = stripe.current.chargeOf(paymentIntent.id);
     const dispute = {
       id: "dp_test1",
       object: "dispute",
@@ -237,7 +231,7 @@ describe("POST /resources/webhooks/stripe", () => {
       reason: "fraudulent",
       status: "needs_response",
     };
-    expect((await send(standIn.event("charge.dispute.created", dispute))).status).toBe(200);
+    expect((await send(stripe.current.event("charge.dispute.created", dispute))).status).toBe(200);
     const payment = await db()
       .selectFrom("payments")
       .selectAll()
@@ -248,13 +242,13 @@ describe("POST /resources/webhooks/stripe", () => {
   });
 
   it("off-session charge then its webhook: one payment", async () => {
-    await giveCard(db(), standIn, alice.id);
+    await giveCard(db(), stripe.current, alice.id);
     const invoiceId = await createOpenInvoice(db(), alice.id, 3000);
     const { chargeInvoiceOffSession } = await import("~/features/billing/stripe-charge.server");
     const outcome = await chargeInvoiceOffSession(db(), { invoiceId, attempt: 1, now: new Date() });
     if (outcome.kind !== "succeeded") throw new Error(outcome.kind);
-    const intent = standIn.paymentIntents.get(outcome.paymentIntentId)!;
-    expect((await send(standIn.event("payment_intent.succeeded", intent))).status).toBe(200);
+    const intent = stripe.current.paymentIntents.get(outcome.paymentIntentId)!;
+    expect((await send(stripe.current.event("payment_intent.succeeded", intent))).status).toBe(200);
     expect(await state(invoiceId)).toMatchObject({ invoice: { status: "paid", paid_cents: 3000 } });
     expect((await state(invoiceId)).payments).toHaveLength(1);
   });
@@ -262,12 +256,12 @@ describe("POST /resources/webhooks/stripe", () => {
   it("Stripe unreachable while handling is a 500 with nothing stored; Stripe's retry then records it", async () => {
     const invoiceId = await createOpenInvoice(db(), alice.id, 8900);
     const { paymentIntent } = await paidSession(alice, invoiceId);
-    const event = standIn.event("payment_intent.succeeded", paymentIntent);
-    useStripe(standIn, { STRIPE_API_BASE_URL: "http://127.0.0.1:9" });
+    const event = stripe.current.event("payment_intent.succeeded", paymentIntent);
+    useStripe(stripe.current, { STRIPE_API_BASE_URL: "http://127.0.0.1:9" });
     expect((await send(event)).status).toBe(500);
     expect(await eventCount()).toBe(0);
     expect((await state(invoiceId)).payments).toEqual([]);
-    useStripe(standIn);
+    useStripe(stripe.current);
     expect((await send(event)).status).toBe(200);
     expect(await state(invoiceId)).toMatchObject({ invoice: { status: "paid", paid_cents: 8900 } });
   });

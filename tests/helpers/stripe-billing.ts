@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import type { Database } from "../../db/schema";
-import type { StripeStandIn } from "./stripe-stand-in";
+import { startStripeStandIn, type StripeStandIn } from "./stripe-stand-in";
 import { resetEnvCache } from "~/utils/env.server";
 
 /** The test keys of the Stripe tests: the package signs and checks with the same secret. */
@@ -22,6 +23,34 @@ export function useStripe(standIn: StripeStandIn | null, extra: Record<string, s
     else delete process.env[key];
   }
   resetEnvCache();
+}
+
+/**
+ * The stand-in for one test file: started once, the app pointed at it before each test with its
+ * requests forgotten and the billing tables empty, and Stripe off and the stand-in closed after.
+ * Register it before the file's own hooks, which may then use `current`.
+ */
+export function useStripeStandIn(db: () => Kysely<Database>): { readonly current: StripeStandIn } {
+  let standIn: StripeStandIn | undefined;
+  const holder = {
+    get current() {
+      if (!standIn) throw new Error("the Stripe stand-in is not started yet");
+      return standIn;
+    },
+  };
+  beforeAll(async () => {
+    standIn = await startStripeStandIn();
+  });
+  afterAll(async () => {
+    useStripe(null);
+    await standIn?.close();
+  });
+  beforeEach(async () => {
+    useStripe(holder.current);
+    holder.current.reset();
+    await clearBilling(db());
+  });
+  return holder;
 }
 
 let invoiceNumber = 0;
