@@ -256,6 +256,14 @@ export async function setInvoiceVoid(trx: Db, id: string, at: Date) {
     .execute();
 }
 
+export async function setInvoiceUncollectible(trx: Db, id: string, at: Date) {
+  await trx
+    .updateTable("invoices")
+    .set({ status: "uncollectible", uncollectible_at: at, updated_at: at })
+    .where("id", "=", id)
+    .execute();
+}
+
 /** The payment, locked for the rest of the transaction (a refund). */
 export async function lockPayment(trx: Db, id: string) {
   return trx.selectFrom("payments").selectAll().where("id", "=", id).forUpdate().executeTakeFirst();

@@ -7,7 +7,7 @@ import { linkClass, tapLinkClass } from "~/components/ui-classes";
 import { requireAdmin } from "~/features/accounts/auth.server";
 import { handleInvoiceAction, loadAdminInvoice } from "~/features/billing/billing-pages.server";
 import { InvoiceDocument } from "~/features/billing/invoice-document";
-import { RecordPaymentForm, RefundForm, VoidForm } from "~/features/billing/invoice-forms";
+import { RecordPaymentForm, RefundForm, UncollectibleForm, VoidForm } from "~/features/billing/invoice-forms";
 import { centsToInput } from "~/features/billing/money";
 import { readFormData } from "~/utils/form-data.server";
 
@@ -108,6 +108,17 @@ export default function AdminInvoice() {
           </h3>
           <p className="mt-2">Nothing will be owed on it.</p>
           <VoidForm busy={busy} errors={resultFor("void")?.error?.[""] ?? undefined} />
+        </section>
+      ) : null}
+      {invoice.status === "open" ? (
+        <section aria-labelledby="uncollectible-heading">
+          <h3 id="uncollectible-heading" className={h3Class}>
+            Write off this invoice
+          </h3>
+          <p className="mt-2">
+            What is left unpaid will not be collected: no card is tried again, and its payments stay on record.
+          </p>
+          <UncollectibleForm busy={busy} errors={resultFor("uncollectible")?.error?.[""] ?? undefined} />
         </section>
       ) : null}
     </div>

@@ -311,6 +311,41 @@ describe("Record payment, Refund and Void", () => {
     expect(await invoiceRow(paid)).toMatchObject({ status: "paid" });
   });
 
+  it("an open invoice is written off once (Mark uncollectible); a paid one cannot be, and nothing changes", async () => {
+    const markUncollectible = (invoiceId: string) =>
+      callRoute(adminInvoice.action, `/admin-dashboard/billing/${invoiceId}`, {
+        cookie: cookies.admin,
+        params: { invoiceId },
+        form: { intent: "uncollectible" },
+      });
+    const id = await createInvoice(alice.id);
+    await recordPayment(id, { amount: "20" });
+    const written = await markUncollectible(id);
+    expect(written.status).toBe(302);
+    expect(await invoiceRow(id)).toMatchObject({ status: "uncollectible", paid_cents: 2000 });
+    // A second press finds it written off already: the same answer, nothing new.
+    expect((await markUncollectible(id)).status).toBe(302);
+    expect((await recordPayment(id, { key: "3a2b3c4d-1111-4222-8333-444455556666" })).status).toBe(409);
+    expect((await payments()).length).toBe(1);
+
+    const paid = await createInvoice(alice.id);
+    await recordPayment(paid, { key: "3a2b3c4d-1111-4222-8333-444455556667" });
+    const refused = await markUncollectible(paid);
+    expect(refused.status).toBe(409);
+    expect(await invoiceRow(paid)).toMatchObject({ status: "paid" });
+
+    // Only an admin: a customer's post is refused and stores nothing.
+    const other = await createInvoice(alice.id);
+    const byCustomer = await callRoute(adminInvoice.action, `/admin-dashboard/billing/${other}`, {
+      cookie: cookies.alice,
+      params: { invoiceId: other },
+      form: { intent: "uncollectible" },
+    });
+    expect(locationOf(byCustomer)).toBe("/customer-dashboard");
+    expect((await toastOf(byCustomer))?.message).toBe("Access Denied");
+    expect(await invoiceRow(other)).toMatchObject({ status: "open" });
+  });
+
   it("the Billing tab lists open invoices overdue first, with the month's totals, and pages by key", async () => {
     const ids = [];
     for (let i = 0; i < 3; i += 1) ids.push(await createInvoice(i === 0 ? alice.id : bob.id, 1000 * (i + 1)));

@@ -12,7 +12,7 @@ import {
 } from "./billing-schema";
 import { currentPeriod } from "./billing-rules";
 import { centsToInput, formatCents } from "./money";
-import { BillingError, recordPayment, voidInvoice } from "./payments.server";
+import { BillingError, markInvoiceUncollectible, recordPayment, voidInvoice } from "./payments.server";
 import { cardOnFile } from "./stripe-checkout.server";
 import { refundPayment } from "./stripe-payments.server";
 import { getSiteSettings } from "~/content/content.server";
@@ -241,6 +241,7 @@ const TOASTS: Record<InvoiceIntent, string> = {
   "record-payment": "Payment recorded",
   refund: "Refund recorded",
   void: "Invoice voided",
+  uncollectible: "Invoice written off",
 };
 
 /**
@@ -248,6 +249,14 @@ const TOASTS: Record<InvoiceIntent, string> = {
  * step. Bad input answers 400 with the fields' messages; a missing invoice or payment 404; a
  * payment or void the invoice's state forbids 409; nothing is stored on any refusal.
  */
+/** A form with no fields (Void, Mark uncollectible): a refusal is its one form-level message. */
+const formErrorsOnly = {
+  reply: (options?: { formErrors?: string[] }): SubmissionResult<string[]> => ({
+    status: "error",
+    error: { "": options?.formErrors ?? [] },
+  }),
+};
+
 export async function handleInvoiceAction(
   formData: FormData,
   context: { invoiceId: string; adminId: string; now?: Date },
@@ -315,14 +324,9 @@ export async function handleInvoiceAction(
         }),
       );
     }
-    case "void": {
-      const submission = {
-        reply: (options?: { formErrors?: string[] }): SubmissionResult<string[]> => ({
-          status: "error",
-          error: { "": options?.formErrors ?? [] },
-        }),
-      };
-      return run(submission, () => voidInvoice(db, { invoiceId: context.invoiceId, now }));
-    }
+    case "void":
+      return run(formErrorsOnly, () => voidInvoice(db, { invoiceId: context.invoiceId, now }));
+    case "uncollectible":
+      return run(formErrorsOnly, () => markInvoiceUncollectible(db, { invoiceId: context.invoiceId, now }));
   }
 }

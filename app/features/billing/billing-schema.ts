@@ -3,10 +3,11 @@ import { MAX_AMOUNT_CENTS, parseCents } from "./money";
 import type { InvoiceStatus, PaymentMethod } from "../../../db/enums";
 
 /**
- * The admin invoice page's forms ("Record payment", "Refund", "Void"), told apart by `intent`.
+ * The admin invoice page's forms ("Record payment", "Refund", "Void", "Mark uncollectible"), told
+ * apart by `intent`.
  * Client-safe: Conform checks the same schemas in the browser; the workflow checks again.
  */
-export const INVOICE_INTENTS = ["record-payment", "refund", "void"] as const;
+export const INVOICE_INTENTS = ["record-payment", "refund", "void", "uncollectible"] as const;
 export type InvoiceIntent = (typeof INVOICE_INTENTS)[number];
 export const isInvoiceIntent = (value: unknown): value is InvoiceIntent =>
   (INVOICE_INTENTS as readonly unknown[]).includes(value);

@@ -108,14 +108,33 @@ export function RefundForm({
   );
 }
 
-export function VoidForm({ busy, errors }: { busy: boolean; errors?: string[] }) {
+/** A form of one button (Void, Mark uncollectible) and the refusal's message above it. */
+function OneButtonForm({
+  intent,
+  label,
+  busy,
+  errors,
+}: {
+  intent: "void" | "uncollectible";
+  label: string;
+  busy: boolean;
+  errors?: string[];
+}) {
   return (
     <Form method="post" className="mt-4">
-      <input type="hidden" name="intent" value="void" />
-      <ErrorList id="void-errors" errors={errors} className="font-medium text-red-800 dark:text-red-300" />
+      <input type="hidden" name="intent" value={intent} />
+      <ErrorList id={`${intent}-errors`} errors={errors} className="font-medium text-red-800 dark:text-red-300" />
       <button type="submit" disabled={busy} className={secondaryButtonClass}>
-        Void
+        {label}
       </button>
     </Form>
   );
+}
+
+export function VoidForm({ busy, errors }: { busy: boolean; errors?: string[] }) {
+  return <OneButtonForm intent="void" label="Void" busy={busy} errors={errors} />;
+}
+
+export function UncollectibleForm({ busy, errors }: { busy: boolean; errors?: string[] }) {
+  return <OneButtonForm intent="uncollectible" label="Mark uncollectible" busy={busy} errors={errors} />;
 }

@@ -7,6 +7,7 @@ import {
   lockInvoice,
   lockPayment,
   setInvoicePaid,
+  setInvoiceUncollectible,
   setInvoiceVoid,
 } from "~/models/invoice.server";
 import type { Db } from "~/utils/db.server";
@@ -111,6 +112,22 @@ export async function voidInvoice(db: Db, input: { invoiceId: string; now: Date 
     }
     await setInvoiceVoid(trx, invoice.id, input.now);
     // Nothing is owed any more: a plan held for it resumes (docs/decisions/104).
+    await afterInvoiceSettled(trx, { invoiceId: invoice.id, now: input.now });
+  });
+}
+
+/**
+ * Writes off what is left unpaid on an open invoice ("uncollectible"): no card is tried again,
+ * its payments stay on record, and, as after a void, a plan held for it resumes (an owner who
+ * wants the service to end cancels the plan).
+ */
+export async function markInvoiceUncollectible(db: Db, input: { invoiceId: string; now: Date }) {
+  await db.transaction().execute(async (trx) => {
+    const invoice = await lockInvoice(trx, input.invoiceId);
+    if (!invoice) throw new BillingError("We could not find that invoice.", 404);
+    if (invoice.status === "uncollectible") return;
+    if (invoice.status !== "open") throw new BillingError("Only an open invoice can be written off.", 409);
+    await setInvoiceUncollectible(trx, invoice.id, input.now);
     await afterInvoiceSettled(trx, { invoiceId: invoice.id, now: input.now });
   });
 }
