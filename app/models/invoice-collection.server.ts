@@ -105,6 +105,42 @@ export async function listRetriesBatch(
   return query.execute();
 }
 
+export type InvoiceDueNow = InvoiceToCharge & Pick<Invoice, "number" | "total_cents" | "paid_cents">;
+
+/**
+ * A new card on file (docs/decisions/107): the customer's open invoices with a balance due by
+ * `today` and no charge in flight (never tried, a try due, or their latest try failed; not one
+ * the bank is still processing) get their next try today, in the caller's transaction. Returns
+ * them, the oldest due first.
+ */
+export async function markDueForNewCard(trx: Db, customerId: string, today: string): Promise<InvoiceDueNow[]> {
+  const rows = await trx
+    .updateTable("invoices")
+    .set({ next_charge_on: today, updated_at: new Date() })
+    .where("customer_id", "=", customerId)
+    .where("status", "=", "open")
+    .whereRef("total_cents", ">", "paid_cents")
+    .where("due_on", "<=", today)
+    .where((eb) =>
+      eb.or([
+        eb("charge_attempts", "=", 0),
+        eb("next_charge_on", "is not", null),
+        eb.exists(
+          eb
+            .selectFrom("invoice_charge_failures as f")
+            .select("f.id")
+            .whereRef("f.invoice_id", "=", "invoices.id")
+            .whereRef("f.attempt", "=", "invoices.charge_attempts"),
+        ),
+      ]),
+    )
+    .returning(["id", "customer_id", "charge_attempts", "number", "total_cents", "paid_cents", "due_on"])
+    .execute();
+  return rows
+    .sort((a, b) => String(a.due_on).localeCompare(String(b.due_on)) || a.number.localeCompare(b.number))
+    .map(({ due_on: _due, ...row }) => row);
+}
+
 /**
  * One keyset batch (by id) of the open plan invoices whose first failure was at or before
  * `failedBy` and whose plan is not yet paused for them.

@@ -37,23 +37,44 @@ export type CardOnFile = {
   addedAt: Date;
 };
 
-/** Stores the card unless a newer one is on file already; true when it is stored. */
-export async function setCardOnFile(db: Db, stripeCustomerId: string, card: CardOnFile, now: Date) {
-  const result = await db
-    .updateTable("stripe_customers")
-    .set({
-      payment_method_id: card.paymentMethodId,
-      card_brand: card.brand,
-      card_last4: card.last4,
-      card_exp_month: card.expMonth,
-      card_exp_year: card.expYear,
-      card_added_at: card.addedAt,
-      updated_at: now,
-    })
-    .where("stripe_customer_id", "=", stripeCustomerId)
-    .where((eb) => eb.or([eb("card_added_at", "is", null), eb("card_added_at", "<=", card.addedAt)]))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+/**
+ * Stores the card unless a newer one is on file already. `changed`: it is another card than the
+ * one on file (the row locked while compared, so of two callers storing the same new card, the
+ * way back from Checkout and its webhook, one only sees it change). Run it in the caller's
+ * transaction to act on the change in the same one.
+ */
+export async function setCardOnFile(
+  db: Db,
+  stripeCustomerId: string,
+  card: CardOnFile,
+  now: Date,
+): Promise<{ stored: boolean; changed: boolean }> {
+  const write = async (trx: Db) => {
+    const current = await trx
+      .selectFrom("stripe_customers")
+      .select(["payment_method_id", "card_added_at"])
+      .where("stripe_customer_id", "=", stripeCustomerId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!current || (current.card_added_at !== null && current.card_added_at > card.addedAt)) {
+      return { stored: false, changed: false };
+    }
+    await trx
+      .updateTable("stripe_customers")
+      .set({
+        payment_method_id: card.paymentMethodId,
+        card_brand: card.brand,
+        card_last4: card.last4,
+        card_exp_month: card.expMonth,
+        card_exp_year: card.expYear,
+        card_added_at: card.addedAt,
+        updated_at: now,
+      })
+      .where("stripe_customer_id", "=", stripeCustomerId)
+      .execute();
+    return { stored: true, changed: current.payment_method_id !== card.paymentMethodId };
+  };
+  return db.isTransaction ? write(db) : db.transaction().execute(write);
 }
 
 /** Stores a webhook event's id: true the first time, false for a replay. */

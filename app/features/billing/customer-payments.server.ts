@@ -1,4 +1,6 @@
 import { redirect } from "@remix-run/node";
+import { formatCents } from "./money";
+import { chargeNewCard, type NewCardCharge } from "./new-card-charge.server";
 import { BillingError } from "./payments.server";
 import {
   BILLING_PATH,
@@ -63,10 +65,9 @@ export async function handleCheckoutReturn(url: URL, user: Customer, now = new D
   const db = await getDb();
   try {
     if (card !== null) {
-      const stored = await syncSetupSession(db, sessionId, now, user.id);
-      return stored
-        ? redirectWithSuccess(BILLING_PATH, { message: "Card saved", description: "Your card is on file." })
-        : redirect(BILLING_PATH);
+      const synced = await syncSetupSession(db, sessionId, now, user.id);
+      if (!synced) return redirect(BILLING_PATH);
+      return cardSaved(await chargeNewCard(db, synced.due, now));
     }
     const recorded = await syncPaymentSession(db, sessionId, now, user.id);
     if (recorded === "recorded" || recorded === "repeated") {
@@ -86,4 +87,30 @@ export async function handleCheckoutReturn(url: URL, user: Customer, now = new D
       description: "We could not confirm with Stripe yet; this page shows your payment once it is done.",
     });
   }
+}
+
+/** The way back's toast once the card is stored: and what the new card paid at once, if anything. */
+function cardSaved(charges: NewCardCharge[]): Promise<Response> {
+  const failed = charges.find((charge) => charge.result === "failed");
+  if (failed) {
+    return redirectWithError(BILLING_PATH, {
+      message: "Payment failed",
+      description: `Your card is on file, but invoice ${failed.number} could not be charged: ${failed.reason}`,
+    });
+  }
+  if (charges.some((charge) => charge.result === "pending")) {
+    return redirectWithInfo(BILLING_PATH, {
+      message: "Card saved",
+      description:
+        "Your card is on file. We are charging it for what is due; this page shows the payment once it is done.",
+    });
+  }
+  const paid = charges.reduce((sum, charge) => sum + charge.amountCents, 0);
+  const description =
+    charges.length === 0
+      ? "Your card is on file."
+      : charges.length === 1
+        ? `Your card is on file and paid invoice ${charges[0].number} (${formatCents(paid)}).`
+        : `Your card is on file and paid ${charges.length} invoices (${formatCents(paid)}).`;
+  return redirectWithSuccess(BILLING_PATH, { message: "Card saved", description });
 }

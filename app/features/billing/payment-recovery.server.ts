@@ -230,8 +230,8 @@ export async function runPaymentCollection(options: CollectionOptions): Promise<
           after = batch[batch.length - 1].id;
           for (const invoice of batch) {
             if (options.signal?.aborted) return counts;
-            const stop = await chargeOne(conn, invoice, charge, options.now, context, counts);
-            if (stop) return counts;
+            const outcome = await collectInvoice(conn, invoice, options.now, { charge, context, counts });
+            if (outcome?.kind === "not_configured") return counts;
           }
           if (batch.length < batchSize) break;
         }
@@ -257,15 +257,22 @@ export async function runPaymentCollection(options: CollectionOptions): Promise<
   return { ran: true, ...locked.result };
 }
 
-/** One off-session charge and its outcome; true: stop charging (Stripe is not set up after all). */
-async function chargeOne(
+const noCounts = () => ({ charged: 0, succeeded: 0, failed: 0, paused: 0 });
+
+/**
+ * One off-session charge of an invoice and what follows from its outcome (the payment and the
+ * resume, the failure and its e-mail, or nothing when Stripe was out of reach). Null: the charge
+ * threw and nothing was recorded (the next run tries again). Used by the collection job and when
+ * a new card is put on file (new-card-charge.server.ts).
+ */
+export async function collectInvoice(
   conn: Db,
   invoice: InvoiceToCharge,
-  charge: ChargeInvoice,
   now: Date,
-  context: RecoveryContext,
-  counts: Omit<CollectionResult, "ran">,
-): Promise<boolean> {
+  options: { charge?: ChargeInvoice; context?: RecoveryContext; counts?: Omit<CollectionResult, "ran"> } = {},
+): Promise<ChargeOutcome | null> {
+  const charge = options.charge ?? chargeInvoiceOffSession;
+  const counts = options.counts ?? noCounts();
   const attempt = invoice.charge_attempts + 1;
   let outcome: ChargeOutcome;
   try {
@@ -273,17 +280,17 @@ async function chargeOne(
   } catch (error) {
     // Stripe unreachable, say: nothing is recorded and the next run tries again.
     log.warn("payment_collection.charge_failed", { invoiceId: invoice.id, attempt, ...errorFields(error) });
-    return false;
+    return null;
   }
   switch (outcome.kind) {
     case "not_configured":
-      return true;
+      return outcome;
     case "no_card":
       // Nothing to charge: the customer pays with "Pay now". A retry waits a day for a new card.
       if (invoice.charge_attempts > 0) {
         await setInvoiceCollection(conn, invoice.id, { next_charge_on: addDays(businessToday(now), 1) });
       }
-      return false;
+      return outcome;
     case "succeeded":
       counts.charged += 1;
       counts.succeeded += 1;
@@ -294,19 +301,19 @@ async function chargeOne(
         if (locked && locked.charge_attempts < attempt) {
           await setInvoiceCollection(trx, invoice.id, { charge_attempts: attempt });
         }
-        await afterInvoiceSettled(trx, { invoiceId: invoice.id, now, context });
+        await afterInvoiceSettled(trx, { invoiceId: invoice.id, now, context: options.context });
       });
-      return false;
+      return outcome;
     case "processing":
       counts.charged += 1;
       // The bank answers later, by webhook: no try until then.
       await setInvoiceCollection(conn, invoice.id, { charge_attempts: attempt, next_charge_on: null });
-      return false;
+      return outcome;
     case "failed":
       if (outcome.paymentIntentId === null && outcome.reason === UNREACHABLE) {
         // Our side, not the card's: no attempt counted, no e-mail; the next run tries again.
         log.warn("payment_collection.stripe_unreachable", { invoiceId: invoice.id, attempt });
-        return false;
+        return outcome;
       }
       counts.charged += 1;
       counts.failed += 1;
@@ -316,8 +323,8 @@ async function chargeOne(
         paymentIntentId: outcome.paymentIntentId,
         attempt,
         now,
-        context,
+        context: options.context,
       });
-      return false;
+      return outcome;
   }
 }

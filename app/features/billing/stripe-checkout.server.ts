@@ -1,5 +1,7 @@
 import { BillingError } from "./payments.server";
 import { CURRENCY, syncStripeIntent } from "./stripe-payments.server";
+import { businessToday } from "~/features/visits/visit-dates";
+import { markDueForNewCard, type InvoiceDueNow } from "~/models/invoice-collection.server";
 import { getCustomerInvoice } from "~/models/invoice.server";
 import {
   findUserByStripeCustomer,
@@ -104,58 +106,64 @@ export async function startPayNow(
 /**
  * Stores the card a succeeded SetupIntent saved and makes it the customer's default at Stripe,
  * unless the intent is for a customer the app does not know (another account) or a newer card
- * is on file already (events out of order). True when the card was stored.
+ * is on file already (events out of order). When it is another card than the one on file, the
+ * customer's invoices due by today are marked in the same transaction for a try today and
+ * returned in `due`: the caller charges them (new-card-charge.server.ts, docs/decisions/107).
  */
-export async function syncSetupIntent(db: Db, setupIntent: Stripe.SetupIntent, now: Date): Promise<boolean> {
-  if (setupIntent.status !== "succeeded") return false;
+export async function syncSetupIntent(db: Db, setupIntent: Stripe.SetupIntent, now: Date): Promise<SetupSynced> {
+  const nothing: SetupSynced = { stored: false, due: [] };
+  if (setupIntent.status !== "succeeded") return nothing;
   const customerId = idOf(setupIntent.customer);
   const paymentMethodId = idOf(setupIntent.payment_method);
-  if (!customerId || !paymentMethodId) return false;
+  if (!customerId || !paymentMethodId) return nothing;
   const known = await findUserByStripeCustomer(db, customerId);
   if (!known) {
     log.warn("stripe.setup_unmatched", { setupIntentId: setupIntent.id });
-    return false;
+    return nothing;
   }
   const stripe = await stripeClient();
   const method = await stripe.paymentMethods.retrieve(paymentMethodId);
-  if (method.type !== "card" || !method.card) return false;
-  const stored = await setCardOnFile(
-    db,
-    customerId,
-    {
-      paymentMethodId: method.id,
-      brand: method.card.brand,
-      last4: method.card.last4,
-      expMonth: method.card.exp_month,
-      expYear: method.card.exp_year,
-      addedAt: new Date(setupIntent.created * 1000),
-    },
-    now,
-  );
-  if (stored) {
+  if (method.type !== "card" || !method.card) return nothing;
+  const card = {
+    paymentMethodId: method.id,
+    brand: method.card.brand,
+    last4: method.card.last4,
+    expMonth: method.card.exp_month,
+    expYear: method.card.exp_year,
+    addedAt: new Date(setupIntent.created * 1000),
+  };
+  const synced = await db.transaction().execute(async (trx) => {
+    const { stored, changed } = await setCardOnFile(trx, customerId, card, now);
+    return { stored, due: changed ? await markDueForNewCard(trx, known.user_id, businessToday(now)) : [] };
+  });
+  if (synced.stored) {
     await stripe.customers.update(
       customerId,
       { invoice_settings: { default_payment_method: method.id } },
       { idempotencyKey: `default-card:${setupIntent.id}` },
     );
   }
-  return stored;
+  return synced;
 }
 
-/** A completed setup session (the way back from Checkout, or its webhook): its card is stored. */
+export type SetupSynced = { stored: boolean; due: InvoiceDueNow[] };
+
+/**
+ * A completed setup session (the way back from Checkout, or its webhook): its card is stored.
+ * Null for a session that is not a completed setup of this user's.
+ */
 export async function syncSetupSession(db: Db, sessionId: string, now: Date, userId?: string) {
   const stripe = await stripeClient();
   const session = await stripe.checkout.sessions.retrieve(sessionId);
-  if (session.mode !== "setup" || session.status !== "complete") return false;
+  if (session.mode !== "setup" || session.status !== "complete") return null;
   if (userId !== undefined) {
     const mine = await getStripeCustomer(db, userId);
-    if (!mine || mine.stripe_customer_id !== idOf(session.customer)) return false;
+    if (!mine || mine.stripe_customer_id !== idOf(session.customer)) return null;
   }
   const setupIntentId = idOf(session.setup_intent);
-  if (!setupIntentId) return false;
+  if (!setupIntentId) return null;
   const setupIntent = await stripe.setupIntents.retrieve(setupIntentId);
-  await syncSetupIntent(db, setupIntent, now);
-  return true;
+  return syncSetupIntent(db, setupIntent, now);
 }
 
 /** A completed payment session: its PaymentIntent is recorded if it succeeded (once). */

@@ -1,4 +1,5 @@
 import { BillingError } from "./payments.server";
+import { chargeNewCard } from "./new-card-charge.server";
 import { syncPaymentSession, syncSetupIntent, syncSetupSession } from "./stripe-checkout.server";
 import { onStripePaymentFailed } from "./stripe-failure.server";
 import { invoiceOfIntent, syncStripeIntent } from "./stripe-payments.server";
@@ -84,8 +85,10 @@ async function handleEvent(db: Db, event: Stripe.Event, now: Date) {
   const object = event.data.object as unknown as Record<string, unknown> & { id: string };
   switch (event.type as HandledType) {
     case "checkout.session.completed": {
-      if (object.mode === "setup") await syncSetupSession(db, object.id, now);
-      else if (object.mode === "payment") await syncPaymentSession(db, object.id, now);
+      if (object.mode === "setup") {
+        const synced = await syncSetupSession(db, object.id, now);
+        if (synced) await chargeNewCard(db, synced.due, now);
+      } else if (object.mode === "payment") await syncPaymentSession(db, object.id, now);
       return;
     }
     case "payment_intent.succeeded":
@@ -96,7 +99,9 @@ async function handleEvent(db: Db, event: Stripe.Event, now: Date) {
       return;
     case "setup_intent.succeeded": {
       const stripe = await stripeClient();
-      await syncSetupIntent(db, await stripe.setupIntents.retrieve(object.id), now);
+      const synced = await syncSetupIntent(db, await stripe.setupIntents.retrieve(object.id), now);
+      // A new card pays what is due at once (only the first to see the card change charges).
+      await chargeNewCard(db, synced.due, now);
       return;
     }
     case "charge.refunded": {
