@@ -25,6 +25,7 @@ import {
 import { withAdvisoryLock } from "~/utils/advisory-lock.server";
 import { formatBusinessDate } from "~/utils/business-time";
 import { getDb, type Db } from "~/utils/db.server";
+import { byId, keysetBatches } from "~/utils/keyset-batches.server";
 
 /**
  * The billing run (issue 27, docs/decisions/101), built like the plan visit generator: one run at
@@ -153,12 +154,13 @@ function priceBook(catalogue: readonly PlanCard[], addOns: readonly AddOn[]): Pr
 }
 
 async function billPlans(conn: Db, run: Run) {
-  let afterId: string | null = null;
-  for (;;) {
-    if (run.signal?.aborted) return;
-    const plans = await listPlansToBillBatch(conn, afterId, run.batchSize);
-    if (plans.length === 0) return;
-    afterId = plans[plans.length - 1].id;
+  const batches = keysetBatches((afterId: string | null) => listPlansToBillBatch(conn, afterId, run.batchSize), {
+    batchSize: run.batchSize,
+    keyOf: byId,
+    signal: run.signal,
+    betweenBatches: run.betweenBatches,
+  });
+  for await (const plans of batches) {
     run.counts.plans += plans.length;
     const invoiced = await findInvoicedPlans(
       conn,
@@ -185,24 +187,22 @@ async function billPlans(conn: Db, run: Run) {
       const drafts = planInvoices(toBill, skips, oneTimes, run);
       await write(conn, run, drafts);
     }
-    if (plans.length < run.batchSize) return;
-    await run.betweenBatches?.();
   }
 }
 
 /** The one-time services of customers with no plan invoice this month: an invoice of them alone. */
 async function billOneTimeServicesAlone(conn: Db, run: Run) {
-  let after: { date: Date; id: string } | null = null;
-  for (;;) {
-    if (run.signal?.aborted) return;
-    const visits = await listUnbilledOneTimeVisits(
-      conn,
-      { from: run.windowStart, until: run.windowEnd },
-      { after, limit: run.batchSize },
-    );
-    if (visits.length === 0) return;
-    const last = visits[visits.length - 1];
-    after = { date: last.service_date, id: last.id };
+  const batches = keysetBatches(
+    (after: { date: Date; id: string } | null) =>
+      listUnbilledOneTimeVisits(conn, { from: run.windowStart, until: run.windowEnd }, { after, limit: run.batchSize }),
+    {
+      batchSize: run.batchSize,
+      keyOf: (last) => ({ date: last.service_date, id: last.id }),
+      signal: run.signal,
+      betweenBatches: run.betweenBatches,
+    },
+  );
+  for await (const visits of batches) {
     const byCustomer = new Map<string, DraftLine[]>();
     for (const visit of visits) {
       const line = oneTimeLine(visit, run);
@@ -211,8 +211,6 @@ async function billOneTimeServicesAlone(conn: Db, run: Run) {
     }
     const drafts = [...byCustomer].map(([customerId, lines]) => ({ customerId, planId: null, lines }));
     await write(conn, run, drafts);
-    if (visits.length < run.batchSize) return;
-    await run.betweenBatches?.();
   }
 }
 

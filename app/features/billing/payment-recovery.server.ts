@@ -21,6 +21,7 @@ import {
 import { lockInvoice } from "~/models/invoice.server";
 import { withAdvisoryLock } from "~/utils/advisory-lock.server";
 import { getDb, type Db } from "~/utils/db.server";
+import { byId, keysetBatches } from "~/utils/keyset-batches.server";
 import { errorFields, log } from "~/utils/logger.server";
 import { isStripeConfigured } from "~/utils/stripe.server";
 
@@ -222,34 +223,23 @@ export async function runPaymentCollection(options: CollectionOptions): Promise<
       const firsts = (after: string | null) => listFirstChargesBatch(conn, { from, today }, after, batchSize);
       const retries = (after: string | null) => listRetriesBatch(conn, today, after, batchSize);
       for (const list of [firsts, retries]) {
-        let after: string | null = null;
-        for (;;) {
-          if (options.signal?.aborted) return counts;
-          const batch = await list(after);
-          if (batch.length === 0) break;
-          after = batch[batch.length - 1].id;
+        for await (const batch of keysetBatches(list, { batchSize, keyOf: byId, signal: options.signal })) {
           for (const invoice of batch) {
             if (options.signal?.aborted) return counts;
             const outcome = await collectInvoice(conn, invoice, options.now, { charge, context, counts });
             if (outcome?.kind === "not_configured") return counts;
           }
-          if (batch.length < batchSize) break;
         }
       }
     }
     const graceDays = context.graceDays;
     // First failures before the start of (today - graceDays + 1): their pause day is today or earlier.
     const failedBy = new Date(startOfBusinessDay(addDays(today, 1 - graceDays))!.getTime() - 1);
-    let after: string | null = null;
-    for (;;) {
-      if (options.signal?.aborted) return counts;
-      const batch = await listPausesDueBatch(conn, failedBy, after, batchSize);
-      if (batch.length === 0) break;
-      after = batch[batch.length - 1].id;
+    const pausesDue = (after: string | null) => listPausesDueBatch(conn, failedBy, after, batchSize);
+    for await (const batch of keysetBatches(pausesDue, { batchSize, keyOf: byId, signal: options.signal })) {
       for (const { id } of batch) {
         if (await pauseForInvoice(conn, id, options.now, context)) counts.paused += 1;
       }
-      if (batch.length < batchSize) break;
     }
     return counts;
   });

@@ -27,6 +27,7 @@ import {
 } from "~/models/plan-visit.server";
 import { withAdvisoryLock } from "~/utils/advisory-lock.server";
 import { getDb, type Db } from "~/utils/db.server";
+import { byId, keysetBatches } from "~/utils/keyset-batches.server";
 
 /**
  * The visits made from customer plans (issue 25, docs/decisions/090 and 091): every active or
@@ -126,13 +127,14 @@ async function generateForPlans(
   counts: Counts,
   nextBatch: (afterId: string | null) => Promise<PlanForVisits[]>,
 ) {
-  let afterId: string | null = null;
-  for (;;) {
-    if (run.signal?.aborted) return;
-    const plans = await nextBatch(afterId);
-    if (plans.length === 0) return;
+  const batches = keysetBatches(nextBatch, {
+    batchSize: run.batchSize,
+    keyOf: byId,
+    signal: run.signal,
+    betweenBatches: run.betweenBatches,
+  });
+  for await (const plans of batches) {
     counts.plans += plans.length;
-    afterId = plans[plans.length - 1].id;
     const taken = await findExistingSlots(
       conn,
       plans.map((plan) => plan.id),
@@ -149,8 +151,6 @@ async function generateForPlans(
         counts.inserted += await insertPlanVisits(trx, rows);
       });
     }
-    if (plans.length < run.batchSize) return;
-    await run.betweenBatches?.();
   }
 }
 
@@ -216,13 +216,16 @@ async function moveOffClosedDays(conn: Db, run: Run, counts: Counts) {
     if (!dayStart || !dayEnd) continue;
     const from = dayStart < run.now ? run.now : dayStart;
     const why = `${names.get(day)} is a closed day`;
-    let after: { date: Date; id: string } | null = null;
-    for (;;) {
-      if (run.signal?.aborted) return;
-      const visits = await listManagedVisitsBetween(conn, from, dayEnd, after, run.batchSize);
-      if (visits.length === 0) break;
-      const last = visits[visits.length - 1];
-      after = { date: last.service_date, id: last.id };
+    const batches = keysetBatches(
+      (after: { date: Date; id: string } | null) => listManagedVisitsBetween(conn, from, dayEnd, after, run.batchSize),
+      {
+        batchSize: run.batchSize,
+        keyOf: (last) => ({ date: last.service_date, id: last.id }),
+        signal: run.signal,
+        betweenBatches: run.betweenBatches,
+      },
+    );
+    for await (const visits of batches) {
       const moves: { id: string; from: Date; to: Date }[] = [];
       const stranded: string[] = [];
       for (const visit of visits) {
@@ -264,8 +267,6 @@ async function moveOffClosedDays(conn: Db, run: Run, counts: Counts) {
         counts.moved += moved.size;
         counts.cancelled += cancelled.length;
       });
-      if (visits.length < run.batchSize) break;
-      await run.betweenBatches?.();
     }
   }
 }
