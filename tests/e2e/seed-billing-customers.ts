@@ -51,6 +51,19 @@ export async function seedBillingCustomers(db: Kysely<Database>) {
       })
       .returning("id")
       .executeTakeFirstOrThrow();
+    if (customer.failedPayment) {
+      // The failed try as the collection job records it (the seed leaves no automatic try due).
+      await db
+        .insertInto("invoice_charge_failures")
+        .values({
+          invoice_id: invoice.id,
+          attempt: 1,
+          payment_intent_id: null,
+          reason: "Your card was declined.",
+          failed_at: new Date("2026-11-01T17:00:00Z"),
+        })
+        .execute();
+    }
     await db
       .insertInto("invoice_lines")
       .values({

@@ -16,8 +16,9 @@ import { seedBillingCustomers } from "./seed-billing-customers";
  * Paying with Stripe in a browser, JavaScript on and off (issue 27 step 3, docs/decisions/103):
  * server.js with Stripe's keys, its stripe package pointed at the local stand-in of Stripe's API
  * (which also plays Checkout's hosted page). "Add a card" lands on the session's page; coming
- * back shows the card; "Pay now" on the customer's open invoice lands on a payment session. The
-server has its own PGlite folder, seeded with the billing journeys' customers before it starts.
+ * back shows the card, and a new card pays a failed invoice at once (docs/decisions/107); "Pay
+ * now" on the customer's open invoice lands on a payment session. The server has its own PGlite
+ * folder, seeded with the billing journeys' customers before it starts.
  */
 let standIn: StripeStandIn;
 let site: AppServer;
@@ -60,62 +61,97 @@ async function signInAsCustomer(page: Page, customer: { email: string; password:
   await page.waitForURL((url) => url.pathname !== "/auth");
 }
 
-for (const js of [true, false]) {
-  test(`Add a card and Pay now go to Stripe Checkout and back (JavaScript ${js ? "on" : "off"})`, async ({
-    browser,
-  }) => {
-    test.setTimeout(120_000);
-    const context = await browser.newContext({ javaScriptEnabled: js });
-    const page = await context.newPage();
-    // The customer-js / customer-nojs journeys' customers: each with one open invoice of $89.00.
-    await signInAsCustomer(page, billingCustomer(js ? "customer-js" : "customer-nojs", 0));
-    await page.goto(`${site.url}/customer-dashboard/billing`);
-    await expect(page.getByRole("heading", { name: "Card on file" })).toBeVisible();
-    await expect(page.getByTestId("card-on-file")).toHaveText("No card on file.");
-    if (js) await expectNoAxeViolations(page, "billing with Stripe");
-
-    await page.getByRole("button", { name: "Add a card" }).click();
-    await page.waitForURL(new RegExp(`^${standIn.url}/checkout/cs_`));
-    await expect(page.getByRole("heading", { name: "Checkout stand-in" })).toBeVisible();
-    const sessionId = new URL(page.url()).pathname.split("/").pop() ?? "";
-    const last4 = js ? "4242" : "1881";
-    const card = standIn.addPaymentMethod({ brand: "visa", last4, expMonth: 4, expYear: 2030 });
-    standIn.completeSetupSession(sessionId, card.id);
-    await page.goto(standIn.sessions.get(sessionId)!.success_url);
-    await expect(page).toHaveURL(`${site.url}/customer-dashboard/billing`);
-    await expect(page.getByTestId("card-on-file")).toHaveText(`Visa ending ${last4}, expires 04/2030`);
-    await expect(page.getByRole("button", { name: "Update card" })).toBeVisible();
-    if (js) await expectNoAxeViolations(page, "billing with a card on file");
-
-    // Pay now on the open invoice: a Checkout session in payment mode for its $89.00.
-    await page.getByRole("button", { name: /^Pay now/ }).click();
-    await page.waitForURL(new RegExp(`^${standIn.url}/checkout/cs_`));
-    const paySession = standIn.sessions.get(new URL(page.url()).pathname.split("/").pop() ?? "");
-    expect(paySession?.mode).toBe("payment");
-    expect(paySession?.metadata.invoice_id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(paySession?.amount_total).toBe(8900);
-
-    // Paid on Stripe's page; its webhook goes through server.js (bounded body, signature header
-    // required) with the bytes intact; the way back shows the invoice paid, once.
-    const { session } = standIn.completePaymentSession(paySession!.id);
-    const payload = JSON.stringify(standIn.event("checkout.session.completed", session));
-    const deliver = (signature: string | null) =>
-      fetch(`${site.url}/resources/webhooks/stripe`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", ...(signature ? { "Stripe-Signature": signature } : {}) },
-        body: payload,
-      });
-    expect((await deliver(null)).status).toBeGreaterThanOrEqual(400);
-    expect((await deliver("t=1,v1=00")).status).toBe(400);
-    const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: "whsec_standin0123456789" });
-    expect((await deliver(signature)).status).toBe(200);
-    expect((await deliver(signature)).status).toBe(200);
-    await page.goto(session.success_url);
-    await expect(page.getByText("Paid", { exact: true }).first()).toBeVisible();
-    if (js) await expectNoAxeViolations(page, "invoice paid by card");
-    await page.goto(`${site.url}/customer-dashboard/billing`);
-    await expect(page.getByTestId("open-balance")).toHaveText("$0.00");
-    await expect(page.getByRole("button", { name: /^Pay now/ })).toHaveCount(0);
-    await context.close();
-  });
+/** Checkout's hosted page (the stand-in's): the session it is on. */
+async function onCheckout(page: Page) {
+  await page.waitForURL(new RegExp(`^${standIn.url}/checkout/cs_`));
+  await expect(page.getByRole("heading", { name: "Checkout stand-in" })).toBeVisible();
+  return standIn.sessions.get(new URL(page.url()).pathname.split("/").pop() ?? "")!;
 }
+
+/** "Add a card" / "Update card" through Checkout with a new Visa; back on the Billing page. */
+async function putCardOnFile(page: Page, button: "Add a card" | "Update card", last4: string) {
+  await page.getByRole("button", { name: button }).click();
+  const session = await onCheckout(page);
+  expect(session.mode).toBe("setup");
+  const card = standIn.addPaymentMethod({ brand: "visa", last4, expMonth: 4, expYear: 2030 });
+  standIn.completeSetupSession(session.id, card.id);
+  await page.goto(session.success_url);
+  await expect(page).toHaveURL(`${site.url}/customer-dashboard/billing`);
+  await expect(page.getByTestId("card-on-file")).toHaveText(`Visa ending ${last4}, expires 04/2030`);
+}
+
+// The customer-js / customer-nojs journeys' customers: each with one open invoice of $89.00 due
+// on 1 November 2026 whose card payment failed (seeded), and no card on file.
+test("after a decline, a new card pays the invoice at once (JavaScript on)", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const context = await browser.newContext({ javaScriptEnabled: true });
+  const page = await context.newPage();
+  const customer = billingCustomer("customer-js", 0);
+  await signInAsCustomer(page, customer);
+  await page.goto(`${site.url}/customer-dashboard/billing`);
+  await expect(page.getByRole("heading", { name: "Card on file" })).toBeVisible();
+  await expect(page.getByTestId("card-on-file")).toHaveText("No card on file.");
+  await expect(page.getByText("The reason given: Your card was declined.")).toBeVisible();
+  await expectNoAxeViolations(page, "billing with Stripe and a failed payment");
+
+  await putCardOnFile(page, "Add a card", "4242");
+  await expect(
+    page.getByText(`Your card is on file and paid invoice ${customer.invoiceNumber} ($89.00).`),
+  ).toBeVisible();
+  await expect(page.getByText("Payment failed")).toHaveCount(0);
+  await expect(page.getByRole("heading", { name: "Your payment didn't go through" })).toHaveCount(0);
+  await expect(page.getByTestId("open-balance")).toHaveText("$0.00");
+  await expect(page.getByText("The reason given: Your card was declined.")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: /^Pay now/ })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Update card" })).toBeVisible();
+  await expectNoAxeViolations(page, "billing with a card on file");
+  // The charge was the invoice's second attempt, made off-session with the new card.
+  const charges = standIn.requests.filter((request) => request.path === "/v1/payment_intents");
+  expect(charges.map((request) => request.params.off_session)).toEqual(["true"]);
+  await context.close();
+});
+
+test("Pay now goes to Stripe Checkout and back, then a card is put on file (JavaScript off)", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await signInAsCustomer(page, billingCustomer("customer-nojs", 0));
+  await page.goto(`${site.url}/customer-dashboard/billing`);
+  await expect(page.getByTestId("card-on-file")).toHaveText("No card on file.");
+
+  // Pay now on the open invoice: a Checkout session in payment mode for its $89.00.
+  await page.getByRole("button", { name: /^Pay now/ }).click();
+  const paySession = await onCheckout(page);
+  expect(paySession.mode).toBe("payment");
+  expect(paySession.metadata.invoice_id).toMatch(/^[0-9a-f-]{36}$/);
+  expect(paySession.amount_total).toBe(8900);
+
+  // Paid on Stripe's page; its webhook goes through server.js (bounded body, signature header
+  // required) with the bytes intact; the way back shows the invoice paid, once.
+  const { session } = standIn.completePaymentSession(paySession.id);
+  const payload = JSON.stringify(standIn.event("checkout.session.completed", session));
+  const deliver = (signature: string | null) =>
+    fetch(`${site.url}/resources/webhooks/stripe`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...(signature ? { "Stripe-Signature": signature } : {}) },
+      body: payload,
+    });
+  expect((await deliver(null)).status).toBeGreaterThanOrEqual(400);
+  expect((await deliver("t=1,v1=00")).status).toBe(400);
+  const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: "whsec_standin0123456789" });
+  expect((await deliver(signature)).status).toBe(200);
+  expect((await deliver(signature)).status).toBe(200);
+  await page.goto(session.success_url);
+  await expect(page.getByText("Paid", { exact: true }).first()).toBeVisible();
+  await page.goto(`${site.url}/customer-dashboard/billing`);
+  await expect(page.getByTestId("open-balance")).toHaveText("$0.00");
+  await expect(page.getByRole("button", { name: /^Pay now/ })).toHaveCount(0);
+
+  // A card put on file with nothing left to pay charges nothing.
+  const before = standIn.requests.filter((request) => request.path === "/v1/payment_intents").length;
+  await putCardOnFile(page, "Add a card", "1881");
+  await expect(page.getByText("Your card is on file.", { exact: true })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Update card" })).toBeVisible();
+  expect(standIn.requests.filter((request) => request.path === "/v1/payment_intents")).toHaveLength(before);
+  await context.close();
+});
