@@ -7,12 +7,18 @@ import { linkClass, tapLinkClass } from "~/components/ui-classes";
 import { requireAdmin } from "~/features/accounts/auth.server";
 import { handleInvoiceAction, loadAdminInvoice } from "~/features/billing/billing-pages.server";
 import { InvoiceDocument } from "~/features/billing/invoice-document";
-import { RecordPaymentForm, RefundForm, UncollectibleForm, VoidForm } from "~/features/billing/invoice-forms";
+import {
+  ChargeCardForm,
+  RecordPaymentForm,
+  RefundForm,
+  UncollectibleForm,
+  VoidForm,
+} from "~/features/billing/invoice-forms";
 import { centsToInput } from "~/features/billing/money";
 import { readFormData } from "~/utils/form-data.server";
 
-// One invoice for an admin: its lines and payments, "Record payment", "Refund" and "Void"
-// (docs/decisions/102).
+// One invoice for an admin: its lines and payments, "Charge" the card on file (with Stripe),
+// "Record payment", "Refund", "Void" and "Mark uncollectible" (docs/decisions/102, 107).
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
   const data = await loadAdminInvoice(params.invoiceId ?? "");
@@ -31,7 +37,7 @@ export const headers = () => ({ "Cache-Control": "private, no-store" });
 const h3Class = "text-xl font-semibold text-slate-900 dark:text-white";
 
 export default function AdminInvoice() {
-  const { invoice, forms } = useLoaderData<typeof loader>();
+  const { invoice, card, forms } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post";
@@ -88,6 +94,21 @@ export default function AdminInvoice() {
           </ul>
         )}
       </section>
+      {invoice.status === "open" && card ? (
+        <section aria-labelledby="charge-card-heading">
+          <h3 id="charge-card-heading" className={h3Class}>
+            Charge the card on file
+          </h3>
+          <p className="mt-2">
+            {card}. The balance is charged now; a decline is recorded and the customer told, as on a retry.
+          </p>
+          <ChargeCardForm
+            balance={invoice.balance}
+            busy={busy}
+            errors={resultFor("charge-card")?.error?.[""] ?? undefined}
+          />
+        </section>
+      ) : null}
       {invoice.status === "open" ? (
         <section aria-labelledby="record-payment-heading">
           <h3 id="record-payment-heading" className={h3Class}>

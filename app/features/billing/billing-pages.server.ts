@@ -12,6 +12,7 @@ import {
 } from "./billing-schema";
 import { currentPeriod } from "./billing-rules";
 import { centsToInput, formatCents } from "./money";
+import { chargeCardNow } from "./charge-now.server";
 import { BillingError, markInvoiceUncollectible, recordPayment, voidInvoice } from "./payments.server";
 import { cardOnFile } from "./stripe-checkout.server";
 import { refundPayment } from "./stripe-payments.server";
@@ -163,8 +164,12 @@ export async function loadAdminInvoice(invoiceId: string, now = new Date()) {
   if (!invoice) return null;
   const today = businessToday(now);
   const view = await invoiceView(invoice, today);
+  // "Charge <balance>" to the card on file: with Stripe, on an open invoice with a balance.
+  const card =
+    isStripeConfigured() && view.balanceCents > 0 ? await cardOnFile(await getDb(), invoice.customer_id) : null;
   return {
     invoice: view,
+    card,
     forms: {
       paymentKey: randomUUID(),
       refundKey: randomUUID(),
@@ -242,6 +247,7 @@ const TOASTS: Record<InvoiceIntent, string> = {
   refund: "Refund recorded",
   void: "Invoice voided",
   uncollectible: "Invoice written off",
+  "charge-card": "Card charged",
 };
 
 /**
@@ -271,8 +277,9 @@ export async function handleInvoiceAction(
     submission: { reply: (options?: { formErrors?: string[] }) => SubmissionResult<string[]> },
     change: () => Promise<unknown>,
   ) => {
+    let said: unknown;
     try {
-      await change();
+      said = await change();
     } catch (error) {
       if (!(error instanceof BillingError)) throw error;
       log.info("billing.refused", { intent, invoiceId: context.invoiceId, status: error.status });
@@ -281,7 +288,8 @@ export async function handleInvoiceAction(
     log.info("billing.changed", { intent, invoiceId: context.invoiceId, adminId: context.adminId });
     return redirectWithSuccess(`/admin-dashboard/billing/${context.invoiceId}`, {
       message: "Success",
-      description: TOASTS[intent],
+      // A change may say more than its intent's word (a card charge: still processing).
+      description: typeof said === "string" ? said : TOASTS[intent],
     });
   };
 
@@ -328,5 +336,7 @@ export async function handleInvoiceAction(
       return run(formErrorsOnly, () => voidInvoice(db, { invoiceId: context.invoiceId, now }));
     case "uncollectible":
       return run(formErrorsOnly, () => markInvoiceUncollectible(db, { invoiceId: context.invoiceId, now }));
+    case "charge-card":
+      return run(formErrorsOnly, () => chargeCardNow(db, { invoiceId: context.invoiceId, now }));
   }
 }

@@ -108,14 +108,14 @@ export function RefundForm({
   );
 }
 
-/** A form of one button (Void, Mark uncollectible) and the refusal's message above it. */
+/** A form of one button (Void, Mark uncollectible, Charge) and the refusal's message above it. */
 function OneButtonForm({
   intent,
   label,
   busy,
   errors,
 }: {
-  intent: "void" | "uncollectible";
+  intent: "void" | "uncollectible" | "charge-card";
   label: string;
   busy: boolean;
   errors?: string[];
@@ -137,4 +137,8 @@ export function VoidForm({ busy, errors }: { busy: boolean; errors?: string[] })
 
 export function UncollectibleForm({ busy, errors }: { busy: boolean; errors?: string[] }) {
   return <OneButtonForm intent="uncollectible" label="Mark uncollectible" busy={busy} errors={errors} />;
+}
+
+export function ChargeCardForm({ balance, busy, errors }: { balance: string; busy: boolean; errors?: string[] }) {
+  return <OneButtonForm intent="charge-card" label={`Charge ${balance}`} busy={busy} errors={errors} />;
 }
