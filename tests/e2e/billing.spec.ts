@@ -1,7 +1,14 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { billingCustomer } from "./billing-customers";
-import { expectNoAxeViolations, expectToast, signIn, signInAsAdmin, useClientAddress } from "./helpers";
+import {
+  expectNoAxeViolations,
+  expectNoErrorToast,
+  expectToast,
+  signIn,
+  signInAsAdmin,
+  useClientAddress,
+} from "./helpers";
 
 /**
  * Issue 27 step 2: the customer sees an invoice and downloads its PDF; the admin records a cash
@@ -19,12 +26,6 @@ test.beforeEach(async ({ page, context }) => {
 });
 
 /** No error toast, neither sonner's (JavaScript) nor the server's live region (without it). */
-async function expectNoErrorToast(page: Page) {
-  await expect(page.locator("[data-sonner-toast], [data-testid=flash-toast]").filter({ hasText: "Error" })).toHaveCount(
-    0,
-  );
-}
-
 for (const js of [true, false]) {
   test.describe(js ? "Billing with JavaScript" : "Billing without JavaScript", () => {
     test.use({ javaScriptEnabled: js, viewport: { width: 1280, height: 900 } });

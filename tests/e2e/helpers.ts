@@ -248,6 +248,13 @@ export async function expectToast(page: Page, js: boolean, title: string, descri
   await expect(toast.first()).toBeVisible();
 }
 
+/** No error toast shows, in either kind of toast (a success test's other side). */
+export async function expectNoErrorToast(page: Page) {
+  await expect(page.locator("[data-sonner-toast], [data-testid=flash-toast]").filter({ hasText: "Error" })).toHaveCount(
+    0,
+  );
+}
+
 /** With JavaScript, sonner keeps a toast for a few seconds: let it go before the next step. */
 export async function waitForToastsToClear(page: Page, js: boolean) {
   if (js) await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 15_000 });

@@ -2,14 +2,18 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import type { Kysely } from "kysely";
 import Stripe from "stripe";
+import { hashPassword } from "../../app/features/accounts/password.server";
 import { connect } from "../../db/connection";
 import { migrateToLatest } from "../../db/migrator";
 import { databaseOptionsFromEnv } from "../../db/options";
+import type { Database } from "../../db/schema";
 import { startAppServer, type AppServer } from "../helpers/app-server";
 import { startStripeStandIn, type StripeStandIn } from "../helpers/stripe-stand-in";
 import { billingCustomer } from "./billing-customers";
-import { expectNoAxeViolations } from "./helpers";
+import { expectNoAxeViolations, expectNoErrorToast, expectToast, signInAsAdmin } from "./helpers";
+import { allTestAdmins, TEST_ADMIN_PASSWORD } from "./test-admins";
 import { seedBillingCustomers } from "./seed-billing-customers";
 
 /**
@@ -17,8 +21,9 @@ import { seedBillingCustomers } from "./seed-billing-customers";
  * server.js with Stripe's keys, its stripe package pointed at the local stand-in of Stripe's API
  * (which also plays Checkout's hosted page). "Add a card" lands on the session's page; coming
  * back shows the card, and a new card pays a failed invoice at once (docs/decisions/107); "Pay
- * now" on the customer's open invoice lands on a payment session. The server has its own PGlite
- * folder, seeded with the billing journeys' customers before it starts.
+ * now" on the customer's open invoice lands on a payment session; the admin charges a card on
+ * file from the invoice's page. The server has its own PGlite folder, seeded with the billing
+ * journeys' customers, the test admins and two cards before it starts.
  */
 let standIn: StripeStandIn;
 let site: AppServer;
@@ -32,6 +37,7 @@ test.beforeAll(async () => {
   try {
     await migrateToLatest(handle.db);
     await seedBillingCustomers(handle.db);
+    await seedAdminAndCards(handle.db);
   } finally {
     await handle.close();
   }
@@ -52,6 +58,56 @@ test.afterAll(async () => {
   await standIn?.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
+
+/**
+ * Every test admin (so that each worker signs in as its own, tests/e2e/test-admins.ts), and a
+ * Visa on file at the stand-in for the admin journeys' customers.
+ */
+async function seedAdminAndCards(db: Kysely<Database>) {
+  const passwordHash = await hashPassword(TEST_ADMIN_PASSWORD);
+  for (const admin of allTestAdmins()) {
+    const user = await db
+      .insertInto("users")
+      .values({ email: admin.email, password_hash: passwordHash, email_verified_at: new Date() })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await db.insertInto("profiles").values({ user_id: user.id, full_name: admin.fullName }).execute();
+    await db.insertInto("user_roles").values({ user_id: user.id, role: "admin" }).execute();
+    await db
+      .insertInto("user_totp")
+      .values({ user_id: user.id, secret: admin.totpSecret, enabled_at: new Date() })
+      .execute();
+  }
+  for (const journey of ["admin-js", "admin-nojs"] as const) {
+    const customer = billingCustomer(journey, 0);
+    const user = await db
+      .selectFrom("users")
+      .select("id")
+      .where("email", "=", customer.email)
+      .executeTakeFirstOrThrow();
+    const stripeCustomerId = `cus_e2e${journey.replace("-", "")}`;
+    standIn.customers.set(stripeCustomerId, {
+      id: stripeCustomerId,
+      object: "customer",
+      metadata: { user_id: user.id },
+      invoice_settings: { default_payment_method: null },
+    });
+    const card = standIn.addPaymentMethod({ brand: "visa", last4: "4242", expMonth: 4, expYear: 2030 });
+    await db
+      .insertInto("stripe_customers")
+      .values({
+        user_id: user.id,
+        stripe_customer_id: stripeCustomerId,
+        payment_method_id: card.id,
+        card_brand: "visa",
+        card_last4: "4242",
+        card_exp_month: 4,
+        card_exp_year: 2030,
+        card_added_at: new Date(),
+      })
+      .execute();
+  }
+}
 
 async function signInAsCustomer(page: Page, customer: { email: string; password: string }) {
   await page.goto(`${site.url}/auth`);
@@ -155,3 +211,34 @@ test("Pay now goes to Stripe Checkout and back, then a card is put on file (Java
   expect(standIn.requests.filter((request) => request.path === "/v1/payment_intents")).toHaveLength(before);
   await context.close();
 });
+
+for (const js of [true, false]) {
+  test(`the admin charges the card on file from the invoice's page (JavaScript ${js ? "on" : "off"})`, async ({
+    browser,
+  }) => {
+    test.setTimeout(120_000);
+    const context = await browser.newContext({ javaScriptEnabled: js, baseURL: site.url });
+    const page = await context.newPage();
+    const customer = billingCustomer(js ? "admin-js" : "admin-nojs", 0);
+    await signInAsAdmin(page);
+    await page.goto("/admin-dashboard/billing?status=open");
+    await page.getByRole("link", { name: customer.invoiceNumber, exact: true }).click();
+    await expect(page.getByRole("heading", { name: `Invoice ${customer.invoiceNumber}` })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Charge the card on file" })).toBeVisible();
+    await expect(page.getByText("Visa ending 4242, expires 04/2030.", { exact: false })).toBeVisible();
+    if (js) await expectNoAxeViolations(page, "admin invoice with a card on file");
+
+    await page.getByRole("button", { name: "Charge $89.00" }).click();
+    await expectToast(page, js, "Success", "Card charged");
+    await expectNoErrorToast(page);
+    await expect(page.getByTestId("invoice-balance")).toHaveText("$0.00");
+    await expect(page.getByText("$89.00 by Card (Stripe)")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Charge $89.00" })).toHaveCount(0);
+    const charges = standIn.requests.filter(
+      (request) =>
+        request.path === "/v1/payment_intents" && request.params.customer === `cus_e2e${js ? "adminjs" : "adminnojs"}`,
+    );
+    expect(charges.map((request) => request.params.amount)).toEqual(["8900"]);
+    await context.close();
+  });
+}
