@@ -2,8 +2,9 @@
 // (60% weekly, 30% twice-weekly, 10% thrice-weekly; 5% paused, 5% cancelled), a customer-skipped
 // visit last month for every tenth plan and a completed one-time service for every fiftieth
 // customer; then times the monthly billing run (goal: at most 5 minutes) and its longest
-// transaction (goal: at most 1 s), counts its "Your invoice" e-mails (one per invoice), and the Billing tab's loader (open invoices, the month's
-// totals, the overdue count: one round trip), a customer's Billing page and the admin's customer
+// transaction (goal: at most 1 s), counts its "Your invoice" e-mails (one per invoice), and times
+// the Billing tab's loader (open invoices, the month's totals, the overdue count: one round
+// trip), a customer's Billing page and the admin's customer
 // balance beside the Customers tab's loader as the control, in-process, one call at a time (goal:
 // p95 <= 20 ms); and the HTML of the tab's table.
 // Run: npm run bench billing   BENCH_SCALE=10k for a quick run at 10,000.
