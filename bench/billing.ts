@@ -4,9 +4,9 @@
 // customer; then times the monthly billing run (goal: at most 5 minutes) and its longest
 // transaction (goal: at most 1 s), counts its "Your invoice" e-mails (one per invoice), and times
 // the Billing tab's loader (open invoices, the month's totals, the overdue count: one round
-// trip), a customer's Billing page and the admin's customer
-// balance beside the Customers tab's loader as the control, in-process, one call at a time (goal:
-// p95 <= 20 ms); and the HTML of the tab's table.
+// trip), a customer's Billing page and the admin's customer balance beside the Customers tab's
+// loader as the control, in-process, one call at a time (goal: p95 <= 20 ms); and the HTML of the
+// tab's table.
 // Run: npm run bench billing   BENCH_SCALE=10k for a quick run at 10,000.
 // BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) names the server; the
 // database is made for the run and dropped at the end; BENCH_KEEP=1 keeps it (its name is printed)
