@@ -68,7 +68,7 @@ export function invoiceIssuedEmail(context: MailContext, invoice: IssuedInvoice)
     } else if (invoice.payOnline) {
       paragraphs.push('You can pay it by card on its page with "Pay now", or add a card on your Billing page.');
     } else {
-      paragraphs.push(`To pay it, call us at ${context.phone}. Its page shows what it is for.`);
+      paragraphs.push(`To pay it, call us at ${context.phone}.`);
     }
   }
   if (invoice.footer?.trim()) paragraphs.push(invoice.footer.trim());
