@@ -2,10 +2,11 @@
 // (60% weekly, 30% twice-weekly, 10% thrice-weekly; 5% paused, 5% cancelled), a customer-skipped
 // visit last month for every tenth plan and a completed one-time service for every fiftieth
 // customer; then times the monthly billing run (goal: at most 5 minutes) and its longest
-// transaction (goal: at most 1 s), and the Billing tab's loader (open invoices, the month's
-// totals, the overdue count: one round trip), a customer's Billing page and the admin's customer
-// balance beside the Customers tab's loader as the control, in-process, one call at a time (goal:
-// p95 <= 20 ms); and the HTML of the tab's table.
+// transaction (goal: at most 1 s), counts its "Your invoice" e-mails (one per invoice), and times
+// the Billing tab's loader (open invoices, the month's totals, the overdue count: one round
+// trip), a customer's Billing page and the admin's customer balance beside the Customers tab's
+// loader as the control, in-process, one call at a time (goal: p95 <= 20 ms); and the HTML of the
+// tab's table.
 // Run: npm run bench billing   BENCH_SCALE=10k for a quick run at 10,000.
 // BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) names the server; the
 // database is made for the run and dropped at the end; BENCH_KEEP=1 keeps it (its name is printed)
@@ -116,8 +117,17 @@ try {
       goal: "<= 300 s",
       ok: result.ran && runMs <= RUN_GOAL_MS,
     });
+    // Each new invoice's "Your invoice" e-mail is queued in its batch's transaction (decision 106).
+    const { rows: queued } = await sql<{ n: number }>`
+      select count(*)::int as n from outbox where kind = 'invoice_issued'`.execute(handle.db);
     report({
-      figure: `longest transaction of the run (500 invoices and their lines each)`,
+      figure: `"Your invoice" e-mails queued by the run`,
+      value: fmt(queued[0]?.n ?? 0),
+      goal: `${fmt(result.invoices)} (one per invoice)`,
+      ok: queued[0]?.n === result.invoices,
+    });
+    report({
+      figure: `longest transaction of the run (500 invoices, their lines and e-mails each)`,
       value: `${fmt(result.longestTransactionMs, 0)} ms`,
       goal: `<= ${TRANSACTION_GOAL_MS} ms`,
       ok: result.longestTransactionMs <= TRANSACTION_GOAL_MS,

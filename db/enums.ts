@@ -123,6 +123,10 @@ export const OUTBOX_KINDS = [
   "payment_failed",
   "payment_paused",
   "payment_resumed",
+  // Billing's everyday e-mails (migration 0020): "Your invoice" when one is issued, and the
+  // receipt of each payment recorded.
+  "invoice_issued",
+  "payment_receipt",
 ] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 

@@ -186,14 +186,15 @@ export type DraftInvoice = {
  * (the caller's `trx`). The year's counter row is locked first (FOR UPDATE), so every transaction
  * that numbers invoices waits for the one before it; the invoices that already exist are then
  * read again (a run that held the lock before this one has committed them) and left out, so the
- * inserts cannot conflict and the numbers have no gaps. Returns the invoices inserted.
+ * inserts cannot conflict and the numbers have no gaps. Returns the invoices inserted (their
+ * e-mails are queued in the same transaction).
  */
 export async function insertInvoices(
   trx: Db,
   drafts: readonly DraftInvoice[],
   invoice: { period: string; issuedOn: string; dueOn: string; footer: string | null },
-): Promise<number> {
-  if (drafts.length === 0) return 0;
+): Promise<InsertedInvoice[]> {
+  if (drafts.length === 0) return [];
   const year = Number(invoice.issuedOn.slice(0, 4));
   await trx
     .insertInto("invoice_number_counters")
@@ -229,7 +230,7 @@ export async function insertInvoices(
       lines: draft.lines.filter((line) => !line.visitId || !settled.has(`${line.kind} ${line.visitId}`)),
     }))
     .filter((draft) => draft.lines.length > 0);
-  if (fresh.length === 0) return 0;
+  if (fresh.length === 0) return [];
 
   let next = counter.last_number;
   const inserted = await trx
@@ -250,7 +251,7 @@ export async function insertInvoices(
         };
       }),
     )
-    .returning(["id", "plan_id", "customer_id"])
+    .returning(["id", "plan_id", "customer_id", "number", "total_cents"])
     .execute();
   await trx.updateTable("invoice_number_counters").set({ last_number: next }).where("year", "=", year).execute();
 
@@ -272,7 +273,39 @@ export async function insertInvoices(
       .values(lines.slice(start, start + 2000))
       .execute();
   }
-  return inserted.length;
+  return inserted;
+}
+
+export type InsertedInvoice = {
+  id: string;
+  plan_id: string | null;
+  customer_id: string;
+  number: string;
+  total_cents: number;
+};
+
+export type InvoiceRecipient = {
+  id: string;
+  email: string;
+  /** The card on file, when the customer has one (Stripe's brand, e.g. "visa", and last 4). */
+  card_brand: string | null;
+  card_last4: string | null;
+};
+
+/**
+ * Where these customers' invoice e-mails go, with their card on file, in one query (a batch of
+ * the billing run). A user that is gone is not in the answer.
+ */
+export async function listInvoiceRecipients(db: Db, customerIds: readonly string[]): Promise<InvoiceRecipient[]> {
+  if (customerIds.length === 0) return [];
+  return db
+    .selectFrom("users as u")
+    .leftJoin("stripe_customers as sc", (join) =>
+      join.onRef("sc.user_id", "=", "u.id").on("sc.payment_method_id", "is not", null),
+    )
+    .select(["u.id", "u.email", "sc.card_brand", "sc.card_last4"])
+    .where("u.id", "in", [...new Set(customerIds)])
+    .execute();
 }
 
 /** The invoices of a month, for the run's summary and the tests. */

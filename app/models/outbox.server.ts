@@ -22,27 +22,45 @@ export type NewOutboxMessage = {
   lastError?: string | null;
 };
 
+const rowOf = (message: NewOutboxMessage) => ({
+  kind: message.kind,
+  to_address: message.to,
+  reply_to: message.replyTo ?? null,
+  subject: message.subject,
+  text_body: message.text,
+  html_body: message.html ?? null,
+  attachments: JSON.stringify(message.attachments ?? []),
+  dedupe_key: message.dedupeKey ?? null,
+  related_id: message.relatedId ?? null,
+  status: message.status,
+  ...(message.nextAttemptAt ? { next_attempt_at: message.nextAttemptAt } : {}),
+  ...(message.lastError ? { last_error: message.lastError } : {}),
+});
+
 /** One row; a repeated dedupe key stores nothing and answers undefined. */
 export async function insertOutboxMessage(db: Db, message: NewOutboxMessage): Promise<OutboxMessage | undefined> {
   return db
     .insertInto("outbox")
-    .values({
-      kind: message.kind,
-      to_address: message.to,
-      reply_to: message.replyTo ?? null,
-      subject: message.subject,
-      text_body: message.text,
-      html_body: message.html ?? null,
-      attachments: JSON.stringify(message.attachments ?? []),
-      dedupe_key: message.dedupeKey ?? null,
-      related_id: message.relatedId ?? null,
-      status: message.status,
-      ...(message.nextAttemptAt ? { next_attempt_at: message.nextAttemptAt } : {}),
-      ...(message.lastError ? { last_error: message.lastError } : {}),
-    })
+    .values(rowOf(message))
     .onConflict((oc) => oc.column("dedupe_key").doNothing())
     .returningAll()
     .executeTakeFirst();
+}
+
+/**
+ * Many rows in one statement (the billing run's e-mails of a batch); a repeated dedupe key stores
+ * nothing. The messages must all set the same optional columns (one VALUES list). Answers how many
+ * were stored.
+ */
+export async function insertOutboxMessages(db: Db, messages: readonly NewOutboxMessage[]): Promise<number> {
+  if (messages.length === 0) return 0;
+  const rows = await db
+    .insertInto("outbox")
+    .values(messages.map(rowOf))
+    .onConflict((oc) => oc.column("dedupe_key").doNothing())
+    .returning("id")
+    .execute();
+  return rows.length;
 }
 
 export type ClaimedOutboxMessage = OutboxMessage & { claim_token: string };

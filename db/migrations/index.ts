@@ -17,6 +17,7 @@ import * as stripe from "./0016-stripe";
 import * as paymentRecovery from "./0017-payment-recovery";
 import * as onMyWayInVisitHistory from "./0018-on-my-way-in-visit-history";
 import * as invoiceTallies from "./0019-invoice-tallies";
+import * as billingEmails from "./0020-billing-emails";
 
 /**
  * Every migration, in order. A static map (not a folder scan) so that the same list works in
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   "0017-payment-recovery": paymentRecovery,
   "0018-on-my-way-in-visit-history": onMyWayInVisitHistory,
   "0019-invoice-tallies": invoiceTallies,
+  "0020-billing-emails": billingEmails,
 };

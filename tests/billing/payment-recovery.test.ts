@@ -201,7 +201,8 @@ describe("a failed payment", () => {
       context,
     });
     expect(late).toEqual({ recorded: false });
-    expect(await mailOf(invoice.id)).toEqual([]);
+    // The cash payment's receipt alone: no failure e-mail.
+    expect((await mailOf(invoice.id)).map((m) => m.kind)).toEqual(["payment_receipt"]);
     expect(await invoiceRow(invoice.id)).toMatchObject({ charge_attempts: 0, first_failed_at: null });
   });
 });
@@ -236,7 +237,7 @@ describe("the collection job", () => {
     expect(calls.filter((c) => c.invoiceId === invoice.id).map((c) => c.attempt)).toEqual([1, 2]);
     const row = await invoiceRow(invoice.id);
     expect(row).toMatchObject({ status: "paid", paid_cents: 8900, next_charge_on: null, charge_attempts: 2 });
-    expect((await mailOf(invoice.id)).map((m) => m.kind)).toEqual(["payment_failed"]);
+    expect((await mailOf(invoice.id)).map((m) => m.kind)).toEqual(["payment_failed", "payment_receipt"]);
   });
 
   it("pauses the plan after the grace days (visits skipped payment_overdue, the customer told), not before", async () => {
@@ -324,10 +325,12 @@ describe("the collection job", () => {
     expect((await invoiceRow(invoice.id)).status).toBe("paid");
     // Run at 10:00 on the 9th: that day's 08:00 visit had started; the later ones are back.
     expect(await visitStates(plan.id, "2027-03-10")).toEqual(["2027-03-16 scheduled", "2027-03-23 scheduled"]);
-    expect((await mailOf(invoice.id)).map((m) => m.kind)).toEqual([
+    // The receipt and "back on" share the payment's transaction (and created_at): sorted by kind.
+    expect((await mailOf(invoice.id)).map((m) => m.kind).sort()).toEqual([
       "payment_failed",
       "payment_failed",
       "payment_paused",
+      "payment_receipt",
       "payment_resumed",
     ]);
   });
@@ -533,7 +536,7 @@ describe("against the stand-in of Stripe's API", () => {
       context,
     });
     expect(late).toEqual({ recorded: false });
-    expect((await mailOf(invoice.id)).map((m) => m.kind)).toEqual(["payment_failed"]);
+    expect((await mailOf(invoice.id)).map((m) => m.kind)).toEqual(["payment_failed", "payment_receipt"]);
     await run(9);
     expect(standIn.posts("/v1/payment_intents")).toHaveLength(2);
   });

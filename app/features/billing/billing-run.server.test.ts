@@ -4,7 +4,9 @@ import { connect } from "../../../db/connection";
 import type { Database, MissedReason, SkipReason, VisitStatus, VisitType } from "../../../db/schema";
 import { useAppDatabase } from "../../../tests/helpers/app-database";
 import { testServerUrl } from "../../../tests/helpers/test-database";
+import { queueInvoiceEmails } from "./billing-emails.server";
 import { BILLING_RUN_LOCK, runBilling, type BillingRunOptions, type BillingRunRules } from "./billing-run.server";
+import type { MailContext } from "./payment-recovery-emails.server";
 import type { AddOn, PlanCard } from "~/content/types";
 
 /**
@@ -401,4 +403,175 @@ describe("runBilling", () => {
       );
     },
   );
+});
+
+describe("the invoice e-mails of the run (docs/decisions/106)", () => {
+  const MAIL: MailContext = {
+    businessName: "Swift Scoop",
+    phone: "(702) 555-0100",
+    ownerEmail: "owner@example.com",
+    siteUrl: "https://yards.example.com",
+  };
+  const billMailing = (options: Partial<BillingRunOptions> = {}) =>
+    bill({ mailContext: MAIL, stripeConfigured: false, ...options });
+  const invoiceMail = () =>
+    db()
+      .selectFrom("outbox")
+      .select(["kind", "to_address", "reply_to", "subject", "text_body", "html_body", "dedupe_key", "related_id"])
+      .where("kind", "=", "invoice_issued")
+      .execute();
+  const emailOf = async (customerId: string) =>
+    (await db().selectFrom("users").select("email").where("id", "=", customerId).executeTakeFirstOrThrow()).email;
+  const invoiceOf = (customerId: string) =>
+    db().selectFrom("invoices").selectAll().where("customer_id", "=", customerId).executeTakeFirstOrThrow();
+
+  beforeEach(async () => {
+    await db().deleteFrom("outbox").where("kind", "=", "invoice_issued").execute();
+    await db().deleteFrom("stripe_customers").execute();
+  });
+
+  it("queues one 'Your invoice' per new invoice, to its customer, keyed by the invoice; a second run queues none", async () => {
+    const plans = [];
+    for (let i = 0; i < 3; i += 1) plans.push(await createPlan({ weekdays: [2], start_date: "2027-01-04" }));
+    const alone = await createCustomer();
+    await addVisit({ customerId: alone, day: "2027-02-15", type: "Yard Refresh", status: "completed" });
+
+    expect((await billMailing({ batchSize: 2 })).invoices).toBe(4);
+    const invoices = await db().selectFrom("invoices").select(["id", "customer_id", "number"]).execute();
+    const mail = await invoiceMail();
+    expect(mail).toHaveLength(4);
+    for (const invoice of invoices) {
+      const own = mail.filter((m) => m.related_id === invoice.id);
+      expect(own).toHaveLength(1);
+      expect(own[0]).toMatchObject({
+        to_address: await emailOf(invoice.customer_id),
+        reply_to: "owner@example.com",
+        dedupe_key: `invoice-issued:${invoice.id}`,
+        subject: `Your invoice ${invoice.number} for March 2027`,
+      });
+    }
+    expect(new Set(mail.map((m) => m.to_address)).size).toBe(4);
+
+    expect((await billMailing({ batchSize: 2 })).invoices).toBe(0);
+    expect(await invoiceMail()).toHaveLength(4);
+  });
+
+  it("says the amount, the due day, the footer and how to pay, with the invoice's link (Stripe off)", async () => {
+    const plan = await createPlan({ weekdays: [2], start_date: "2027-01-04" });
+    await billMailing();
+    const invoice = await invoiceOf(plan.customer_id);
+    const [mail] = await invoiceMail();
+    const link = `https://yards.example.com/customer-dashboard/billing/${invoice.id}`;
+    expect(mail.text_body).toBe(
+      [
+        `Your invoice ${invoice.number} for March 2027 is ready.`,
+        "Amount due: $89.00, due Monday, March 1.",
+        "To pay it, call us at (702) 555-0100.",
+        "Thank you.",
+        `See your invoice: ${link}`,
+        "Questions? Call us at (702) 555-0100 or reply to this e-mail.",
+        "Swift Scoop",
+      ].join("\n\n"),
+    );
+    expect(mail.html_body).toContain(`<a href="${link}">See your invoice</a>`);
+    expect(mail.text_body).not.toContain("We will charge");
+  });
+
+  it("says which card is charged on the due day when Stripe is on and a card is on file; else 'Pay now'", async () => {
+    const withCard = await createPlan({ weekdays: [2], start_date: "2027-01-04" });
+    const withoutCard = await createPlan({ weekdays: [4], start_date: "2027-01-04" });
+    await db()
+      .insertInto("stripe_customers")
+      .values({
+        user_id: withCard.customer_id,
+        stripe_customer_id: "cus_mailtest",
+        payment_method_id: "pm_mailtest",
+        card_brand: "visa",
+        card_last4: "4242",
+        card_exp_month: 4,
+        card_exp_year: 2030,
+        card_added_at: new Date("2027-01-01T00:00:00Z"),
+      })
+      .execute();
+    await billMailing({ stripeConfigured: true });
+    const mail = await invoiceMail();
+    const cardedId = (await invoiceOf(withCard.customer_id)).id;
+    const otherId = (await invoiceOf(withoutCard.customer_id)).id;
+    const carded = mail.find((m) => m.related_id === cardedId)!;
+    const other = mail.find((m) => m.related_id === otherId)!;
+    expect(carded.text_body).toContain(
+      "Amount due: $89.00, due Monday, March 1.\n\nWe will charge Visa ending 4242 on Monday, March 1. You don't need to do anything.",
+    );
+    expect(other.text_body).toContain(
+      'You can pay it by card on its page with "Pay now", or add a card on your Billing page.',
+    );
+    expect(other.text_body).not.toContain("We will charge");
+
+    // The same card with Stripe off: it cannot be charged, so the e-mail does not say it will be.
+    await db().deleteFrom("outbox").where("kind", "=", "invoice_issued").execute();
+    await db().deleteFrom("invoice_lines").execute();
+    await db().deleteFrom("invoices").execute();
+    await billMailing({ stripeConfigured: false });
+    const offId = (await invoiceOf(withCard.customer_id)).id;
+    const off = (await invoiceMail()).find((m) => m.related_id === offId)!;
+    expect(off.text_body).not.toContain("We will charge");
+    expect(off.text_body).toContain("To pay it, call us at (702) 555-0100.");
+  });
+
+  it("an invoice its credits cover says nothing is due (and charges no card)", async () => {
+    // April 2027 settles March, whose five Tuesdays were all skipped with notice: 5 × 20.54 > 89.
+    const plan = await createPlan({ weekdays: [2], start_date: "2027-01-04" });
+    await db()
+      .insertInto("stripe_customers")
+      .values({
+        user_id: plan.customer_id,
+        stripe_customer_id: "cus_credits",
+        payment_method_id: "pm_credits",
+        card_brand: "visa",
+        card_last4: "4242",
+        card_exp_month: 4,
+        card_exp_year: 2030,
+        card_added_at: new Date("2027-01-01T00:00:00Z"),
+      })
+      .execute();
+    for (const day of ["2027-03-02", "2027-03-09", "2027-03-16", "2027-03-23", "2027-03-30"]) {
+      await addVisit({
+        customerId: plan.customer_id,
+        planId: plan.id,
+        day,
+        status: "skipped",
+        skipReason: "customer",
+        skippedAt: hoursBefore(at8("2027-03-02"), 72),
+      });
+    }
+    await billMailing({ now: new Date("2027-04-01T16:00:00Z"), stripeConfigured: true });
+    const invoice = await invoiceOf(plan.customer_id);
+    expect(invoice.total_cents).toBeLessThanOrEqual(0);
+    const [mail] = await invoiceMail();
+    expect(mail.text_body).toContain("Your credits cover it: nothing is due, and you don't need to do anything.");
+    expect(mail.text_body).not.toContain("Amount due");
+    expect(mail.text_body).not.toContain("We will charge");
+  });
+
+  it("a customer whose user is gone gets nothing, and nothing fails", async () => {
+    const queued = await db()
+      .transaction()
+      .execute((trx) =>
+        queueInvoiceEmails(
+          trx,
+          [
+            {
+              id: crypto.randomUUID(),
+              plan_id: null,
+              customer_id: crypto.randomUUID(),
+              number: "2027-999999",
+              total_cents: 100,
+            },
+          ],
+          { period: "2027-03-01", dueOn: "2027-03-01", footer: null, context: MAIL, stripeConfigured: true },
+        ),
+      );
+    expect(queued).toBe(0);
+    expect(await invoiceMail()).toEqual([]);
+  });
 });

@@ -6,6 +6,8 @@ import {
   settlementWindow,
   visitTypeSlug,
 } from "./billing-rules";
+import { billingMailContext, queueInvoiceEmails } from "./billing-emails.server";
+import type { MailContext } from "./payment-recovery-emails.server";
 import { getAddOns, getCatalogue, getSiteSettings } from "~/content/content.server";
 import { estimateMonthlyPrice } from "~/content/pricing";
 import type { AddOn, BillingRules, PlanCard } from "~/content/types";
@@ -26,6 +28,7 @@ import { withAdvisoryLock } from "~/utils/advisory-lock.server";
 import { formatBusinessDate } from "~/utils/business-time";
 import { getDb, type Db } from "~/utils/db.server";
 import { byId, keysetBatches } from "~/utils/keyset-batches.server";
+import { isStripeConfigured } from "~/utils/stripe.server";
 
 /**
  * The billing run (issue 27, docs/decisions/101), built like the plan visit generator: one run at
@@ -39,6 +42,9 @@ import { byId, keysetBatches } from "~/utils/keyset-batches.server";
  * previous billing date to this one), plus each completed one-time service of those days. A
  * customer with one-time services and no plan invoice that month gets an invoice of them alone.
  * Missed visits (locked gate, dog in yard: the Terms' denied access) are never credited.
+ *
+ * Each new invoice's "Your invoice" e-mail is queued in the transaction that inserts it
+ * (docs/decisions/106): the invoice and its e-mail commit together, or neither does.
  */
 
 export const BILLING_RUN_LOCK = "swift-scoop:billing-run";
@@ -57,6 +63,10 @@ export type BillingRunOptions = {
   /** The catalogue and add-ons (prices); by default Sanity's. */
   catalogue?: readonly PlanCard[];
   addOns?: readonly AddOn[];
+  /** The owner's name, phone and address for the invoice e-mails; by default Sanity's. */
+  mailContext?: MailContext;
+  /** Whether cards are charged (the e-mails say so); by default whether Stripe is configured. */
+  stripeConfigured?: boolean;
   signal?: AbortSignal;
   /** Awaited between batches (the server's background run paces itself: decision 099). */
   betweenBatches?: () => Promise<void>;
@@ -80,7 +90,11 @@ export type BillingRunResult = {
 export async function runBilling(options: BillingRunOptions): Promise<BillingRunResult> {
   const db = options.db ?? (await getDb());
   const rules = options.rules ?? (await billingRunRules());
-  const [catalogue, addOns] = await Promise.all([options.catalogue ?? getCatalogue(), options.addOns ?? getAddOns()]);
+  const [catalogue, addOns, mailContext] = await Promise.all([
+    options.catalogue ?? getCatalogue(),
+    options.addOns ?? getAddOns(),
+    options.mailContext ?? billingMailContext(),
+  ]);
   const today = businessToday(options.now);
   const period = currentPeriod(today, rules.billingDay);
   const window = settlementWindow(period, rules.billingDay);
@@ -93,6 +107,8 @@ export async function runBilling(options: BillingRunOptions): Promise<BillingRun
     issuedOn: today,
     dueOn: today > period ? today : period,
     prices: priceBook(catalogue, addOns),
+    mailContext,
+    stripeConfigured: options.stripeConfigured ?? isStripeConfigured(),
     batchSize: options.batchSize ?? PLAN_BATCH,
     signal: options.signal,
     betweenBatches: options.betweenBatches,
@@ -123,6 +139,8 @@ type Run = {
   issuedOn: string;
   dueOn: string;
   prices: PriceBook;
+  mailContext: MailContext;
+  stripeConfigured: boolean;
   batchSize: number;
   signal?: AbortSignal;
   betweenBatches?: () => Promise<void>;
@@ -218,13 +236,23 @@ async function write(conn: Db, run: Run, drafts: DraftInvoice[]) {
   for (let start = 0; start < drafts.length; start += WRITE_CHUNK) {
     const chunk = drafts.slice(start, start + WRITE_CHUNK);
     const started = performance.now();
+    const footer = run.rules.invoiceFooter || null;
     await conn.transaction().execute(async (trx) => {
-      run.counts.invoices += await insertInvoices(trx, chunk, {
+      const inserted = await insertInvoices(trx, chunk, {
         period: run.period,
         issuedOn: run.issuedOn,
         dueOn: run.dueOn,
-        footer: run.rules.invoiceFooter || null,
+        footer,
       });
+      // Set-based: one read of the addresses and cards, one INSERT of the batch's e-mails.
+      await queueInvoiceEmails(trx, inserted, {
+        period: run.period,
+        dueOn: run.dueOn,
+        footer,
+        context: run.mailContext,
+        stripeConfigured: run.stripeConfigured,
+      });
+      run.counts.invoices += inserted.length;
     });
     run.counts.longestTransactionMs = Math.max(run.counts.longestTransactionMs, performance.now() - started);
   }

@@ -12,6 +12,9 @@ import { getEnv } from "~/utils/env.server";
 
 const BILLING_PATH = "/customer-dashboard/billing";
 
+/** The owner's words every billing e-mail needs (its closing, its reply-to, its links). */
+export type MailContext = Pick<RecoveryContext, "businessName" | "phone" | "ownerEmail" | "siteUrl">;
+
 /** The owner's words and rules the e-mails and the pause need; tests pass their own. */
 export type RecoveryContext = {
   businessName: string;
@@ -41,22 +44,26 @@ const dayFormat = new Intl.DateTimeFormat("en-US", {
   timeZone: "UTC",
 });
 /** "Thursday, March 4" for "2027-03-04" (a business day, not an instant). */
-const dayText = (day: string) => dayFormat.format(new Date(`${day}T00:00:00Z`));
+export const dayText = (day: string) => dayFormat.format(new Date(`${day}T00:00:00Z`));
 
-type Mail = Pick<EmailToEnqueue, "kind" | "subject" | "text" | "html" | "replyTo">;
+export type Mail = Pick<EmailToEnqueue, "kind" | "subject" | "text" | "html" | "replyTo">;
 
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
-function mail(
-  context: RecoveryContext,
-  fields: { kind: Mail["kind"]; subject: string; paragraphs: string[]; linkText: string },
+/**
+ * A billing e-mail: its paragraphs (a line break inside one is kept), the link to the Billing
+ * page (or `path` under it), and the closing with the owner's phone and name.
+ */
+export function mail(
+  context: MailContext,
+  fields: { kind: Mail["kind"]; subject: string; paragraphs: string[]; linkText: string; path?: string },
 ): Mail {
-  const link = new URL(BILLING_PATH, context.siteUrl).href;
+  const link = new URL(fields.path ?? BILLING_PATH, context.siteUrl).href;
   const closing = `Questions? Call us at ${context.phone} or reply to this e-mail.`;
   const text = [...fields.paragraphs, `${fields.linkText}: ${link}`, closing, context.businessName].join("\n\n");
   const html = [
-    ...fields.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
+    ...fields.paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, "<br>")}</p>`),
     `<p><a href="${escapeHtml(link)}">${escapeHtml(fields.linkText)}</a></p>`,
     `<p>${escapeHtml(closing)}<br>${escapeHtml(context.businessName)}</p>`,
   ].join("\n");

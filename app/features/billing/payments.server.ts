@@ -1,5 +1,7 @@
 import type { PaymentMethod } from "../../../db/enums";
-import { afterInvoiceSettled } from "./payment-resume.server";
+import { billingMailContext, queuePaymentReceipt } from "./billing-emails.server";
+import type { MailContext } from "./payment-recovery-emails.server";
+import { afterInvoiceSettled, customerEmail } from "./payment-resume.server";
 import {
   addPaymentRefunded,
   insertPayment,
@@ -17,7 +19,8 @@ import type { Db } from "~/utils/db.server";
  * locks the invoice (and the payment, for a refund) first, so two presses, two admins or a
  * webhook cannot interleave; the payment's unique idempotency key makes a repeated press find the
  * first payment instead of adding a second. An invoice is paid when what was paid (less refunds)
- * covers its total, and open again when a refund takes it below.
+ * covers its total, and open again when a refund takes it below. Every payment recorded queues
+ * the customer's receipt in its transaction (docs/decisions/106); a refund sends none.
  */
 
 export class BillingError extends Error {
@@ -44,23 +47,49 @@ export type RecordPaymentInput = {
    * invoice it covers becomes paid.
    */
   stripePaymentIntentId?: string;
+  /** The card a Stripe payment was made with, when known: the receipt names it ("Visa ending 4242"). */
+  card?: { brand: string; last4: string } | null;
+  /** The owner's words for the receipt; by default Sanity's. */
+  context?: MailContext;
 };
 
 /** Records a payment; `{ repeated: true }` when the key was used already (nothing new stored). */
 export async function recordPayment(db: Db, input: RecordPaymentInput): Promise<{ repeated: boolean }> {
+  // Read before the locks are taken (Sanity's settings are cached, but may be fetched).
+  const context = input.context ?? (await billingMailContext());
   return db.transaction().execute(async (trx) => {
     const invoice = await lockInvoice(trx, input.invoiceId);
     if (!invoice) throw new BillingError("We could not find that invoice.", 404);
     const id = await insertPaymentChecked(trx, invoice, input);
     if (id === null) return { repeated: true };
     const paid = invoice.paid_cents + input.amountCents;
+    const receipt = async (status: string) =>
+      queuePaymentReceipt(trx, {
+        context,
+        customerEmail: await customerEmail(trx, invoice.customer_id),
+        payment: {
+          id,
+          amountCents: input.amountCents,
+          method: input.method,
+          paidOn: input.paidOn,
+          card: input.card ?? null,
+        },
+        invoice: {
+          id: invoice.id,
+          number: invoice.number,
+          owedCents: status === "open" ? invoice.total_cents - paid : 0,
+          paidInFull: paid >= invoice.total_cents,
+        },
+      });
     if (invoice.status !== "open") {
       // Only a Stripe payment gets here (insertPaymentChecked refuses the others).
       await setInvoicePaid(trx, invoice.id, paid, invoice.status, invoice.paid_at);
+      await receipt(invoice.status);
       return { repeated: false };
     }
     const settled = paid >= invoice.total_cents;
     await setInvoicePaid(trx, invoice.id, paid, settled ? "paid" : "open", settled ? input.now : null);
+    await receipt(settled ? "paid" : "open");
     // Every payment passes here (by hand, a Stripe charge, a webhook): a plan held for this
     // invoice resumes in the same transaction (docs/decisions/104).
     if (settled) await afterInvoiceSettled(trx, { invoiceId: invoice.id, now: input.now });

@@ -1,3 +1,4 @@
+import { brandLabel } from "./card-brands";
 import { BillingError } from "./payments.server";
 import { CURRENCY, syncStripeIntent } from "./stripe-payments.server";
 import { businessToday } from "~/features/visits/visit-dates";
@@ -187,17 +188,3 @@ export async function cardOnFile(db: Db, userId: string) {
   if (!row?.card_last4 || !row.card_brand || !row.card_exp_month || !row.card_exp_year) return null;
   return `${brandLabel(row.card_brand)} ending ${row.card_last4}, expires ${String(row.card_exp_month).padStart(2, "0")}/${row.card_exp_year}`;
 }
-
-const BRANDS: Record<string, string> = {
-  visa: "Visa",
-  mastercard: "Mastercard",
-  amex: "American Express",
-  discover: "Discover",
-  diners: "Diners Club",
-  jcb: "JCB",
-  unionpay: "UnionPay",
-  cartes_bancaires: "Cartes Bancaires",
-  eftpos_au: "eftpos",
-  interac: "Interac",
-};
-export const brandLabel = (brand: string) => BRANDS[brand] ?? "Card";

@@ -53,6 +53,7 @@ export async function recordStripeIntent(db: Db, intent: Stripe.PaymentIntent, n
     return "unmatched";
   }
   const amount = intent.amount_received || intent.amount;
+  const card = await cardOfIntent(db, intent, invoice.customer_id);
   const { repeated } = await recordPayment(db, {
     invoiceId: invoice.id,
     method: "stripe",
@@ -62,6 +63,7 @@ export async function recordStripeIntent(db: Db, intent: Stripe.PaymentIntent, n
     recordedBy: null,
     idempotencyKey: paymentKeyFor(intent.id),
     stripePaymentIntentId: intent.id,
+    card,
     now,
   });
   if (!repeated && invoice.status !== "open") {
@@ -72,6 +74,31 @@ export async function recordStripeIntent(db: Db, intent: Stripe.PaymentIntent, n
     log.warn("stripe.overpaid", { invoiceId: invoice.id });
   }
   return repeated ? "repeated" : "recorded";
+}
+
+/**
+ * The card a PaymentIntent was paid with, for the receipt ("Visa ending 4242"): the card on file
+ * when it is that one (the off-session charge), else the PaymentMethod as Stripe has it ("Pay
+ * now" with another card). Null when it is recorded already (no receipt is sent again), is not a
+ * card, or Stripe cannot say: the receipt then names the method alone.
+ */
+async function cardOfIntent(db: Db, intent: Stripe.PaymentIntent, customerId: string) {
+  const method = intent.payment_method;
+  if (!method) return null;
+  if (typeof method !== "string") return method.card ? { brand: method.card.brand, last4: method.card.last4 } : null;
+  if (await findPaymentByIntent(db, intent.id)) return null;
+  const onFile = await getStripeCustomer(db, customerId);
+  if (onFile?.payment_method_id === method && onFile.card_brand && onFile.card_last4) {
+    return { brand: onFile.card_brand, last4: onFile.card_last4 };
+  }
+  try {
+    const stripe = await stripeClient();
+    const retrieved = await stripe.paymentMethods.retrieve(method);
+    return retrieved.card ? { brand: retrieved.card.brand, last4: retrieved.card.last4 } : null;
+  } catch (error) {
+    log.warn("stripe.payment_method_unread", { paymentIntentId: intent.id, ...errorFields(error) });
+    return null;
+  }
 }
 
 /** Reads the PaymentIntent from Stripe, records it if it succeeded, then syncs its refunds. */

@@ -10,6 +10,7 @@ import {
   deferOutboxMessage,
   deleteOutboxSentBefore,
   insertOutboxMessage,
+  insertOutboxMessages,
   markOutboxAttemptFailed,
   markOutboxSent,
   markOutboxSkipped,
@@ -65,6 +66,32 @@ export async function enqueueEmail(db: Db, email: EmailToEnqueue) {
   });
   if (row) log.info("outbox.enqueued", { outboxId: row.id, kind: row.kind, status: row.status });
   return row;
+}
+
+/**
+ * Stores many e-mails in one statement (the billing run's "Your invoice" e-mails of a batch), in
+ * the caller's transaction like `enqueueEmail`. None may carry attachments. A repeated dedupe key
+ * stores nothing; answers how many were stored.
+ */
+export async function enqueueEmails(db: Db, emails: readonly Omit<EmailToEnqueue, "attachments">[]) {
+  if (emails.length === 0) return 0;
+  const status = isMailConfigured() ? "pending" : "skipped";
+  const stored = await insertOutboxMessages(
+    db,
+    emails.map((email) => ({
+      kind: email.kind,
+      to: email.to,
+      subject: email.subject,
+      text: email.text,
+      html: email.html,
+      replyTo: email.replyTo,
+      dedupeKey: email.dedupeKey,
+      relatedId: email.relatedId,
+      status,
+    })),
+  );
+  if (stored > 0) log.info("outbox.enqueued_many", { kind: emails[0].kind, stored, status });
+  return stored;
 }
 
 /**
