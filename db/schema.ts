@@ -226,6 +226,8 @@ export interface OutboxTable {
   /** Who holds a `sending` row: only that worker writes its outcome (docs/decisions/035). */
   claim_token: ColumnType<string | null, string | null | undefined, string | null>;
   sent_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** One of many queued at once (the month's invoices): sent after every other due message (decision 106). */
+  bulk: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: CreatedAt;
 }
 

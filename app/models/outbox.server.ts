@@ -20,6 +20,8 @@ export type NewOutboxMessage = {
   nextAttemptAt?: Date;
   /** Why a row stored as skipped was not sent. */
   lastError?: string | null;
+  /** One of many queued at once: the workers take every other due message first. */
+  bulk?: boolean;
 };
 
 const rowOf = (message: NewOutboxMessage) => ({
@@ -35,6 +37,7 @@ const rowOf = (message: NewOutboxMessage) => ({
   status: message.status,
   ...(message.nextAttemptAt ? { next_attempt_at: message.nextAttemptAt } : {}),
   ...(message.lastError ? { last_error: message.lastError } : {}),
+  ...(message.bulk ? { bulk: true } : {}),
 });
 
 /** One row; a repeated dedupe key stores nothing and answers undefined. */
@@ -71,7 +74,8 @@ export type ClaimedOutboxMessage = OutboxMessage & { claim_token: string };
  * lets several workers claim side by side without taking the same row; a lease that ran out
  * (its worker died or stalled) lets another take the row, with a new token. `retryFailed` also
  * takes messages given up on (`npm run outbox:send`), except the ones with nothing to send (the
- * quote notifications from before the outbox, migration 0005, kept only as a record).
+ * quote notifications from before the outbox, migration 0005, kept only as a record). Bulk
+ * messages (the month's invoices) come after every other due one, oldest first within each.
  */
 export async function claimNextOutboxMessage(options: {
   leaseMs: number;
@@ -94,7 +98,7 @@ export async function claimNextOutboxMessage(options: {
       select id from outbox
       where ((status = 'pending' and ${due}) or (status = 'sending' and locked_until < now()) or ${failed})
         and ${ofKind}
-      order by next_attempt_at, id
+      order by bulk, next_attempt_at, id
       limit 1
       for update skip locked
     )

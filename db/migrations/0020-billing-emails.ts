@@ -26,12 +26,22 @@ const oneOf = (column: string, values: readonly string[]) =>
 
 /**
  * The customer is e-mailed when an invoice is issued ("Your invoice") and when a payment is
- * recorded (the receipt): two outbox kinds (docs/decisions/106). Nothing else changes: the e-mails
- * are outbox rows like every other, deduplicated by their keys.
+ * recorded (the receipt): two outbox kinds (docs/decisions/106), deduplicated by their keys.
+ * The billing run queues ~100k invoice e-mails at once: they are `bulk`, and the workers take
+ * every other due message first (a password reset never waits behind a month's invoices), so the
+ * due index leads with it.
  */
 export async function up(db: Kysely<any>) {
   await sql`alter table outbox drop constraint if exists outbox_kind_check`.execute(db);
   await sql`alter table outbox add constraint outbox_kind_check check (${oneOf("kind", OUTBOX_KINDS)})`.execute(db);
+  await db.schema
+    .alterTable("outbox")
+    .addColumn("bulk", "boolean", (col) => col.notNull().defaultTo(false))
+    .execute();
+  await sql`drop index if exists outbox_due_idx`.execute(db);
+  await sql`create index outbox_due_idx on outbox (bulk, next_attempt_at, id) where status in ('pending', 'sending')`.execute(
+    db,
+  );
 }
 
 /**
@@ -39,6 +49,9 @@ export async function up(db: Kysely<any>) {
  * which keeps the record and still sends what is pending.
  */
 export async function down(db: Kysely<any>) {
+  await sql`drop index if exists outbox_due_idx`.execute(db);
+  await sql`create index outbox_due_idx on outbox (next_attempt_at) where status in ('pending', 'sending')`.execute(db);
+  await db.schema.alterTable("outbox").dropColumn("bulk").execute();
   await sql`update outbox set kind = 'other' where kind in ('invoice_issued', 'payment_receipt')`.execute(db);
   await sql`alter table outbox drop constraint if exists outbox_kind_check`.execute(db);
   await sql`alter table outbox add constraint outbox_kind_check check (${oneOf("kind", KINDS_BEFORE)})`.execute(db);

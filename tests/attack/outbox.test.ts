@@ -16,6 +16,7 @@ import {
   deliverClaimedEmail,
   deliverDueEmails,
   enqueueEmail,
+  enqueueEmails,
   MAX_ATTEMPTS,
   nextAttemptAt,
   pruneSentEmails,
@@ -231,6 +232,32 @@ describe("outbox claims (item 8)", () => {
     } finally {
       await silent.close();
     }
+  });
+
+  test("a month's invoice e-mails queued first never hold back a password reset queued after them", async () => {
+    const month = Array.from({ length: 3 }, (_, i) => ({
+      kind: "invoice_issued" as const,
+      to: `bulk${i}@example.com`,
+      subject: `Invoice ${i}`,
+      text: "Your invoice",
+      dedupeKey: `bulk-test:${i}`,
+    }));
+    expect(await enqueueEmails(db(), month)).toBe(3);
+    // Due for an hour already, a minute apart; the reset comes while they wait.
+    for (let i = 0; i < 3; i++) {
+      await db()
+        .updateTable("outbox")
+        .set({ next_attempt_at: sql`now() - make_interval(mins => ${60 - i})` })
+        .where("dedupe_key", "=", `bulk-test:${i}`)
+        .execute();
+    }
+    await enqueueEmail(db(), { kind: "account_password_reset", to: "reset@example.com", subject: "Reset", text: "x" });
+
+    const claim = () => claimNextOutboxMessage({ leaseMs: 90_000 });
+    const order: string[] = [];
+    for (let claimed = await claim(); claimed; claimed = await claim()) order.push(claimed.to_address);
+    expect(order).toEqual(["reset@example.com", "bulk0@example.com", "bulk1@example.com", "bulk2@example.com"]);
+    expect((await outboxRows()).every((row) => row.status === "sending")).toBe(true);
   });
 
   test("backoff: 15 attempts over about a day, then failed", () => {

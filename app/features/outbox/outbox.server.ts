@@ -71,7 +71,8 @@ export async function enqueueEmail(db: Db, email: EmailToEnqueue) {
 /**
  * Stores many e-mails in one statement (the billing run's "Your invoice" e-mails of a batch), in
  * the caller's transaction like `enqueueEmail`. None may carry attachments. A repeated dedupe key
- * stores nothing; answers how many were stored.
+ * stores nothing; answers how many were stored. They are bulk: a month's invoices queued at once
+ * are sent after any other due message (a password reset, "On my way"), never ahead of it.
  */
 export async function enqueueEmails(db: Db, emails: readonly Omit<EmailToEnqueue, "attachments">[]) {
   if (emails.length === 0) return 0;
@@ -88,6 +89,7 @@ export async function enqueueEmails(db: Db, emails: readonly Omit<EmailToEnqueue
       dedupeKey: email.dedupeKey,
       relatedId: email.relatedId,
       status,
+      bulk: true,
     })),
   );
   if (stored > 0) log.info("outbox.enqueued_many", { kind: emails[0].kind, stored, status });
