@@ -81,14 +81,19 @@ async function declinedOnce(invoiceId: string) {
   expect(await invoiceRow(invoiceId)).toMatchObject({ charge_attempts: 1, next_charge_on: addDays(today(), 3) });
 }
 
-/** "Update card" through Checkout with a new card; returns the way back's answer. */
-async function updateCard(cookie: string, card = { brand: "mastercard", last4: "4444", expMonth: 8, expYear: 2031 }) {
+/** "Add a card" / "Update card" pressed: the Checkout session it opened. */
+async function startCardSetup(cookie: string) {
   const started = await callRoute(customerBilling.action, "/customer-dashboard/billing", {
     cookie,
     form: { intent: "add-card", key: KEY },
   });
   expect(started.status).toBe(303);
-  const sessionId = (locationOf(started) ?? "").split("/").pop() ?? "";
+  return (locationOf(started) ?? "").split("/").pop() ?? "";
+}
+
+/** "Update card" through Checkout with a new card; returns the way back's answer. */
+async function updateCard(cookie: string, card = { brand: "mastercard", last4: "4444", expMonth: 8, expYear: 2031 }) {
+  const sessionId = await startCardSetup(cookie);
   const method = stripe.current.addPaymentMethod(card);
   const completed = stripe.current.completeSetupSession(sessionId, method.id);
   const back = await billingPage(cookie, `?card_session=${sessionId}`);
@@ -187,11 +192,7 @@ describe("a new card after a decline", () => {
   it("through the webhook alone (the customer closed the tab): the new card pays, and the way back later charges nothing", async () => {
     const invoiceId = await dueInvoice(alice.id, 1);
     await declinedOnce(invoiceId);
-    const started = await callRoute(customerBilling.action, "/customer-dashboard/billing", {
-      cookie: cookies.alice,
-      form: { intent: "add-card", key: KEY },
-    });
-    const sessionId = (locationOf(started) ?? "").split("/").pop() ?? "";
+    const sessionId = await startCardSetup(cookies.alice);
     const method = stripe.current.addPaymentMethod({ brand: "visa", last4: "4242", expMonth: 4, expYear: 2030 });
     const { setupIntent } = stripe.current.completeSetupSession(sessionId, method.id);
     expect((await signed(stripe.current.event("setup_intent.succeeded", setupIntent))).status).toBe(200);
@@ -207,11 +208,7 @@ describe("a new card after a decline", () => {
   it("the way back and the webhook at the same moment: one charge, one payment", async () => {
     const invoiceId = await dueInvoice(alice.id, 2);
     await declinedOnce(invoiceId);
-    const started = await callRoute(customerBilling.action, "/customer-dashboard/billing", {
-      cookie: cookies.alice,
-      form: { intent: "add-card", key: KEY },
-    });
-    const sessionId = (locationOf(started) ?? "").split("/").pop() ?? "";
+    const sessionId = await startCardSetup(cookies.alice);
     const method = stripe.current.addPaymentMethod({ brand: "visa", last4: "4242", expMonth: 4, expYear: 2030 });
     const { setupIntent } = stripe.current.completeSetupSession(sessionId, method.id);
     const [back, hook] = await Promise.all([
@@ -268,11 +265,7 @@ describe("what a new card does not charge", () => {
     const invoiceId = await dueInvoice(alice.id, 2);
     await declinedOnce(invoiceId);
     // Saving the card that is on file already (another Checkout, the same payment method).
-    const started = await callRoute(customerBilling.action, "/customer-dashboard/billing", {
-      cookie: cookies.alice,
-      form: { intent: "add-card", key: KEY },
-    });
-    const sessionId = (locationOf(started) ?? "").split("/").pop() ?? "";
+    const sessionId = await startCardSetup(cookies.alice);
     stripe.current.completeSetupSession(sessionId, oldCard.paymentMethodId);
     const back = await billingPage(cookies.alice, `?card_session=${sessionId}`);
     expect(await toastOf(back)).toEqual(

@@ -3,11 +3,9 @@ import { PAYMENT_METHOD_LABELS } from "./billing-schema";
 import { cardText } from "./card-brands";
 import { formatCents } from "./money";
 import { dayText, mail, type Mail, type MailContext } from "./payment-recovery-emails.server";
-import { getSiteSettings } from "~/content/content.server";
 import { enqueueEmail, enqueueEmails } from "~/features/outbox/outbox.server";
 import { listInvoiceRecipients, type InsertedInvoice } from "~/models/invoice-run.server";
 import type { Db } from "~/utils/db.server";
-import { getEnv } from "~/utils/env.server";
 
 /**
  * Billing's everyday e-mails (docs/decisions/106): "Your invoice" when the billing run issues one,
@@ -17,16 +15,6 @@ import { getEnv } from "~/utils/env.server";
  */
 
 const BILLING_PATH = "/customer-dashboard/billing";
-
-export async function billingMailContext(): Promise<MailContext> {
-  const settings = await getSiteSettings();
-  return {
-    businessName: settings.businessName,
-    phone: settings.phone,
-    ownerEmail: settings.email,
-    siteUrl: getEnv().SITE_URL,
-  };
-}
 
 const monthFormat = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
 /** "March 2027" for "2027-03-01". */

@@ -6,7 +6,8 @@ import {
   settlementWindow,
   visitTypeSlug,
 } from "./billing-rules";
-import { billingMailContext, queueInvoiceEmails } from "./billing-emails.server";
+import { queueInvoiceEmails } from "./billing-emails.server";
+import { billingMailContext } from "./payment-recovery-emails.server";
 import type { MailContext } from "./payment-recovery-emails.server";
 import { getAddOns, getCatalogue, getSiteSettings } from "~/content/content.server";
 import { estimateMonthlyPrice } from "~/content/pricing";

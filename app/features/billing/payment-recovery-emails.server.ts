@@ -25,16 +25,20 @@ export type RecoveryContext = {
   planRules?: PlanRules;
 };
 
-export async function recoveryContext(): Promise<RecoveryContext> {
+/** Who the billing e-mails are from (the owner's name, phone and address) and the site's address. */
+export async function billingMailContext(): Promise<MailContext> {
   const settings = await getSiteSettings();
   return {
     businessName: settings.businessName,
     phone: settings.phone,
     ownerEmail: settings.email,
     siteUrl: getEnv().SITE_URL,
-    graceDays: settings.billingRules.graceDays,
-    planRules: settings.planRules,
   };
+}
+
+export async function recoveryContext(): Promise<RecoveryContext> {
+  const [mailContext, settings] = await Promise.all([billingMailContext(), getSiteSettings()]);
+  return { ...mailContext, graceDays: settings.billingRules.graceDays, planRules: settings.planRules };
 }
 
 const dayFormat = new Intl.DateTimeFormat("en-US", {
