@@ -1,7 +1,6 @@
 import type { PaymentMethod } from "../../../db/enums";
 import { queuePaymentReceipt } from "./billing-emails.server";
-import { billingMailContext } from "./payment-recovery-emails.server";
-import type { MailContext } from "./payment-recovery-emails.server";
+import { billingMailContext, type MailContext } from "./payment-recovery-emails.server";
 import { afterInvoiceSettled, customerEmail } from "./payment-resume.server";
 import {
   addPaymentRefunded,
