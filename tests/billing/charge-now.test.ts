@@ -103,7 +103,7 @@ describe("Charge the card on file", () => {
     expect(await invoiceRow(invoiceId)).toMatchObject({ status: "paid", charge_attempts: 2 });
   });
 
-  it("without a card, without Stripe, or for a customer: nothing is charged or stored", async () => {
+  it("without a card, for a customer, with Stripe out of reach or without Stripe: nothing is charged or stored", async () => {
     const invoiceId = await createOpenInvoice(db(), alice.id, 3000);
     expect((await page(invoiceId)).card).toBeNull();
     const noCard = await charge(invoiceId);
@@ -115,6 +115,14 @@ describe("Charge the card on file", () => {
     const byCustomer = await charge(invoiceId, cookies.alice).catch((error: unknown) => error as Response);
     expect(locationOf(byCustomer)).toBe("/customer-dashboard");
     expect(await toastOf(byCustomer)).toMatchObject({ type: "error", message: "Access Denied" });
+
+    // Stripe out of reach: nothing charged, counted or recorded; the admin is told to try again.
+    useStripe(stripe.current, { STRIPE_API_BASE_URL: "http://127.0.0.1:9" });
+    const unreachable = await charge(invoiceId);
+    expect(unreachable.status).toBe(409);
+    expect((await refusal(unreachable)).description).toBe(
+      "We could not reach Stripe. Nothing was charged; please try again.",
+    );
 
     useStripe(null);
     expect((await page(invoiceId)).card).toBeNull();
