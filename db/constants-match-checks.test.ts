@@ -10,11 +10,15 @@ import {
   IMAGE_TYPES,
   INVOICE_LINE_KINDS,
   INVOICE_STATUSES,
+  LEDGER_ENTRY_KINDS,
+  CREDIT_NOTE_PAYOUTS,
+  CREDIT_NOTE_REASONS,
   MISSED_REASONS,
   OAUTH_PROVIDERS,
   OUTBOX_KINDS,
   OUTBOX_STATUSES,
   PAYMENT_METHODS,
+  PAYMENT_REVERSAL_KINDS,
   PLAN_EVENT_KINDS,
   PLAN_STATUSES,
   QUOTE_STATUSES,
@@ -55,6 +59,10 @@ const LIVE_LISTS: { table: string; column: string; values: readonly string[] }[]
   { table: "invoices", column: "status", values: INVOICE_STATUSES },
   { table: "invoice_lines", column: "kind", values: INVOICE_LINE_KINDS },
   { table: "payments", column: "method", values: PAYMENT_METHODS },
+  { table: "ledger_entries", column: "kind", values: LEDGER_ENTRY_KINDS },
+  { table: "credit_notes", column: "reason", values: CREDIT_NOTE_REASONS },
+  { table: "credit_notes", column: "paid_out", values: CREDIT_NOTE_PAYOUTS },
+  { table: "payment_reversals", column: "kind", values: PAYMENT_REVERSAL_KINDS },
 ];
 
 let database: TestDatabase;

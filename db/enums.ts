@@ -184,3 +184,35 @@ export type InvoiceLineKind = (typeof INVOICE_LINE_KINDS)[number];
 /** How a payment was made (payments.method): the first four are recorded by hand. */
 export const PAYMENT_METHODS = ["cash", "check", "card_in_person", "other", "stripe"] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+/** What a customer ledger entry records (0021, docs/decisions/113). */
+export const LEDGER_ENTRY_KINDS = [
+  "invoice",
+  "invoice_void",
+  "write_off",
+  "payment",
+  "refund",
+  "credit_note",
+  "payment_reversed",
+  "dispute_lost",
+] as const;
+export type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];
+
+/** Why a credit note gives money back (0021). */
+export const CREDIT_NOTE_REASONS = [
+  "refund",
+  "cancellation",
+  "business_cancelled",
+  "weather",
+  "plan_hold",
+  "goodwill",
+] as const;
+export type CreditNoteReason = (typeof CREDIT_NOTE_REASONS)[number];
+
+/** How a credit note gives it back: as credit on file, or paid out to the card or in cash. */
+export const CREDIT_NOTE_PAYOUTS = ["credit", "refund"] as const;
+export type CreditNotePayout = (typeof CREDIT_NOTE_PAYOUTS)[number];
+
+/** Money that came back out of a payment: a bounced check, a dispute lost (0021). */
+export const PAYMENT_REVERSAL_KINDS = ["reversed", "dispute_lost"] as const;
+export type PaymentReversalKind = (typeof PAYMENT_REVERSAL_KINDS)[number];

@@ -4,16 +4,20 @@ import type {
   BookingProvider,
   BookingSource,
   BookingStatus,
+  CreditNotePayout,
+  CreditNoteReason,
   DogCount,
   HealthFlag,
   ImageType,
   InvoiceLineKind,
   InvoiceStatus,
+  LedgerEntryKind,
   MissedReason,
   OAuthProvider,
   PlanEventKind,
   PlanStatus,
   PaymentMethod,
+  PaymentReversalKind,
   SkipReason,
   OutboxKind,
   OutboxStatus,
@@ -351,8 +355,15 @@ export interface InvoicesTable {
   issued_on: ColumnType<Day | null, Day | null | undefined, Day | null>;
   due_on: ColumnType<Day | null, Day | null | undefined, Day | null>;
   total_cents: ColumnType<number, number | undefined, number>;
-  /** Payments less their refunds. */
+  /**
+   * What paid it: payments (less reversals and lost disputes, and less refunds made before the
+   * ledger, 0021) and credit on file applied to it. Open invoices owe total_cents - paid_cents.
+   */
   paid_cents: ColumnType<number, number | undefined, number>;
+  /** The part of paid_cents that was credit on file ("Credit from previous invoices"). */
+  credit_applied_cents: ColumnType<number, number | undefined, number>;
+  /** Refunded of its payments, shown on it; a refund never makes it owed again (0021). */
+  refunded_cents: ColumnType<number, number | undefined, number>;
   footer: string | null;
   paid_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   voided_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -405,8 +416,12 @@ export interface PaymentsTable {
   invoice_id: string;
   method: PaymentMethod;
   amount_cents: number;
-  /** The refunds of this payment so far; never more than amount_cents (a CHECK). */
+  /** The refunds of this payment so far; with reversals never more than amount_cents (a CHECK). */
   refunded_cents: ColumnType<number, number | undefined, number>;
+  /** The part beyond what its invoice owed when it came: kept as credit on file (0021). */
+  to_credit_cents: ColumnType<number, number | undefined, number>;
+  /** Taken back out of it: a bounced check reversed, a dispute lost (payment_reversals). */
+  reversed_cents: ColumnType<number, number | undefined, number>;
   paid_on: Day;
   note: string | null;
   recorded_by: string | null;
@@ -431,6 +446,62 @@ export interface RefundsTable {
   created_at: CreatedAt;
   /** The Stripe refund it is, unique (0016): the page's refund and the webhook's are one. */
   stripe_refund_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A per-year counter of credit note numbers ("CN-2027-0000123"). */
+export interface CreditNoteNumberCountersTable {
+  year: number;
+  last_number: number;
+}
+
+/** A numbered document that gives a customer money back, as credit on file or a refund (0021). */
+export interface CreditNotesTable {
+  id: Generated<string>;
+  number: string;
+  customer_id: string;
+  invoice_id: string | null;
+  reason: CreditNoteReason;
+  paid_out: CreditNotePayout;
+  amount_cents: number;
+  issued_on: Day;
+  description: string;
+  /** The refund that paid it out, when paid_out is "refund". */
+  refund_id: string | null;
+  idempotency_key: string;
+  created_at: CreatedAt;
+}
+
+/** Money taken back out of a payment: a bounced check reversed, a dispute lost (0021). */
+export interface PaymentReversalsTable {
+  id: Generated<string>;
+  payment_id: string;
+  kind: PaymentReversalKind;
+  amount_cents: number;
+  reversed_on: Day;
+  note: string | null;
+  recorded_by: string | null;
+  idempotency_key: string;
+  created_at: CreatedAt;
+}
+
+/**
+ * The customer ledger (0021, docs/decisions/113): append-only, written by triggers from the
+ * documents above; a customer's balance is the sum of their entries' amounts.
+ */
+export interface LedgerEntriesTable {
+  id: ColumnType<string, never, never>;
+  customer_id: string;
+  kind: LedgerEntryKind;
+  /** Positive: owed to the business (an invoice, a refund paid out); negative: a payment, a credit. */
+  amount_cents: number;
+  occurred_on: Day;
+  invoice_id: string | null;
+  payment_id: string | null;
+  refund_id: string | null;
+  credit_note_id: string | null;
+  reversal_id: string | null;
+  entry_key: string;
+  created_at: CreatedAt;
 }
 
 /** Who a user is at Stripe, and what is shown of their card on file (the card stays at Stripe). */
@@ -485,11 +556,15 @@ export interface Database {
   outbox: OutboxTable;
   customer_plans: CustomerPlansTable;
   customer_plan_events: CustomerPlanEventsTable;
+  credit_note_number_counters: CreditNoteNumberCountersTable;
+  credit_notes: CreditNotesTable;
   invoice_number_counters: InvoiceNumberCountersTable;
   invoices: InvoicesTable;
   invoice_charge_failures: InvoiceChargeFailuresTable;
   invoice_lines: InvoiceLinesTable;
   invoice_tallies: InvoiceTalliesTable;
+  ledger_entries: LedgerEntriesTable;
+  payment_reversals: PaymentReversalsTable;
   payments: PaymentsTable;
   refunds: RefundsTable;
   stripe_customers: StripeCustomersTable;
@@ -520,4 +595,6 @@ export type InvoiceLine = Selectable<InvoiceLinesTable>;
 export type NewInvoiceLine = Insertable<InvoiceLinesTable>;
 export type Payment = Selectable<PaymentsTable>;
 export type Refund = Selectable<RefundsTable>;
+export type CreditNote = Selectable<CreditNotesTable>;
+export type LedgerEntry = Selectable<LedgerEntriesTable>;
 export type StripeCustomer = Selectable<StripeCustomersTable>;

@@ -114,6 +114,7 @@ export type OneTimeVisit = Pick<Visit, "id" | "customer_id" | "service_type" | "
 /**
  * Completed visits not made from a plan (one-time services) in [from, until) that no invoice
  * bills yet: of these customers, or of anyone after `after` (a keyset over (service_date, id)).
+ * The partial index services_one_time_completed_idx (0021) serves both.
  */
 export async function listUnbilledOneTimeVisits(
   db: Db,
@@ -157,23 +158,6 @@ export async function listUnbilledOneTimeVisits(
   return query.execute();
 }
 
-/** Of these customers, the ones that have an invoice without a plan for the month already. */
-export async function findCustomersWithServiceInvoice(
-  db: Db,
-  customerIds: readonly string[],
-  period: string,
-): Promise<Set<string>> {
-  if (customerIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom("invoices")
-    .select("customer_id")
-    .where("customer_id", "in", customerIds)
-    .where("plan_id", "is", null)
-    .where("period_month", "=", period)
-    .execute();
-  return new Set(rows.map((row) => row.customer_id));
-}
-
 export type DraftLine = { kind: InvoiceLineKind; description: string; visitId: string | null; amountCents: number };
 export type DraftInvoice = {
   customerId: string;
@@ -192,7 +176,7 @@ export type DraftInvoice = {
 export async function insertInvoices(
   trx: Db,
   drafts: readonly DraftInvoice[],
-  invoice: { period: string; issuedOn: string; dueOn: string; footer: string | null },
+  invoice: { period: string; issuedOn: string; dueOn: string; footer: string | null; issuedAt: Date },
 ): Promise<InsertedInvoice[]> {
   if (drafts.length === 0) return [];
   const year = Number(invoice.issuedOn.slice(0, 4));
@@ -209,11 +193,7 @@ export async function insertInvoices(
     .executeTakeFirstOrThrow();
 
   const planIds = drafts.flatMap((draft) => (draft.planId ? [draft.planId] : []));
-  const serviceCustomers = drafts.flatMap((draft) => (draft.planId ? [] : [draft.customerId]));
-  const [takenPlans, takenCustomers] = await Promise.all([
-    findInvoicedPlans(trx, planIds, invoice.period),
-    findCustomersWithServiceInvoice(trx, serviceCustomers, invoice.period),
-  ]);
+  const takenPlans = await findInvoicedPlans(trx, planIds, invoice.period);
   // A visit another run billed or credited meanwhile (committed before the lock) is left out.
   const visitIds = drafts.flatMap((draft) => draft.lines.flatMap((line) => (line.visitId ? [line.visitId] : [])));
   const settled = new Set(
@@ -224,7 +204,7 @@ export async function insertInvoices(
         ).map((row) => `${row.kind} ${row.visit_id}`),
   );
   const fresh = drafts
-    .filter((draft) => (draft.planId ? !takenPlans.has(draft.planId) : !takenCustomers.has(draft.customerId)))
+    .filter((draft) => !draft.planId || !takenPlans.has(draft.planId))
     .map((draft) => ({
       ...draft,
       lines: draft.lines.filter((line) => !line.visitId || !settled.has(`${line.kind} ${line.visitId}`)),
@@ -238,15 +218,20 @@ export async function insertInvoices(
     .values(
       fresh.map((draft) => {
         next += 1;
+        const total = draft.lines.reduce((sum, line) => sum + line.amountCents, 0);
+        // Credits that cover the charges: nothing to pay, so it is settled as it is issued, and
+        // what it credits beyond its charges is credit on file (docs/decisions/113).
+        const settled = total <= 0;
         return {
           number: `${year}-${String(next).padStart(6, "0")}`,
           customer_id: draft.customerId,
           plan_id: draft.planId,
           period_month: invoice.period,
-          status: "open" as const,
+          status: settled ? ("paid" as const) : ("open" as const),
+          paid_at: settled ? invoice.issuedAt : null,
           issued_on: invoice.issuedOn,
           due_on: invoice.dueOn,
-          total_cents: draft.lines.reduce((sum, line) => sum + line.amountCents, 0),
+          total_cents: total,
           footer: invoice.footer,
         };
       }),
@@ -282,7 +267,21 @@ export type InsertedInvoice = {
   customer_id: string;
   number: string;
   total_cents: number;
+  /** Credit on file that paid part of it when it was issued. */
+  credit_applied_cents?: number;
 };
+
+/** What credit on file paid of these invoices (after applyCreditOnFile, in the same transaction). */
+export async function readCreditApplied(trx: Db, invoiceIds: readonly string[]): Promise<Map<string, number>> {
+  if (invoiceIds.length === 0) return new Map();
+  const rows = await trx
+    .selectFrom("invoices")
+    .select(["id", "credit_applied_cents"])
+    .where("id", "in", invoiceIds)
+    .where("credit_applied_cents", ">", 0)
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.credit_applied_cents]));
+}
 
 export type InvoiceRecipient = {
   id: string;
@@ -314,4 +313,64 @@ export async function countInvoicesOf(db: Db, period: string): Promise<number> {
     n: number;
   }>`select count(*)::int as n from invoices where period_month = ${period}`.execute(db);
   return rows[0]?.n ?? 0;
+}
+
+export type MonthBilling = {
+  plan_id: string;
+  month: string;
+  /** What the plan's invoice for the month charged for it (its month or prorated month line). */
+  billed: number;
+  /** The skip credits already given for visits of that month. */
+  credited: number;
+};
+
+/**
+ * What each of these plans was billed for each month from `fromMonth` to before `untilMonth`, and
+ * what was credited since for skipped visits of those months: a month's credits never exceed what
+ * was billed for it (docs/decisions/113).
+ */
+export async function listMonthBilling(
+  db: Db,
+  planIds: readonly string[],
+  fromMonth: string,
+  untilMonth: string,
+): Promise<MonthBilling[]> {
+  if (planIds.length === 0) return [];
+  const { rows } = await sql<{
+    plan_id: string;
+    month: string | Date;
+    billed: string | number;
+    credited: string | number;
+  }>`
+    with billed as (
+      select i.plan_id, i.period_month as month, sum(l.amount_cents)::int8 as billed
+      from invoices i join invoice_lines l on l.invoice_id = i.id
+      where i.plan_id = any(${sql.val([...planIds])}::uuid[]) and i.period_month >= ${fromMonth}
+        and i.period_month < ${untilMonth} and i.status <> 'void'
+        and l.kind in ('plan_month', 'prorated_month')
+      group by i.plan_id, i.period_month
+    ), credited as (
+      select s.plan_id, date_trunc('month', s.plan_slot)::date as month, sum(-l.amount_cents)::int8 as credited
+      from services s join invoice_lines l on l.visit_id = s.id and l.kind = 'skip_credit'
+      where s.plan_id = any(${sql.val([...planIds])}::uuid[]) and s.plan_slot >= ${fromMonth}
+        and s.plan_slot < ${untilMonth}
+      group by s.plan_id, date_trunc('month', s.plan_slot)
+    )
+    select b.plan_id, b.month, b.billed, coalesce(c.credited, 0) as credited
+    from billed b left join credited c on c.plan_id = b.plan_id and c.month = b.month`.execute(db);
+  return rows.map((row) => ({
+    plan_id: row.plan_id,
+    month: typeof row.month === "string" ? row.month.slice(0, 10) : row.month.toISOString().slice(0, 10),
+    billed: Number(row.billed),
+    credited: Number(row.credited),
+  }));
+}
+
+/** The first month any invoice was made for: services from its settlement window on are billed. */
+export async function firstInvoicedMonth(db: Db): Promise<string | null> {
+  const row = await db
+    .selectFrom("invoices")
+    .select((eb) => eb.fn.min("period_month").as("first"))
+    .executeTakeFirst();
+  return (row?.first as string | null | undefined) ?? null;
 }

@@ -138,6 +138,8 @@ export async function listInvoicePayments(db: Db, invoiceId: string) {
       "pay.method",
       "pay.amount_cents",
       "pay.refunded_cents",
+      "pay.reversed_cents",
+      "pay.to_credit_cents",
       "pay.paid_on",
       "pay.note",
       "pay.created_at",
@@ -157,8 +159,8 @@ type CustomerInvoiceRow = Pick<
 >;
 
 /**
- * A customer's Billing page in one round trip: what they owe now (their open invoices' totals
- * less what was paid, every one of them) beside their invoices, newest month first (at most
+ * A customer's Billing page in one round trip: their balance (the sum of their ledger entries,
+ * docs/decisions/113; negative: credit on file) beside their invoices, newest month first (at most
  * `limit`, drafts left out). Both walk the index (customer_id, period_month desc, id).
  */
 export async function readCustomerBilling(db: Db, customerId: string, limit: number) {
@@ -174,8 +176,8 @@ export async function readCustomerBilling(db: Db, customerId: string, limit: num
   const { rows } = await sql<
     Omit<CustomerInvoiceRow, "id"> & { id: string | null; owed: string | number }
   >`select b.owed, i.* from (
-      select coalesce(sum(total_cents - paid_cents), 0)::int8 as owed
-      from invoices where customer_id = ${customerId} and status = 'open'
+      select coalesce(sum(amount_cents), 0)::int8 as owed
+      from ledger_entries where customer_id = ${customerId}
     ) b left join lateral ${invoices} i on true
     order by i.period_month desc, i.id desc`.execute(db);
   return {
@@ -186,11 +188,11 @@ export async function readCustomerBilling(db: Db, customerId: string, limit: num
   };
 }
 
-/** What the customer owes now: the open invoices' totals less what was paid on them. */
+/** The customer's balance: the sum of their ledger entries (negative: credit on file). */
 export async function customerBalance(db: Db, customerId: string): Promise<number> {
   const { rows } = await sql<{ balance: string | number }>`
-    select coalesce(sum(total_cents - paid_cents), 0)::int8 as balance
-    from invoices where customer_id = ${customerId} and status = 'open'`.execute(db);
+    select coalesce(sum(amount_cents), 0)::int8 as balance
+    from ledger_entries where customer_id = ${customerId}`.execute(db);
   return Number(rows[0]?.balance ?? 0);
 }
 
@@ -211,10 +213,14 @@ export type NewPaymentRow = {
 };
 
 /** Inserts the payment unless its key was used: returns its id, or null for a repeated key. */
-export async function insertPayment(trx: Db, payment: NewPaymentRow): Promise<string | null> {
+export async function insertPayment(
+  trx: Db,
+  payment: NewPaymentRow & { toCreditCents?: number },
+): Promise<string | null> {
   const row = await trx
     .insertInto("payments")
     .values({
+      to_credit_cents: payment.toCreditCents ?? 0,
       invoice_id: payment.invoiceId,
       method: payment.method,
       amount_cents: payment.amountCents,
@@ -303,5 +309,22 @@ export async function addPaymentRefunded(trx: Db, paymentId: string, amountCents
     .updateTable("payments")
     .set((eb) => ({ refunded_cents: eb("refunded_cents", "+", amountCents) }))
     .where("id", "=", paymentId)
+    .execute();
+}
+
+export async function addPaymentReversed(trx: Db, paymentId: string, amountCents: number) {
+  await trx
+    .updateTable("payments")
+    .set((eb) => ({ reversed_cents: eb("reversed_cents", "+", amountCents) }))
+    .where("id", "=", paymentId)
+    .execute();
+}
+
+/** What was refunded of an invoice's payments, shown on it ("Refunded $20.00"). */
+export async function addInvoiceRefunded(trx: Db, invoiceId: string, amountCents: number, now: Date) {
+  await trx
+    .updateTable("invoices")
+    .set((eb) => ({ refunded_cents: eb("refunded_cents", "+", amountCents), updated_at: now }))
+    .where("id", "=", invoiceId)
     .execute();
 }

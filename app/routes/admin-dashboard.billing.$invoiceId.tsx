@@ -10,7 +10,7 @@ import { InvoiceDocument } from "~/features/billing/invoice-document";
 import {
   ChargeCardForm,
   RecordPaymentForm,
-  RefundForm,
+  PaymentAmountForm,
   UncollectibleForm,
   VoidForm,
 } from "~/features/billing/invoice-forms";
@@ -70,7 +70,13 @@ export default function AdminInvoice() {
                   <strong>{payment.amount}</strong> by {payment.method} on {payment.date}
                   {payment.by ? `, recorded by ${payment.by}` : ""}
                   {payment.refunded ? ` (refunded ${payment.refunded})` : ""}
+                  {payment.reversed ? ` (reversed ${payment.reversed})` : ""}
                 </p>
+                {payment.kept ? (
+                  <p className="text-slate-700 dark:text-slate-300" data-testid="overpaid">
+                    Overpaid: {payment.kept} was kept as credit on file. Refund it, or keep it for the next invoice.
+                  </p>
+                ) : null}
                 {payment.note ? <p className="text-slate-700 dark:text-slate-300">{payment.note}</p> : null}
                 {payment.dispute ? (
                   <p className="mt-2 font-medium text-red-800 dark:text-red-300" data-testid="dispute">
@@ -81,11 +87,22 @@ export default function AdminInvoice() {
                   <p className="text-slate-700 dark:text-slate-300">A refund goes back to the card through Stripe.</p>
                 ) : null}
                 {payment.refundable > 0 ? (
-                  <RefundForm
+                  <PaymentAmountForm
+                    intent="refund"
                     paymentId={payment.id}
-                    refundable={centsToInput(payment.refundable)}
+                    most={centsToInput(payment.refundable)}
                     idempotencyKey={forms.refundKey}
                     lastResult={resultFor("refund")}
+                    busy={busy}
+                  />
+                ) : null}
+                {!payment.viaStripe && payment.reversible > 0 ? (
+                  <PaymentAmountForm
+                    intent="reverse-payment"
+                    paymentId={payment.id}
+                    most={centsToInput(payment.reversible)}
+                    idempotencyKey={forms.reversalKey}
+                    lastResult={resultFor("reverse-payment")}
                     busy={busy}
                   />
                 ) : null}

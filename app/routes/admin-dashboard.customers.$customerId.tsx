@@ -159,6 +159,7 @@ export default function CustomerPage() {
       <p className="mt-1" data-testid="customer-balance">
         Balance: <strong>{billing.balance}</strong>
         {billing.owes ? " open" : ""}
+        {billing.credit ? ` · credit on file ${billing.credit}` : ""}
       </p>
       <ActionToast toast={otherToast} />
 

@@ -33,7 +33,7 @@ export const headers = () => ({ "Cache-Control": "private, no-store" });
 const CUSTOMER_COLUMNS: readonly InvoiceTableColumn[] = ["month", "status", "total", "pdf"];
 
 export default function CustomerBilling() {
-  const { balance, owes, invoices, stripe, card, formKey, paymentNotice } = useLoaderData<typeof loader>();
+  const { balance, owes, credit, invoices, stripe, card, formKey, paymentNotice } = useLoaderData<typeof loader>();
   const busy = useNavigation().state === "submitting";
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
@@ -52,6 +52,11 @@ export default function CustomerBilling() {
         <p className="mt-2 text-3xl font-bold" data-testid="open-balance">
           {balance}
         </p>
+        {credit ? (
+          <p className="mt-1 font-medium text-slate-900 dark:text-white" data-testid="credit-on-file">
+            Credit on file: {credit}. Your next invoice uses it first.
+          </p>
+        ) : null}
         <p className="mt-1 text-slate-700 dark:text-slate-300">
           {!owes
             ? "You owe nothing. Thank you!"

@@ -1,3 +1,4 @@
+import { clearMoney, ledgerSum } from "../helpers/ledger";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
 import { createUser, sessionCookieFor, type TestUser } from "../helpers/factories";
@@ -33,10 +34,7 @@ beforeAll(async () => {
 });
 
 beforeEach(async () => {
-  await db().deleteFrom("refunds").execute();
-  await db().deleteFrom("payments").execute();
-  await db().deleteFrom("invoice_lines").execute();
-  await db().deleteFrom("invoices").execute();
+  await clearMoney(db());
 });
 
 /** An open invoice of $89.00 for the customer, with one line. */
@@ -189,6 +187,17 @@ describe("the customer's Billing page in one round trip", () => {
 
     const older = await createInvoice(bob.id, 1000);
     const newer = await createInvoice(bob.id, 2500);
+    // Paid in cash: the payment is the ledger's entry (docs/decisions/113), the status the invoice's.
+    await db()
+      .insertInto("payments")
+      .values({
+        invoice_id: older,
+        method: "cash",
+        amount_cents: 1000,
+        paid_on: "2027-03-02",
+        idempotency_key: "older",
+      })
+      .execute();
     await db()
       .updateTable("invoices")
       .set({ status: "paid", paid_cents: 1000, paid_at: new Date() })
@@ -220,7 +229,7 @@ describe("Record payment, Refund and Void", () => {
       cookie: cookies.admin,
       params: { customerId: alice.id },
     });
-    expect((await customer.json()).billing).toEqual({ balance: "$0.00", owes: false });
+    expect((await customer.json()).billing).toEqual({ balance: "$0.00", owes: false, credit: null });
   });
 
   it("a double press (the same key twice, or at once) makes one payment", async () => {
@@ -274,7 +283,7 @@ describe("Record payment, Refund and Void", () => {
     expect(await payments()).toEqual([]);
   });
 
-  it("a refund cannot exceed what was paid; a refund reopens a paid invoice; a paid invoice cannot be voided", async () => {
+  it("a refund cannot exceed what was paid; a refund never reopens a paid invoice; a paid invoice cannot be voided", async () => {
     const id = await createInvoice(alice.id);
     await recordPayment(id);
     const [payment] = await payments();
@@ -289,12 +298,20 @@ describe("Record payment, Refund and Void", () => {
     expect((await refund("20", "1a2b3c4d-1111-4222-8333-444455556667")).status).toBe(302);
     // The same key again: one refund.
     expect((await refund("20", "1a2b3c4d-1111-4222-8333-444455556667")).status).toBe(302);
-    expect(await invoiceRow(id)).toMatchObject({ status: "open", paid_cents: 6900 });
+    // A refund is money given back: the invoice stays paid and shows it, a credit note balances it,
+    // and the customer owes nothing (docs/decisions/113).
+    expect(await invoiceRow(id)).toMatchObject({ status: "paid", paid_cents: 8900, refunded_cents: 2000 });
+    expect(await ledgerSum(db(), alice.id)).toBe(0);
+    expect(await db().selectFrom("credit_notes").select(["reason", "paid_out", "amount_cents"]).execute()).toEqual([
+      { reason: "refund", paid_out: "refund", amount_cents: 2000 },
+    ]);
     expect((await refund("69.01", "1a2b3c4d-1111-4222-8333-444455556668")).status).toBe(409);
     expect((await refund("69", "1a2b3c4d-1111-4222-8333-444455556669")).status).toBe(302);
     expect(await db().selectFrom("payments").select("refunded_cents").executeTakeFirstOrThrow()).toEqual({
       refunded_cents: 8900,
     });
+    expect(await invoiceRow(id)).toMatchObject({ status: "paid", refunded_cents: 8900 });
+    expect(await ledgerSum(db(), alice.id)).toBe(0);
     // The database refuses a refund above the payment even if the code did not.
     await expect(
       db().updateTable("payments").set({ refunded_cents: 8901 }).where("id", "=", payment.id).execute(),

@@ -262,7 +262,8 @@ describe("the admin's Refund of a card payment", () => {
     expect(refunds).toHaveLength(1);
     expect(refunds[0]).toMatchObject({ amount_cents: 2000, stripe_refund_id: stripeRefund.id, idempotency_key: key });
     const invoice = await db().selectFrom("invoices").selectAll().where("id", "=", invoiceId).executeTakeFirstOrThrow();
-    expect(invoice).toMatchObject({ status: "open", paid_cents: 6900 });
+    // A refund never reopens the invoice (docs/decisions/113): it stays paid and shows what went back.
+    expect(invoice).toMatchObject({ status: "paid", paid_cents: 8900, refunded_cents: 2000 });
 
     // What is left (69.00) and not a cent more.
     expect((await refund(invoiceId, payment.id, "69.01", "4b1c2d3e-4f50-4a61-8b72-93a4b5c6d7e8")).status).toBe(409);

@@ -50,7 +50,7 @@ async function paidSession(user: TestUser, invoiceId: string) {
 const state = async (invoiceId: string) => ({
   invoice: await db()
     .selectFrom("invoices")
-    .select(["status", "paid_cents"])
+    .select(["status", "paid_cents", "refunded_cents"])
     .where("id", "=", invoiceId)
     .executeTakeFirstOrThrow(),
   payments: await db()
@@ -144,7 +144,7 @@ describe("POST /resources/webhooks/stripe", () => {
 
     expect((await send(stripe.current.event("charge.refunded", charge))).status).toBe(200);
     const after = {
-      invoice: { status: "open", paid_cents: 6900 },
+      invoice: { status: "paid", paid_cents: 8900, refunded_cents: 2000 },
       payments: [{ amount_cents: 8900, refunded_cents: 2000 }],
       refunds: [{ amount_cents: 2000, stripe_refund_id: refund.id }],
     };

@@ -1,3 +1,4 @@
+import { clearMoney } from "./ledger";
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import type { Database } from "../../db/schema";
@@ -83,10 +84,7 @@ export async function createOpenInvoice(db: Kysely<Database>, customerId: string
 export async function clearBilling(db: Kysely<Database>) {
   await db.deleteFrom("stripe_payment_failures").execute();
   await db.deleteFrom("stripe_events").execute();
-  await db.deleteFrom("refunds").execute();
-  await db.deleteFrom("payments").execute();
-  await db.deleteFrom("invoice_lines").execute();
-  await db.deleteFrom("invoices").execute();
+  await clearMoney(db);
   await db.deleteFrom("stripe_customers").execute();
 }
 

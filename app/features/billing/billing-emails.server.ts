@@ -105,7 +105,8 @@ export async function queueInvoiceEmails(
       id: invoice.id,
       number: invoice.number,
       period: issue.period,
-      totalCents: invoice.total_cents,
+      // What is left to pay once credit on file paid part of it (docs/decisions/113).
+      totalCents: invoice.total_cents - (invoice.credit_applied_cents ?? 0),
       dueOn: issue.dueOn,
       footer: issue.footer,
       card,

@@ -13,7 +13,7 @@ import {
 import { currentPeriod } from "./billing-rules";
 import { centsToInput, formatCents } from "./money";
 import { chargeCardNow } from "./charge-now.server";
-import { BillingError, markInvoiceUncollectible, recordPayment, voidInvoice } from "./payments.server";
+import { BillingError, markInvoiceUncollectible, recordPayment, reversePayment, voidInvoice } from "./payments.server";
 import { cardOnFile } from "./stripe-checkout.server";
 import { refundPayment } from "./stripe-payments.server";
 import { getSiteSettings } from "~/content/content.server";
@@ -28,6 +28,7 @@ import {
   readCustomerBilling,
   type InvoiceCursor,
 } from "~/models/invoice.server";
+import { listCreditNotesOfInvoice } from "~/models/ledger.server";
 import { getDb } from "~/utils/db.server";
 import { log } from "~/utils/logger.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
@@ -112,9 +113,10 @@ type InvoiceRow = NonNullable<Awaited<ReturnType<typeof getInvoice>>>;
 /** An invoice as both the admin's page and the customer's printable page show it. */
 async function invoiceView(invoice: InvoiceRow, today: string) {
   const db = await getDb();
-  const [lines, payments, settings] = await Promise.all([
+  const [lines, payments, creditNotes, settings] = await Promise.all([
     listInvoiceLines(db, invoice.id),
     listInvoicePayments(db, invoice.id),
+    listCreditNotesOfInvoice(db, invoice.id),
     getSiteSettings(),
   ]);
   const balance = invoice.status === "open" ? invoice.total_cents - invoice.paid_cents : 0;
@@ -135,7 +137,10 @@ async function invoiceView(invoice: InvoiceRow, today: string) {
       amount: formatCents(line.amount_cents),
     })),
     total: formatCents(invoice.total_cents),
-    paid: formatCents(invoice.paid_cents),
+    // Credit on file that paid part of it, apart from the money (docs/decisions/113).
+    creditApplied: invoice.credit_applied_cents > 0 ? formatCents(-invoice.credit_applied_cents) : null,
+    paid: formatCents(invoice.paid_cents - invoice.credit_applied_cents),
+    refunded: invoice.refunded_cents > 0 ? formatCents(invoice.refunded_cents) : null,
     balance: formatCents(balance),
     balanceCents: balance,
     footer: invoice.footer,
@@ -144,7 +149,16 @@ async function invoiceView(invoice: InvoiceRow, today: string) {
       method: PAYMENT_METHOD_LABELS[payment.method],
       amount: formatCents(payment.amount_cents),
       refunded: payment.refunded_cents > 0 ? formatCents(payment.refunded_cents) : null,
-      refundable: payment.amount_cents - payment.refunded_cents,
+      refundable: payment.amount_cents - payment.refunded_cents - payment.reversed_cents,
+      reversed: payment.reversed_cents > 0 ? formatCents(payment.reversed_cents) : null,
+      reversible: Math.max(
+        0,
+        Math.min(
+          payment.amount_cents - payment.refunded_cents - payment.reversed_cents - payment.to_credit_cents,
+          invoice.paid_cents - invoice.credit_applied_cents,
+        ),
+      ),
+      kept: payment.to_credit_cents > 0 ? formatCents(payment.to_credit_cents) : null,
       date: dayLabel(payment.paid_on),
       note: payment.note,
       by: payment.recorded_by_name,
@@ -152,6 +166,14 @@ async function invoiceView(invoice: InvoiceRow, today: string) {
       dispute: payment.disputed_at
         ? { note: payment.dispute_note, date: dayLabel(businessToday(new Date(payment.disputed_at))) }
         : null,
+    })),
+    creditNotes: creditNotes.map((note) => ({
+      id: note.id,
+      number: note.number,
+      amount: formatCents(note.amount_cents),
+      date: dayLabel(note.issued_on),
+      description: note.description,
+      paidOut: note.paid_out === "refund" ? "Refunded" : "Credit on file",
     })),
   };
 }
@@ -173,6 +195,7 @@ export async function loadAdminInvoice(invoiceId: string, now = new Date()) {
     forms: {
       paymentKey: randomUUID(),
       refundKey: randomUUID(),
+      reversalKey: randomUUID(),
       defaults: { amount: view.balanceCents > 0 ? centsToInput(view.balanceCents) : "", paidOn: today },
     },
   };
@@ -201,8 +224,10 @@ export async function loadCustomerBilling(customerId: string, now = new Date()) 
     online.stripe ? cardOnFile(db, customerId) : null,
   ]);
   return {
-    balance: formatCents(balance),
+    balance: formatCents(Math.max(0, balance)),
     owes: balance > 0,
+    // Credit on file (a negative balance): the next invoice uses it first (docs/decisions/113).
+    credit: balance < 0 ? formatCents(-balance) : null,
     ...online,
     card,
     invoices: invoices.map((row) => ({
@@ -221,7 +246,7 @@ export async function loadCustomerBilling(customerId: string, now = new Date()) 
 /** A customer's balance for the admin's customer page. */
 export async function customerBalanceLabel(customerId: string) {
   const cents = await customerBalance(await getDb(), customerId);
-  return { balance: formatCents(cents), owes: cents > 0 };
+  return { balance: formatCents(Math.max(0, cents)), owes: cents > 0, credit: cents < 0 ? formatCents(-cents) : null };
 }
 
 export type InvoiceActionData = {
@@ -245,6 +270,7 @@ function refuse(
 const TOASTS: Record<InvoiceIntent, string> = {
   "record-payment": "Payment recorded",
   refund: "Refund recorded",
+  "reverse-payment": "Payment reversed",
   void: "Invoice voided",
   uncollectible: "Invoice written off",
   "charge-card": "Card charged",
@@ -304,6 +330,27 @@ export async function handleInvoiceAction(
           method: value.method,
           amountCents: value.amount,
           paidOn: value.paidOn,
+          note: value.note || null,
+          recordedBy: context.adminId,
+          idempotencyKey: value.key,
+          now,
+        }),
+      );
+    }
+    case "reverse-payment": {
+      const submission = parseWithZod(formData, { schema: refundSchema });
+      if (submission.status !== "success") {
+        const result = submission.reply();
+        if (result.error?.paymentId) return refuse(intent, 404, "We could not find that payment.", result);
+        return refuse(intent, 400, "Please check the form", result);
+      }
+      const value = submission.value;
+      return run(submission, () =>
+        reversePayment(db, {
+          invoiceId: context.invoiceId,
+          paymentId: value.paymentId,
+          amountCents: value.amount,
+          reversedOn: businessToday(now),
           note: value.note || null,
           recordedBy: context.adminId,
           idempotencyKey: value.key,

@@ -58,6 +58,17 @@ export function perVisitCents(monthlyCents: number, visitsPerWeek: number): numb
   return mulDivRound(monthlyCents, 12, 52 * visitsPerWeek);
 }
 
+/**
+ * The credit for one skipped visit of a month that was billed `billed` for `slots` visits: the
+ * month's price per visit, never more than what is left of the month's bill after the credits
+ * already given (so a month with every visit skipped credits exactly what it billed).
+ */
+export function skipCreditCents(month: { billed: number; credited: number }, slots: number): number {
+  const left = Math.max(0, month.billed - month.credited);
+  if (slots <= 0) return left;
+  return Math.min(left, mulDivRound(month.billed, 1, slots));
+}
+
 /** The plan's service days in the month (its weekdays), from `from` on. */
 export function serviceDaysInMonth(weekdays: readonly number[], period: string, from = period): number {
   const start = from > period ? from : period;

@@ -1,3 +1,4 @@
+import { clearMoney } from "../../../tests/helpers/ledger";
 import { sql, type Kysely } from "kysely";
 import { beforeEach, describe, expect, it } from "vitest";
 import { connect } from "../../../db/connection";
@@ -162,8 +163,7 @@ async function invoicesWithLines() {
 }
 
 beforeEach(async () => {
-  await db().deleteFrom("invoice_lines").execute();
-  await db().deleteFrom("invoices").execute();
+  await clearMoney(db());
   await db().deleteFrom("invoice_number_counters").execute();
   await db().deleteFrom("service_events").execute();
   await db().deleteFrom("services").execute();
@@ -259,17 +259,17 @@ describe("runBilling", () => {
 
     await bill();
     const [invoice] = await invoicesWithLines();
-    // 89 × 12 / 52 = 20.538… → 20.54.
+    // February (billed before billing began here, at 89.00) had four Tuesdays: 89 ÷ 4 = 22.25.
     expect(invoice.lines).toMatchObject([
       { kind: "plan_month", amount_cents: 8900 },
       {
         kind: "skip_credit",
         visit_id: noticed,
-        amount_cents: -2054,
+        amount_cents: -2225,
         description: "Credit: visit of February 2 skipped with notice",
       },
     ]);
-    expect(invoice.total_cents).toBe(8900 - 2054);
+    expect(invoice.total_cents).toBe(8900 - 2225);
     // March's paused visit is settled by April's invoice, not this one.
     expect(invoice.lines.some((line) => line.visit_id === paused)).toBe(false);
 
@@ -278,7 +278,8 @@ describe("runBilling", () => {
     const aprilInvoice = (await invoicesWithLines()).find((row) => row.period_month === "2027-04-01")!;
     expect(aprilInvoice.lines).toMatchObject([
       { kind: "plan_month", amount_cents: 8900 },
-      { kind: "skip_credit", visit_id: paused, amount_cents: -2054 },
+      // March, billed 89.00 here, has five Tuesdays: 89 ÷ 5 = 17.80.
+      { kind: "skip_credit", visit_id: paused, amount_cents: -1780 },
     ]);
   });
 
@@ -381,8 +382,7 @@ describe("runBilling", () => {
         // Same lock: one runs, or they run one after the other; either way one invoice each.
         const same = await Promise.all([bill({ db: a.db, batchSize: 7 }), bill({ db: b.db, batchSize: 7 })]);
         expect(same.reduce((sum, result) => sum + result.invoices, 0)).toBe(30);
-        await db().deleteFrom("invoice_lines").execute();
-        await db().deleteFrom("invoices").execute();
+        await clearMoney(db());
         await db().deleteFrom("invoice_number_counters").execute();
         // Different locks: only the database's unique key and the counter's row lock keep them apart.
         const apart = await Promise.all([
@@ -509,8 +509,7 @@ describe("the invoice e-mails of the run (docs/decisions/106)", () => {
 
     // The same card with Stripe off: it cannot be charged, so the e-mail does not say it will be.
     await db().deleteFrom("outbox").where("kind", "=", "invoice_issued").execute();
-    await db().deleteFrom("invoice_lines").execute();
-    await db().deleteFrom("invoices").execute();
+    await clearMoney(db());
     await billMailing({ stripeConfigured: false });
     const offId = (await invoiceOf(withCard.customer_id)).id;
     const off = (await invoiceMail()).find((m) => m.related_id === offId)!;
@@ -519,7 +518,8 @@ describe("the invoice e-mails of the run (docs/decisions/106)", () => {
   });
 
   it("an invoice its credits cover says nothing is due (and charges no card)", async () => {
-    // April 2027 settles March, whose five Tuesdays were all skipped with notice: 5 × 20.54 > 89.
+    // April 2027 settles March, whose five Tuesdays were all skipped with notice: 5 × 17.80 = 89.00,
+    // exactly the month and never more (docs/decisions/113).
     const plan = await createPlan({ weekdays: [2], start_date: "2027-01-04" });
     await db()
       .insertInto("stripe_customers")
@@ -546,7 +546,7 @@ describe("the invoice e-mails of the run (docs/decisions/106)", () => {
     }
     await billMailing({ now: new Date("2027-04-01T16:00:00Z"), stripeConfigured: true });
     const invoice = await invoiceOf(plan.customer_id);
-    expect(invoice.total_cents).toBeLessThanOrEqual(0);
+    expect(invoice).toMatchObject({ total_cents: 0, status: "paid" });
     const [mail] = await invoiceMail();
     expect(mail.text_body).toContain("Your credits cover it: nothing is due, and you don't need to do anything.");
     expect(mail.text_body).not.toContain("Amount due");

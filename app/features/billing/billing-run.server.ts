@@ -1,11 +1,15 @@
 import {
+  addMonths,
   currentPeriod,
   dollarsToCents,
   monthCharge,
-  perVisitCents,
+  monthOf,
+  serviceDaysInMonth,
   settlementWindow,
+  skipCreditCents,
   visitTypeSlug,
 } from "./billing-rules";
+import { applyCreditOnFile } from "./customer-credit.server";
 import { queueInvoiceEmails } from "./billing-emails.server";
 import { billingMailContext } from "./payment-recovery-emails.server";
 import type { MailContext } from "./payment-recovery-emails.server";
@@ -14,13 +18,17 @@ import { estimateMonthlyPrice } from "~/content/pricing";
 import type { AddOn, BillingRules, PlanCard } from "~/content/types";
 import { businessToday, startOfBusinessDay } from "~/features/visits/visit-dates";
 import {
+  firstInvoicedMonth,
   insertInvoices,
+  listMonthBilling,
   listPlansToBillBatch,
+  readCreditApplied,
   listUncreditedSkips,
   listUnbilledOneTimeVisits,
   findInvoicedPlans,
   type DraftInvoice,
   type DraftLine,
+  type MonthBilling,
   type OneTimeVisit,
   type PlanToBill,
   type SkippedVisit,
@@ -40,8 +48,12 @@ import { isStripeConfigured } from "~/utils/stripe.server";
  * From the billing date of a month on, every active or paused plan gets an invoice for that
  * month: the month's price, or its first month's share by the visits left (when prorated), less a
  * credit for each visit the customer skipped with notice in the days the invoice settles (the
- * previous billing date to this one), plus each completed one-time service of those days. A
- * customer with one-time services and no plan invoice that month gets an invoice of them alone.
+ * previous billing date to this one; what that visit's month was billed ÷ its visits, a month's
+ * credits never above what it was billed), plus each completed one-time service not yet billed,
+ * however late it was marked completed. Services of a customer with no new plan invoice go on an
+ * invoice of services alone (a customer may get several in a month; each visit is billed once).
+ * Credit on file pays the new invoices first; one whose credits cover it is settled at issue
+ * (docs/decisions/113).
  * Missed visits (locked gate, dog in yard: the Terms' denied access) are never credited.
  *
  * Each new invoice's "Your invoice" e-mail is queued in the transaction that inserts it
@@ -99,10 +111,17 @@ export async function runBilling(options: BillingRunOptions): Promise<BillingRun
   const today = businessToday(options.now);
   const period = currentPeriod(today, rules.billingDay);
   const window = settlementWindow(period, rules.billingDay);
+  // A service completed late (after the invoice of its days) is still billed, on the next run:
+  // services are looked for from the first month billing ever settled (docs/decisions/113).
+  const first = await firstInvoicedMonth(db);
+  const servicesFrom = first && first < period ? settlementWindow(first, rules.billingDay).from : window.from;
   const run: Run = {
     rules,
+    now: options.now,
+    firstInvoicedMonth: first,
     period,
     window,
+    servicesStart: startOfBusinessDay(servicesFrom < window.from ? servicesFrom : window.from)!,
     windowStart: startOfBusinessDay(window.from)!,
     windowEnd: startOfBusinessDay(window.until)!,
     issuedOn: today,
@@ -133,7 +152,12 @@ async function billingRunRules(): Promise<BillingRunRules> {
 
 type Run = {
   rules: BillingRunRules;
+  now: Date;
+  /** The first month billed here (null: none yet); months before it were billed by hand. */
+  firstInvoicedMonth: string | null;
   period: string;
+  /** The first day a completed service not yet billed is looked for from. */
+  servicesStart: Date;
   window: { from: string; until: string };
   windowStart: Date;
   windowEnd: Date;
@@ -188,22 +212,21 @@ async function billPlans(conn: Db, run: Run) {
     );
     const toBill = plans.filter((plan) => !invoiced.has(plan.id));
     if (toBill.length > 0) {
-      const [skips, oneTimes] = await Promise.all([
+      const planIds = toBill.map((plan) => plan.id);
+      const [skips, oneTimes, months] = await Promise.all([
         run.rules.creditSkippedVisits
-          ? listUncreditedSkips(
-              conn,
-              toBill.map((plan) => plan.id),
-              run.window.from,
-              run.window.until,
-            )
+          ? listUncreditedSkips(conn, planIds, run.window.from, run.window.until)
           : Promise.resolve([]),
         listUnbilledOneTimeVisits(
           conn,
-          { from: run.windowStart, until: run.windowEnd },
+          { from: run.servicesStart, until: run.windowEnd },
           { customerIds: toBill.map((plan) => plan.customer_id) },
         ),
+        run.rules.creditSkippedVisits
+          ? listMonthBilling(conn, planIds, monthOf(run.window.from), addMonths(monthOf(run.window.until), 1))
+          : Promise.resolve([]),
       ]);
-      const drafts = planInvoices(toBill, skips, oneTimes, run);
+      const drafts = planInvoices(toBill, skips, oneTimes, months, run);
       await write(conn, run, drafts);
     }
   }
@@ -213,7 +236,11 @@ async function billPlans(conn: Db, run: Run) {
 async function billOneTimeServicesAlone(conn: Db, run: Run) {
   const batches = keysetBatches(
     (after: { date: Date; id: string } | null) =>
-      listUnbilledOneTimeVisits(conn, { from: run.windowStart, until: run.windowEnd }, { after, limit: run.batchSize }),
+      listUnbilledOneTimeVisits(
+        conn,
+        { from: run.servicesStart, until: run.windowEnd },
+        { after, limit: run.batchSize },
+      ),
     {
       batchSize: run.batchSize,
       keyOf: (last) => ({ date: last.service_date, id: last.id }),
@@ -239,12 +266,25 @@ async function write(conn: Db, run: Run, drafts: DraftInvoice[]) {
     const started = performance.now();
     const footer = run.rules.invoiceFooter || null;
     await conn.transaction().execute(async (trx) => {
-      const inserted = await insertInvoices(trx, chunk, {
+      const fresh = await insertInvoices(trx, chunk, {
         period: run.period,
         issuedOn: run.issuedOn,
         dueOn: run.dueOn,
         footer,
+        issuedAt: run.now,
       });
+      // Credit on file pays what it can of the new invoices first ("Credit from previous invoices"),
+      // and an invoice settled at issue with credits beyond its charges leaves credit on file.
+      await applyCreditOnFile(
+        trx,
+        fresh.map((invoice) => invoice.customer_id),
+        run.now,
+      );
+      const applied = await readCreditApplied(
+        trx,
+        fresh.map((invoice) => invoice.id),
+      );
+      const inserted = fresh.map((invoice) => ({ ...invoice, credit_applied_cents: applied.get(invoice.id) ?? 0 }));
       // Set-based: one read of the addresses and cards, one INSERT of the batch's e-mails.
       await queueInvoiceEmails(trx, inserted, {
         period: run.period,
@@ -263,10 +303,12 @@ function planInvoices(
   plans: readonly PlanToBill[],
   skips: readonly SkippedVisit[],
   oneTimes: readonly OneTimeVisit[],
+  months: readonly MonthBilling[],
   run: Run,
 ): DraftInvoice[] {
   const skipsOf = groupBy(skips, (skip) => skip.plan_id!);
   const oneTimesOf = groupBy(oneTimes, (visit) => visit.customer_id);
+  const monthOfPlan = new Map(months.map((month) => [`${month.plan_id} ${month.month}`, { ...month }]));
   const drafts: DraftInvoice[] = [];
   for (const plan of plans) {
     const monthly = run.prices.monthlyCents(plan);
@@ -288,14 +330,22 @@ function planInvoices(
         amountCents: charge.amountCents,
       },
     ];
-    const rate = perVisitCents(monthly, plan.visits_per_week);
-    for (const skip of skipsOf.get(plan.id) ?? []) {
+    // A skipped visit is worth what its month was billed divided by that month's visits, and a
+    // month's credits never exceed what it was billed (docs/decisions/113).
+    const bySlot = [...(skipsOf.get(plan.id) ?? [])].sort((a, b) => (a.plan_slot < b.plan_slot ? -1 : 1));
+    for (const skip of bySlot) {
       if (!skippedWithNotice(skip, run.rules.changeNoticeHours)) continue;
+      const month = monthBilled(monthOfPlan, plan, monthOf(skip.plan_slot), monthly, run);
+      if (!month) continue;
+      const slots = serviceDaysInMonth(plan.weekdays, monthOf(skip.plan_slot), plan.start_date);
+      const credit = skipCreditCents(month, slots);
+      if (credit <= 0) continue;
+      month.credited += credit;
       lines.push({
         kind: "skip_credit",
         description: `Credit: visit of ${dayName(skip.plan_slot)} skipped with notice`,
         visitId: skip.id,
-        amountCents: -rate,
+        amountCents: -credit,
       });
     }
     for (const visit of oneTimesOf.get(plan.customer_id) ?? []) {
@@ -305,6 +355,28 @@ function planInvoices(
     drafts.push({ customerId: plan.customer_id, planId: plan.id, lines });
   }
   return drafts;
+}
+
+/**
+ * What the plan was billed for a month, and credited for it so far. A month before billing began
+ * here (the owner billed it by hand) counts as billed at the plan's price for it; a later month
+ * without an invoice was not billed, so its skips have nothing to give back.
+ */
+function monthBilled(
+  months: Map<string, MonthBilling>,
+  plan: PlanToBill,
+  month: string,
+  monthlyCents: number,
+  run: Run,
+): MonthBilling | null {
+  const key = `${plan.id} ${month}`;
+  const known = months.get(key);
+  if (known) return known;
+  if (run.firstInvoicedMonth !== null && month >= run.firstInvoicedMonth) return null;
+  const charge = monthCharge(plan, month, monthlyCents, run.rules.prorateFirstMonth);
+  const assumed = { plan_id: plan.id, month, billed: charge?.amountCents ?? 0, credited: 0 };
+  months.set(key, assumed);
+  return assumed;
 }
 
 /**

@@ -7,7 +7,14 @@ import type { InvoiceStatus, PaymentMethod } from "../../../db/enums";
  * apart by `intent`.
  * Client-safe: Conform checks the same schemas in the browser; the workflow checks again.
  */
-export const INVOICE_INTENTS = ["record-payment", "refund", "void", "uncollectible", "charge-card"] as const;
+export const INVOICE_INTENTS = [
+  "record-payment",
+  "refund",
+  "reverse-payment",
+  "void",
+  "uncollectible",
+  "charge-card",
+] as const;
 export type InvoiceIntent = (typeof INVOICE_INTENTS)[number];
 export const isInvoiceIntent = (value: unknown): value is InvoiceIntent =>
   (INVOICE_INTENTS as readonly unknown[]).includes(value);

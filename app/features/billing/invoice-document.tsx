@@ -1,8 +1,8 @@
 import type { InvoiceView } from "./billing-pages.server";
 
 /**
- * An invoice as a document: who it is from and to, its lines, total, payments and balance, and
- * the owner's footer. The customer's printable page and the admin's invoice page both show it;
+ * An invoice as a document: who it is from and to, its lines, total, what paid it (credit on file
+ * apart from money), what was refunded, its balance, its credit notes and the owner's footer. The customer's printable page and the admin's invoice page both show it;
  * it prints on its own (the site's header and footer are hidden in print by app/tailwind.css).
  * A long e-mail address breaks rather than widen a phone's page.
  */
@@ -80,12 +80,32 @@ export function InvoiceDocument({ invoice }: { invoice: InvoiceData }) {
             </th>
             <td className={`${moneyClass} font-semibold`}>{invoice.total}</td>
           </tr>
+          {invoice.creditApplied ? (
+            <tr>
+              <th scope="row" className={cellClass}>
+                Credit from previous invoices
+              </th>
+              <td className={moneyClass} data-testid="invoice-credit-applied">
+                {invoice.creditApplied}
+              </td>
+            </tr>
+          ) : null}
           <tr>
             <th scope="row" className={cellClass}>
               Paid
             </th>
             <td className={moneyClass}>{invoice.paid}</td>
           </tr>
+          {invoice.refunded ? (
+            <tr>
+              <th scope="row" className={cellClass}>
+                Refunded
+              </th>
+              <td className={moneyClass} data-testid="invoice-refunded">
+                {invoice.refunded}
+              </td>
+            </tr>
+          ) : null}
           <tr>
             <th scope="row" className={cellClass}>
               Balance due
@@ -96,6 +116,20 @@ export function InvoiceDocument({ invoice }: { invoice: InvoiceData }) {
           </tr>
         </tfoot>
       </table>
+      {invoice.creditNotes.length > 0 ? (
+        <section aria-labelledby="credit-notes-heading" className="mt-6">
+          <h3 id="credit-notes-heading" className="text-lg font-semibold text-slate-900 dark:text-white">
+            Credit notes
+          </h3>
+          <ul className="mt-2 space-y-1 text-slate-800 dark:text-slate-100">
+            {invoice.creditNotes.map((note) => (
+              <li key={note.id}>
+                Credit note {note.number} of {note.date}: {note.description}, {note.amount} ({note.paidOut})
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {invoice.footer ? <p className="mt-6 text-slate-700 dark:text-slate-300">{invoice.footer}</p> : null}
     </article>
   );

@@ -65,48 +65,60 @@ export function RecordPaymentForm({
   );
 }
 
-export function RefundForm({
+/**
+ * A form on one payment with an amount and a reason: "Refund" (money given back; the invoice stays
+ * paid) or "Reverse payment" (a check that bounced: the invoice owes it again).
+ */
+export function PaymentAmountForm({
+  intent,
   paymentId,
-  refundable,
+  most,
   idempotencyKey,
   lastResult,
   busy,
 }: {
+  intent: "refund" | "reverse-payment";
   paymentId: string;
-  refundable: string;
+  most: string;
   idempotencyKey: string;
   lastResult: LastResult;
   busy: boolean;
 }) {
+  const words = PAYMENT_AMOUNT_FORMS[intent];
   const [form, fields] = useForm({
-    id: `refund-${paymentId}`,
+    id: `${intent}-${paymentId}`,
     lastResult,
-    defaultValue: { paymentId, amount: refundable, note: "", key: idempotencyKey },
+    defaultValue: { paymentId, amount: most, note: "", key: idempotencyKey },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: refundSchema }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
   return (
     <Form method="post" {...getFormProps(form)} className={gridClass}>
-      <input type="hidden" name="intent" value="refund" />
+      <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="paymentId" value={paymentId} />
       <input type="hidden" name="key" value={idempotencyKey} />
       <FormMessage id={form.errorId} errors={form.errors} />
       <Field
         field={fields.amount}
-        label="Refund amount"
-        description={`At most ${refundable}`}
+        label={words.amount}
+        description={`At most ${most}`}
         inputProps={{ inputMode: "decimal", autoComplete: "off", required: true }}
       />
       <Field field={fields.note} label="Reason" />
       <div className="sm:col-span-2">
         <button type="submit" disabled={busy} className={secondaryButtonClass}>
-          Refund
+          {words.button}
         </button>
       </div>
     </Form>
   );
 }
+
+const PAYMENT_AMOUNT_FORMS = {
+  refund: { amount: "Refund amount", button: "Refund" },
+  "reverse-payment": { amount: "Amount reversed", button: "Reverse payment" },
+} as const;
 
 /** A form of one button (Void, Mark uncollectible, Charge) and the refusal's message above it. */
 function OneButtonForm({

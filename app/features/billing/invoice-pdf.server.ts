@@ -54,8 +54,13 @@ export function invoicePdfStream(invoice: InvoiceView): ReadableStream<Uint8Arra
     .stroke();
   doc.moveDown(0.3);
   row("Total", invoice.total, true);
+  if (invoice.creditApplied) row("Credit from previous invoices", invoice.creditApplied);
   row("Paid", invoice.paid);
+  if (invoice.refunded) row("Refunded", invoice.refunded);
   row("Balance due", invoice.balance, true);
+  for (const note of invoice.creditNotes) {
+    row(`Credit note ${note.number} of ${note.date}: ${note.description} (${note.paidOut})`, note.amount);
+  }
   if (invoice.footer) {
     doc.moveDown(2);
     doc.font("Helvetica").fontSize(10).text(text(invoice.footer), left, doc.y, { width });

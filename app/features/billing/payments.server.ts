@@ -2,8 +2,11 @@ import type { PaymentMethod } from "../../../db/enums";
 import { queuePaymentReceipt } from "./billing-emails.server";
 import { billingMailContext, type MailContext } from "./payment-recovery-emails.server";
 import { afterInvoiceSettled, customerEmail } from "./payment-resume.server";
+import { applyCreditOnFile } from "./customer-credit.server";
 import {
+  addInvoiceRefunded,
   addPaymentRefunded,
+  addPaymentReversed,
   insertPayment,
   insertRefund,
   lockInvoice,
@@ -12,15 +15,18 @@ import {
   setInvoiceUncollectible,
   setInvoiceVoid,
 } from "~/models/invoice.server";
+import { creditsOnFile, insertCreditNote, insertPaymentReversal, lockCustomerMoney } from "~/models/ledger.server";
 import type { Db } from "~/utils/db.server";
 
 /**
  * Payments recorded by hand, voids and refunds (docs/decisions/102). Each is one transaction that
  * locks the invoice (and the payment, for a refund) first, so two presses, two admins or a
  * webhook cannot interleave; the payment's unique idempotency key makes a repeated press find the
- * first payment instead of adding a second. An invoice is paid when what was paid (less refunds)
- * covers its total, and open again when a refund takes it below. Every payment recorded queues
- * the customer's receipt in its transaction (docs/decisions/106); a refund sends none.
+ * first payment instead of adding a second. An invoice is paid when what paid it covers its
+ * total; a refund never opens it again (docs/decisions/113). Each document stored here is an
+ * entry of the customer ledger, written by the database in the same statement. Every payment
+ * recorded queues the customer's receipt in its transaction (docs/decisions/106); a refund sends
+ * none. Locks: the invoice, then the payment, then the customer's money (lockCustomerMoney).
  */
 
 export class BillingError extends Error {
@@ -53,46 +59,46 @@ export type RecordPaymentInput = {
   context?: MailContext;
 };
 
-/** Records a payment; `{ repeated: true }` when the key was used already (nothing new stored). */
+/**
+ * Records a payment; `{ repeated: true }` when the key was used already (nothing new stored). A
+ * payment pays its invoice up to what it owes; a Stripe payment beyond that (the invoice was paid
+ * meanwhile, by another card or by hand) is kept as credit on file and used at once on what else is
+ * owed (docs/decisions/113).
+ */
 export async function recordPayment(db: Db, input: RecordPaymentInput): Promise<{ repeated: boolean }> {
   // Read before the locks are taken (Sanity's settings are cached, but may be fetched).
   const context = input.context ?? (await billingMailContext());
   return db.transaction().execute(async (trx) => {
     const invoice = await lockInvoice(trx, input.invoiceId);
     if (!invoice) throw new BillingError("We could not find that invoice.", 404);
-    const id = await insertPaymentChecked(trx, invoice, input);
+    const owed = invoice.status === "open" ? Math.max(0, invoice.total_cents - invoice.paid_cents) : 0;
+    const applied = Math.min(input.amountCents, owed);
+    const id = await insertPaymentChecked(trx, invoice, { ...input, toCreditCents: input.amountCents - applied });
     if (id === null) return { repeated: true };
-    const paid = invoice.paid_cents + input.amountCents;
-    const receipt = async (status: string) =>
-      queuePaymentReceipt(trx, {
-        context,
-        customerEmail: await customerEmail(trx, invoice.customer_id),
-        payment: {
-          id,
-          amountCents: input.amountCents,
-          method: input.method,
-          paidOn: input.paidOn,
-          card: input.card ?? null,
-        },
-        invoice: {
-          id: invoice.id,
-          number: invoice.number,
-          owedCents: status === "open" ? invoice.total_cents - paid : 0,
-          paidInFull: paid >= invoice.total_cents,
-        },
-      });
-    if (invoice.status !== "open") {
-      // Only a Stripe payment gets here (insertPaymentChecked refuses the others).
-      await setInvoicePaid(trx, invoice.id, paid, invoice.status, invoice.paid_at);
-      await receipt(invoice.status);
-      return { repeated: false };
-    }
-    const settled = paid >= invoice.total_cents;
-    await setInvoicePaid(trx, invoice.id, paid, settled ? "paid" : "open", settled ? input.now : null);
-    await receipt(settled ? "paid" : "open");
+    const paid = invoice.paid_cents + applied;
+    const settled = invoice.status === "open" && paid >= invoice.total_cents;
+    if (applied > 0) await setInvoicePaid(trx, invoice.id, paid, settled ? "paid" : "open", settled ? input.now : null);
+    await queuePaymentReceipt(trx, {
+      context,
+      customerEmail: await customerEmail(trx, invoice.customer_id),
+      payment: {
+        id,
+        amountCents: input.amountCents,
+        method: input.method,
+        paidOn: input.paidOn,
+        card: input.card ?? null,
+      },
+      invoice: {
+        id: invoice.id,
+        number: invoice.number,
+        owedCents: invoice.status === "open" && !settled ? invoice.total_cents - paid : 0,
+        paidInFull: invoice.status !== "open" || settled,
+      },
+    });
     // Every payment passes here (by hand, a Stripe charge, a webhook): a plan held for this
     // invoice resumes in the same transaction (docs/decisions/104).
     if (settled) await afterInvoiceSettled(trx, { invoiceId: invoice.id, now: input.now });
+    if (applied < input.amountCents) await applyCreditOnFile(trx, [invoice.customer_id], input.now);
     return { repeated: false };
   });
 }
@@ -100,7 +106,7 @@ export async function recordPayment(db: Db, input: RecordPaymentInput): Promise<
 async function insertPaymentChecked(
   trx: Db,
   invoice: { id: string; status: string; total_cents: number; paid_cents: number },
-  input: RecordPaymentInput,
+  input: RecordPaymentInput & { toCreditCents: number },
 ) {
   // A repeated press after the first one paid the invoice in full: the key answers before the state.
   const repeated = await trx
@@ -130,7 +136,9 @@ export async function voidInvoice(db: Db, input: { invoiceId: string; now: Date 
     if (invoice.status !== "open" && invoice.status !== "draft") {
       throw new BillingError("Only an open invoice can be voided.", 409);
     }
-    if (invoice.paid_cents > 0) throw new BillingError("Refund its payments before voiding this invoice.", 409);
+    if (invoice.paid_cents > invoice.credit_applied_cents) {
+      throw new BillingError("Refund its payments before voiding this invoice.", 409);
+    }
     // A draft has no issue day; voiding it issues nothing, so it gets one to satisfy the states' rule.
     if (invoice.status === "draft") {
       await trx
@@ -142,6 +150,8 @@ export async function voidInvoice(db: Db, input: { invoiceId: string; now: Date 
     await setInvoiceVoid(trx, invoice.id, input.now);
     // Nothing is owed any more: a plan held for it resumes (docs/decisions/104).
     await afterInvoiceSettled(trx, { invoiceId: invoice.id, now: input.now });
+    // Credit on file that paid part of it is the customer's again, for what else is owed.
+    if (invoice.credit_applied_cents > 0) await applyCreditOnFile(trx, [invoice.customer_id], input.now);
   });
 }
 
@@ -176,7 +186,10 @@ export type RefundInput = {
 
 /**
  * Records a refund of a payment, never more than what is left of it (checked here, and by the
- * payments' CHECK on refunded_cents); a paid invoice it takes below its total is open again.
+ * payments' CHECK). A refund never makes its invoice owed again (docs/decisions/113): the part of
+ * it that pays back an overpayment still on file comes out of that credit; the rest is money the
+ * business gives back, so it comes with a credit note paid out as this refund, and the balance
+ * stays what it was. Only "Reverse payment" makes money owed again.
  */
 export async function recordRefund(db: Db, input: RefundInput): Promise<{ repeated: boolean }> {
   return db.transaction().execute(async (trx) => {
@@ -198,15 +211,79 @@ export async function recordRefund(db: Db, input: RefundInput): Promise<{ repeat
         .executeTakeFirst();
       if (known) return { repeated: true };
     }
-    if (input.amountCents > payment.amount_cents - payment.refunded_cents) {
+    if (input.amountCents > payment.amount_cents - payment.refunded_cents - payment.reversed_cents) {
       throw new BillingError("A refund cannot be more than what is left of the payment.", 409);
     }
+    await lockCustomerMoney(trx, [invoice.customer_id]);
     const id = await insertRefund(trx, { ...input });
     if (id === null) return { repeated: true };
     await addPaymentRefunded(trx, payment.id, input.amountCents);
-    const paid = invoice.paid_cents - input.amountCents;
-    const status = invoice.status === "paid" && paid < invoice.total_cents ? "open" : invoice.status;
-    await setInvoicePaid(trx, invoice.id, paid, status, status === "paid" ? invoice.paid_at : null);
+    await addInvoiceRefunded(trx, invoice.id, input.amountCents, input.now);
+    // The overpayment this payment left on file is paid back first (refunds of it come out of it first).
+    const overpaidLeft = Math.max(0, payment.to_credit_cents - payment.refunded_cents);
+    const credit = (await creditsOnFile(trx, [invoice.customer_id])).get(invoice.customer_id) ?? 0;
+    const fromCredit = Math.min(input.amountCents, overpaidLeft, credit);
+    const given = input.amountCents - fromCredit;
+    if (given > 0) {
+      await insertCreditNote(trx, {
+        customerId: invoice.customer_id,
+        invoiceId: invoice.id,
+        reason: "refund",
+        paidOut: "refund",
+        amountCents: given,
+        issuedOn: input.refundedOn,
+        description: input.note
+          ? `Refund: ${input.note}`.slice(0, 300)
+          : `Refund of a payment on invoice ${invoice.number}`,
+        refundId: id,
+        idempotencyKey: `refund:${id}`,
+      });
+    }
+    return { repeated: false };
+  });
+}
+
+export type ReversePaymentInput = {
+  invoiceId: string;
+  paymentId: string;
+  amountCents: number;
+  reversedOn: string;
+  note: string | null;
+  recordedBy: string | null;
+  idempotencyKey: string;
+  now: Date;
+};
+
+/**
+ * "Reverse payment" (a check that bounced): the money never came, so the invoice owes it again
+ * and is open for collection. The one action that makes money owed again (docs/decisions/113).
+ */
+export async function reversePayment(db: Db, input: ReversePaymentInput): Promise<{ repeated: boolean }> {
+  return db.transaction().execute(async (trx) => {
+    const invoice = await lockInvoice(trx, input.invoiceId);
+    if (!invoice) throw new BillingError("We could not find that invoice.", 404);
+    const payment = await lockPayment(trx, input.paymentId);
+    if (!payment || payment.invoice_id !== invoice.id) throw new BillingError("We could not find that payment.", 404);
+    const used = await trx
+      .selectFrom("payment_reversals")
+      .select("id")
+      .where("idempotency_key", "=", input.idempotencyKey)
+      .executeTakeFirst();
+    if (used) return { repeated: true };
+    if (invoice.status === "void" || invoice.status === "draft" || invoice.status === "uncollectible") {
+      throw new BillingError("Only a payment on an open or paid invoice can be reversed.", 409);
+    }
+    const left = Math.min(
+      payment.amount_cents - payment.refunded_cents - payment.reversed_cents - payment.to_credit_cents,
+      invoice.paid_cents - invoice.credit_applied_cents,
+    );
+    if (input.amountCents > left) {
+      throw new BillingError("A reversal cannot be more than what is left of the payment.", 409);
+    }
+    const id = await insertPaymentReversal(trx, { ...input, kind: "reversed" });
+    if (id === null) return { repeated: true };
+    await addPaymentReversed(trx, payment.id, input.amountCents);
+    await setInvoicePaid(trx, invoice.id, invoice.paid_cents - input.amountCents, "open", null);
     return { repeated: false };
   });
 }

@@ -1,0 +1,207 @@
+import { sql } from "kysely";
+import type { CreditNotePayout, CreditNoteReason, LedgerEntryKind, PaymentReversalKind } from "../../db/schema";
+import type { Db } from "~/utils/db.server";
+
+/**
+ * Table access for the customer ledger (docs/decisions/113). The entries are written by the
+ * database's triggers from the documents (invoices, payments, refunds, credit notes, reversals);
+ * this module reads them and inserts the documents that only the ledger's workflow makes.
+ */
+
+/** A customer's balance: the sum of their entries (positive: owed; negative: credit on file). */
+export async function ledgerBalance(db: Db, customerId: string): Promise<number> {
+  const { rows } = await sql<{ balance: string | number }>`
+    select coalesce(sum(amount_cents), 0)::int8 as balance from ledger_entries where customer_id = ${customerId}`.execute(
+    db,
+  );
+  return Number(rows[0]?.balance ?? 0);
+}
+
+/**
+ * The credit on file of these customers, those that have any: what their open invoices owe less
+ * their balance. Credit is applied to what is due as soon as both exist, so it is the negative
+ * balance of a customer who owes nothing.
+ */
+export async function creditsOnFile(db: Db, customerIds: readonly string[]): Promise<Map<string, number>> {
+  if (customerIds.length === 0) return new Map();
+  const { rows } = await sql<{ customer_id: string; credit: string | number }>`
+    select c.id as customer_id,
+      (select coalesce(sum(i.total_cents - i.paid_cents), 0) from invoices i
+        where i.customer_id = c.id and i.status = 'open')
+      - (select coalesce(sum(e.amount_cents), 0) from ledger_entries e where e.customer_id = c.id) as credit
+    from unnest(${sql.val([...new Set(customerIds)])}::uuid[]) as c(id)`.execute(db);
+  return new Map(rows.filter((row) => Number(row.credit) > 0).map((row) => [row.customer_id, Number(row.credit)]));
+}
+
+/**
+ * Serialises the transactions that use a customer's credit on file (the billing run applying it,
+ * a refund paid out of it): transaction-level advisory locks, taken in one order.
+ */
+export async function lockCustomerMoney(trx: Db, customerIds: readonly string[]) {
+  const keys = [...new Set(customerIds)].sort();
+  if (keys.length === 0) return;
+  await sql`select pg_advisory_xact_lock(hashtextextended('swift-scoop:money:' || k, 0))
+    from unnest(${sql.val(keys)}::text[]) with ordinality as t(k, n) order by n`.execute(trx);
+}
+
+/** A customer's open invoices that owe something, oldest first (credit is applied in this order). */
+export async function listOpenInvoicesOwing(trx: Db, customerId: string) {
+  return trx
+    .selectFrom("invoices")
+    .select(["id", "total_cents", "paid_cents", "credit_applied_cents"])
+    .where("customer_id", "=", customerId)
+    .where("status", "=", "open")
+    .whereRef("total_cents", ">", "paid_cents")
+    .orderBy("due_on")
+    .orderBy("number")
+    .forUpdate()
+    .execute();
+}
+
+/** Adds credit on file to what paid an invoice; settled (paid) when nothing is left owing. */
+export async function addCreditApplied(
+  trx: Db,
+  invoice: { id: string; total_cents: number; paid_cents: number },
+  cents: number,
+  now: Date,
+) {
+  const settled = invoice.paid_cents + cents >= invoice.total_cents;
+  await trx
+    .updateTable("invoices")
+    .set((eb) => ({
+      paid_cents: eb("paid_cents", "+", cents),
+      credit_applied_cents: eb("credit_applied_cents", "+", cents),
+      ...(settled ? { status: "paid" as const, paid_at: now } : {}),
+      updated_at: now,
+    }))
+    .where("id", "=", invoice.id)
+    .execute();
+  return settled;
+}
+
+export type LedgerRow = {
+  id: string;
+  kind: LedgerEntryKind;
+  amount_cents: number;
+  occurred_on: string;
+  invoice_id: string | null;
+  invoice_number: string | null;
+  credit_note_number: string | null;
+  payment_method: string | null;
+};
+
+/** A customer's entries, newest first, with the documents' numbers. */
+export async function listLedger(db: Db, customerId: string, limit: number): Promise<LedgerRow[]> {
+  return db
+    .selectFrom("ledger_entries as e")
+    .leftJoin("invoices as i", "i.id", "e.invoice_id")
+    .leftJoin("credit_notes as cn", "cn.id", "e.credit_note_id")
+    .leftJoin("payments as p", "p.id", "e.payment_id")
+    .select([
+      "e.id",
+      "e.kind",
+      "e.amount_cents",
+      "e.occurred_on",
+      "e.invoice_id",
+      "i.number as invoice_number",
+      "cn.number as credit_note_number",
+      "p.method as payment_method",
+    ])
+    .where("e.customer_id", "=", customerId)
+    .orderBy("e.id", "desc")
+    .limit(limit)
+    .execute() as Promise<LedgerRow[]>;
+}
+
+export type NewCreditNote = {
+  customerId: string;
+  invoiceId: string | null;
+  reason: CreditNoteReason;
+  paidOut: CreditNotePayout;
+  amountCents: number;
+  issuedOn: string;
+  description: string;
+  refundId: string | null;
+  idempotencyKey: string;
+};
+
+/**
+ * Numbers and inserts a credit note ("CN-2027-0000001"), the year's counter row locked first as
+ * invoice numbers are (docs/decisions/100): no gap, no race. Null when its key was used.
+ */
+export async function insertCreditNote(trx: Db, note: NewCreditNote): Promise<{ id: string; number: string } | null> {
+  const used = await trx
+    .selectFrom("credit_notes")
+    .select("id")
+    .where("idempotency_key", "=", note.idempotencyKey)
+    .executeTakeFirst();
+  if (used) return null;
+  const year = Number(note.issuedOn.slice(0, 4));
+  await trx
+    .insertInto("credit_note_number_counters")
+    .values({ year, last_number: 0 })
+    .onConflict((oc) => oc.column("year").doNothing())
+    .execute();
+  const counter = await trx
+    .updateTable("credit_note_number_counters")
+    .set((eb) => ({ last_number: eb("last_number", "+", 1) }))
+    .where("year", "=", year)
+    .returning("last_number")
+    .executeTakeFirstOrThrow();
+  const number = `CN-${year}-${String(counter.last_number).padStart(7, "0")}`;
+  const row = await trx
+    .insertInto("credit_notes")
+    .values({
+      number,
+      customer_id: note.customerId,
+      invoice_id: note.invoiceId,
+      reason: note.reason,
+      paid_out: note.paidOut,
+      amount_cents: note.amountCents,
+      issued_on: note.issuedOn,
+      description: note.description,
+      refund_id: note.refundId,
+      idempotency_key: note.idempotencyKey,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return { id: row.id, number };
+}
+
+export async function listCreditNotesOfInvoice(db: Db, invoiceId: string) {
+  return db
+    .selectFrom("credit_notes")
+    .select(["id", "number", "reason", "paid_out", "amount_cents", "issued_on", "description"])
+    .where("invoice_id", "=", invoiceId)
+    .orderBy("number")
+    .execute();
+}
+
+export async function insertPaymentReversal(
+  trx: Db,
+  reversal: {
+    paymentId: string;
+    kind: PaymentReversalKind;
+    amountCents: number;
+    reversedOn: string;
+    note: string | null;
+    recordedBy: string | null;
+    idempotencyKey: string;
+  },
+): Promise<string | null> {
+  const row = await trx
+    .insertInto("payment_reversals")
+    .values({
+      payment_id: reversal.paymentId,
+      kind: reversal.kind,
+      amount_cents: reversal.amountCents,
+      reversed_on: reversal.reversedOn,
+      note: reversal.note,
+      recorded_by: reversal.recordedBy,
+      idempotency_key: reversal.idempotencyKey,
+    })
+    .onConflict((oc) => oc.column("idempotency_key").doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
