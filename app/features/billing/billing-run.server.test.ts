@@ -8,7 +8,16 @@ import { testServerUrl } from "../../../tests/helpers/test-database";
 import { queueInvoiceEmails } from "./billing-emails.server";
 import { BILLING_RUN_LOCK, runBilling, type BillingRunOptions, type BillingRunRules } from "./billing-run.server";
 import type { MailContext } from "./payment-recovery-emails.server";
-import type { AddOn, PlanCard } from "~/content/types";
+import {
+  addVisit as addVisitIn,
+  at8,
+  bill as billWith,
+  createCustomer as createCustomerIn,
+  createPlan as createPlanIn,
+  hoursBefore,
+  MARCH_1,
+  RULES,
+} from "../../../tests/helpers/billing-fixtures";
 
 /**
  * The billing run (issue 27, docs/decisions/101) on a real database with a fixed clock: March 2027
@@ -17,141 +26,11 @@ import type { AddOn, PlanCard } from "~/content/types";
 const database = useAppDatabase();
 const db = () => database.current.db;
 
-/** Monday 2027-03-01, 09:00 in Las Vegas (Pacific standard time). */
-const MARCH_1 = new Date("2027-03-01T17:00:00Z");
-const RULES: BillingRunRules = {
-  billingDay: 1,
-  prorateFirstMonth: true,
-  creditSkippedVisits: true,
-  graceDays: 7,
-  invoiceFooter: "Thank you.",
-  changeNoticeHours: 24,
-};
-const card = (fields: Partial<PlanCard> & Pick<PlanCard, "_id" | "slug" | "name" | "kind" | "price">): PlanCard =>
-  ({ visitsPerWeek: null, shortDescription: "x", features: [], popular: false, order: 1, ...fields }) as PlanCard;
-const CATALOGUE: PlanCard[] = [
-  card({
-    _id: "servicePlan.weekly",
-    slug: "weekly",
-    name: "Weekly Swift Service",
-    kind: "subscription",
-    visitsPerWeek: 1,
-    price: { amount: 89, unit: "month" },
-  }),
-  card({
-    _id: "servicePlan.twice-weekly",
-    slug: "twice-weekly",
-    name: "Twice-Weekly Swift Service",
-    kind: "subscription",
-    visitsPerWeek: 2,
-    price: { amount: 159, unit: "month" },
-  }),
-  card({
-    _id: "servicePlan.desert-dash",
-    slug: "desert-dash",
-    name: "Swift Dash",
-    kind: "one-time",
-    price: { amount: 85, unit: "one-time" },
-  }),
-  card({
-    _id: "servicePlan.yard-refresh",
-    slug: "yard-refresh",
-    name: "Yard Refresh Pro",
-    kind: "one-time",
-    price: { amount: 75, unit: "one-time" },
-  }),
-];
-const ADD_ONS = [
-  {
-    _id: "addOn.multi-dog",
-    name: "Multi-Dog Add-On",
-    slug: "multi-dog",
-    tiers: [{ _key: "a", minDogs: 2, monthlyAmount: 15 }],
-  },
-] as unknown as AddOn[];
-
-const bill = (options: Partial<BillingRunOptions> = {}) =>
-  runBilling({ now: MARCH_1, rules: RULES, catalogue: CATALOGUE, addOns: ADD_ONS, ...options });
-
-let customerNumber = 0;
-async function createCustomer(handle: Kysely<Database> = db()): Promise<string> {
-  customerNumber += 1;
-  const row = await handle
-    .insertInto("users")
-    .values({ email: `billing-${customerNumber}@example.com` })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
-
-async function createPlan(
-  values: { weekdays: number[]; start_date: string; catalogue_plan_id?: string; dog_count?: number },
-  handle: Kysely<Database> = db(),
-) {
-  const customerId = await createCustomer(handle);
-  return handle
-    .insertInto("customer_plans")
-    .values({
-      customer_id: customerId,
-      catalogue_plan_id: values.catalogue_plan_id ?? "servicePlan.weekly",
-      catalogue_plan_name:
-        values.catalogue_plan_id === "servicePlan.twice-weekly" ? "Twice-Weekly Swift Service" : "Weekly Swift Service",
-      visits_per_week: values.weekdays.length,
-      weekdays: values.weekdays,
-      dog_count: values.dog_count ?? 1,
-      yard_size: "medium",
-      start_date: values.start_date,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-}
-
-/** 08:00 in Las Vegas on a day of February or early March 2027 (PST). */
-const at8 = (day: string) => new Date(`${day}T16:00:00Z`);
-const hoursBefore = (date: Date, hours: number) => new Date(date.getTime() - hours * 3_600_000);
-
-async function addVisit(values: {
-  customerId: string;
-  planId?: string;
-  day: string;
-  type?: VisitType;
-  status: VisitStatus;
-  skipReason?: SkipReason;
-  missedReason?: MissedReason;
-  /** When it was skipped: a status event at that time. */
-  skippedAt?: Date;
-  createdAt?: Date;
-}) {
-  const visit = await db()
-    .insertInto("services")
-    .values({
-      customer_id: values.customerId,
-      service_type: values.type ?? "Weekly Service",
-      service_date: at8(values.day),
-      status: values.status,
-      skip_reason: values.skipReason ?? null,
-      missed_reason: values.missedReason ?? null,
-      plan_id: values.planId ?? null,
-      plan_slot: values.planId ? values.day : null,
-      completed_at: values.status === "completed" ? at8(values.day) : null,
-      created_at: values.createdAt ?? hoursBefore(at8(values.day), 24 * 20),
-    } as never)
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  if (values.skippedAt) {
-    await db()
-      .insertInto("service_events")
-      .values({
-        service_id: visit.id,
-        kind: "status",
-        from_status: "scheduled",
-        to_status: "skipped",
-        created_at: values.skippedAt,
-      } as never)
-      .execute();
-  }
-  return visit.id;
-}
+const bill = (options: Partial<BillingRunOptions> = {}) => billWith({ db: db(), ...options });
+const createCustomer = (handle: Kysely<Database> = db()) => createCustomerIn(handle);
+const createPlan = (values: Parameters<typeof createPlanIn>[0], handle: Kysely<Database> = db()) =>
+  createPlanIn(values, handle);
+const addVisit = (values: Parameters<typeof addVisitIn>[1]) => addVisitIn(db(), values);
 
 async function invoicesWithLines() {
   const invoices = await db().selectFrom("invoices").selectAll().orderBy("number").execute();
