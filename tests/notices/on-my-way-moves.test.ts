@@ -188,7 +188,12 @@ describe("On my way belongs to the visit's day", () => {
     expect((await press(visit.id, visit.service_date)).kind).toBe("sent");
 
     const later = new Date(start.getTime() + 2 * 24 * 3600_000);
-    await deliver("cal-com-booking-rescheduled", { uid: uid("new"), rescheduleUid: first, metadata: {}, ...slot(later) });
+    await deliver("cal-com-booking-rescheduled", {
+      uid: uid("new"),
+      rescheduleUid: first,
+      metadata: {},
+      ...slot(later),
+    });
     expect((await read(visit.id)).service_date.toISOString()).toBe(later.toISOString());
     await expectNewDaySendsItsOwn(visit.id, later, cookie);
   });
