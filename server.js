@@ -93,9 +93,12 @@ function securityHeaders(req, res, next) {
   // X-Frame-Options cannot name an origin; frame-ancestors above says who may frame a preview.
   if (!frameAncestor) res.setHeader("X-Frame-Options", "DENY");
   res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
+  // Geolocation for this origin only: the technician's "Use my current location" and the
+  // completed visit's position (docs/decisions/108). The rest stay off; `<input capture>` opens the
+  // phone's camera app through the file picker, which `camera` does not govern.
   res.setHeader(
     "Permissions-Policy",
-    "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=(), browsing-topics=()",
+    "camera=(), microphone=(), geolocation=(self), payment=(), usb=(), interest-cohort=(), browsing-topics=()",
   );
   if (MODE === "production" && HTTPS) {
     res.setHeader("Strict-Transport-Security", HSTS);

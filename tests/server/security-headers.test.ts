@@ -34,6 +34,26 @@ describe("security headers of server.js", () => {
     expect(b.headers.get("strict-transport-security")).toBe("max-age=63072000; includeSubDomains; preload");
   });
 
+  test("Permissions-Policy lets this site, and only it, ask for the position; every other feature is off", async () => {
+    // Decision 108: with geolocation=() the browser refused the position before the page asked,
+    // so "Use my current location" could never work. A page and a static file: every response.
+    for (const path of ["/robots.txt", "/favicon.svg"]) {
+      const header = (await get(`${plain.url}${path}`)).headers.get("permissions-policy") ?? "";
+      const features = Object.fromEntries(
+        header.split(",").map((entry) => entry.trim().split("=") as [string, string]),
+      );
+      expect(features).toEqual({
+        camera: "()",
+        microphone: "()",
+        geolocation: "(self)",
+        payment: "()",
+        usb: "()",
+        "interest-cohort": "()",
+        "browsing-topics": "()",
+      });
+    }
+  });
+
   test("CSP form-action names its origins instead of every https site", async () => {
     const csp = (await get(`${plain.url}/robots.txt`)).headers.get("content-security-policy") ?? "";
     const formAction = csp

@@ -47,7 +47,8 @@ export async function sendOnMyWay(input: {
     if (!visit) return { kind: "not-found" };
     if (visit.on_my_way_at) return { kind: "already", at: visit.on_my_way_at };
     if (visit.status !== "scheduled") return { kind: "not-scheduled" };
-    if (businessToday(visit.service_date) !== businessToday(now)) return { kind: "not-today" };
+    const day = businessToday(visit.service_date);
+    if (day !== businessToday(now)) return { kind: "not-today" };
 
     const estimate = input.estimate;
     const believable =
@@ -77,7 +78,8 @@ export async function sendOnMyWay(input: {
         "",
         settings.businessName,
       ].join("\n"),
-      dedupeKey: `on-my-way:${visit.id}`,
+      // One per visit and day (decision 108): a visit moved to another day sends its own.
+      dedupeKey: `on-my-way:${visit.id}:${day}`,
       relatedId: visit.id,
     });
     let texted = false;
@@ -86,7 +88,7 @@ export async function sendOnMyWay(input: {
         kind: "text_on_my_way",
         to: visit.mobile_phone,
         body: `${settings.businessName}: your technician is on the way, arriving ${window}. Questions? ${settings.phone}. Reply STOP to opt out.`,
-        dedupeKey: `text-on-my-way:${visit.id}`,
+        dedupeKey: `text-on-my-way:${visit.id}:${day}`,
         relatedId: visit.id,
         now,
       });
