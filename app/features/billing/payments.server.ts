@@ -215,15 +215,16 @@ export async function recordRefund(db: Db, input: RefundInput): Promise<{ repeat
       throw new BillingError("A refund cannot be more than what is left of the payment.", 409);
     }
     await lockCustomerMoney(trx, [invoice.customer_id]);
-    const id = await insertRefund(trx, { ...input });
-    if (id === null) return { repeated: true };
-    await addPaymentRefunded(trx, payment.id, input.amountCents);
-    await addInvoiceRefunded(trx, invoice.id, input.amountCents, input.now);
-    // The overpayment this payment left on file is paid back first (refunds of it come out of it first).
+    // The overpayment this payment left on file is paid back first (refunds of it come out of it
+    // first), as far as it is still on file: read before the refund is entered.
     const overpaidLeft = Math.max(0, payment.to_credit_cents - payment.refunded_cents);
     const credit = (await creditsOnFile(trx, [invoice.customer_id])).get(invoice.customer_id) ?? 0;
     const fromCredit = Math.min(input.amountCents, overpaidLeft, credit);
     const given = input.amountCents - fromCredit;
+    const id = await insertRefund(trx, { ...input });
+    if (id === null) return { repeated: true };
+    await addPaymentRefunded(trx, payment.id, input.amountCents);
+    await addInvoiceRefunded(trx, invoice.id, input.amountCents, input.now);
     if (given > 0) {
       await insertCreditNote(trx, {
         customerId: invoice.customer_id,
