@@ -1,12 +1,11 @@
-import { clearMoney } from "../../../tests/helpers/ledger";
 import { sql, type Kysely } from "kysely";
 import { beforeEach, describe, expect, it } from "vitest";
 import { connect } from "../../../db/connection";
-import type { Database, MissedReason, SkipReason, VisitStatus, VisitType } from "../../../db/schema";
+import type { Database } from "../../../db/schema";
 import { useAppDatabase } from "../../../tests/helpers/app-database";
 import { testServerUrl } from "../../../tests/helpers/test-database";
 import { queueInvoiceEmails } from "./billing-emails.server";
-import { BILLING_RUN_LOCK, runBilling, type BillingRunOptions, type BillingRunRules } from "./billing-run.server";
+import { BILLING_RUN_LOCK, type BillingRunOptions } from "./billing-run.server";
 import type { MailContext } from "./payment-recovery-emails.server";
 import {
   addVisit as addVisitIn,
@@ -15,9 +14,9 @@ import {
   createCustomer as createCustomerIn,
   createPlan as createPlanIn,
   hoursBefore,
-  MARCH_1,
   RULES,
 } from "../../../tests/helpers/billing-fixtures";
+import { clearMoney } from "../../../tests/helpers/ledger";
 
 /**
  * The billing run (issue 27, docs/decisions/101) on a real database with a fixed clock: March 2027
