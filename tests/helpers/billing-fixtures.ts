@@ -103,16 +103,16 @@ export const hoursBefore = (date: Date, hours: number) => new Date(date.getTime(
 export async function addVisit(
   handle: Kysely<Database>,
   values: {
-  customerId: string;
-  planId?: string;
-  day: string;
-  type?: VisitType;
-  status: VisitStatus;
-  skipReason?: SkipReason;
-  missedReason?: MissedReason;
-  /** When it was skipped: a status event at that time. */
-  skippedAt?: Date;
-  createdAt?: Date;
+    customerId: string;
+    planId?: string;
+    day: string;
+    type?: VisitType;
+    status: VisitStatus;
+    skipReason?: SkipReason;
+    missedReason?: MissedReason;
+    /** When it was skipped: a status event at that time. */
+    skippedAt?: Date;
+    createdAt?: Date;
   },
 ) {
   const visit = await handle
@@ -145,4 +145,3 @@ export async function addVisit(
   }
   return visit.id;
 }
-
