@@ -504,6 +504,14 @@ export interface LedgerEntriesTable {
   created_at: CreatedAt;
 }
 
+/** Per month and kind, the ledger's entries counted and summed (kept by a trigger, 0021). */
+export interface LedgerTalliesTable {
+  month: Day;
+  kind: LedgerEntryKind;
+  entries: number;
+  amount_cents: ColumnType<string, never, never>;
+}
+
 /** Who a user is at Stripe, and what is shown of their card on file (the card stays at Stripe). */
 export interface StripeCustomersTable {
   user_id: string;
@@ -564,6 +572,7 @@ export interface Database {
   invoice_lines: InvoiceLinesTable;
   invoice_tallies: InvoiceTalliesTable;
   ledger_entries: LedgerEntriesTable;
+  ledger_tallies: LedgerTalliesTable;
   payment_reversals: PaymentReversalsTable;
   payments: PaymentsTable;
   refunds: RefundsTable;

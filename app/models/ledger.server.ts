@@ -205,3 +205,78 @@ export async function insertPaymentReversal(
     .executeTakeFirst();
   return row?.id ?? null;
 }
+
+export type LedgerMonth = { opening: number; byKind: Map<LedgerEntryKind, { entries: number; cents: number }> };
+
+/** A month's roll-forward: the balance of every customer before it, and its entries by kind. */
+export async function readLedgerMonth(db: Db, month: string): Promise<LedgerMonth> {
+  const { rows } = await sql<{ kind: LedgerEntryKind | null; entries: string | number; cents: string | number }>`
+    select null as kind, 0 as entries, coalesce(sum(amount_cents), 0) as cents from ledger_tallies where month < ${month}
+    union all
+    select kind, entries, amount_cents from ledger_tallies where month = ${month}`.execute(db);
+  const byKind = new Map<LedgerEntryKind, { entries: number; cents: number }>();
+  let opening = 0;
+  for (const row of rows) {
+    if (row.kind === null) opening = Number(row.cents);
+    else byKind.set(row.kind, { entries: Number(row.entries), cents: Number(row.cents) });
+  }
+  return { opening, byKind };
+}
+
+export type LedgerExportRow = {
+  id: string;
+  occurred_on: string;
+  kind: LedgerEntryKind;
+  amount_cents: number;
+  email: string;
+  full_name: string | null;
+  invoice_number: string | null;
+  credit_note_number: string | null;
+  method: string | null;
+  stripe_payment_intent_id: string | null;
+  stripe_refund_id: string | null;
+};
+
+/** One keyset batch of the entries of [from, until), by day then id: the accountant's export. */
+export async function listLedgerExportBatch(
+  db: Db,
+  range: { from: string; until: string },
+  after: { day: string; id: string } | null,
+  limit: number,
+): Promise<LedgerExportRow[]> {
+  let query = db
+    .selectFrom("ledger_entries as e")
+    .innerJoin("users as u", "u.id", "e.customer_id")
+    .leftJoin("profiles as pr", "pr.user_id", "e.customer_id")
+    .leftJoin("invoices as i", "i.id", "e.invoice_id")
+    .leftJoin("credit_notes as cn", "cn.id", "e.credit_note_id")
+    .leftJoin("payments as p", "p.id", "e.payment_id")
+    .leftJoin("refunds as r", "r.id", "e.refund_id")
+    .select([
+      "e.id",
+      "e.occurred_on",
+      "e.kind",
+      "e.amount_cents",
+      "u.email",
+      "pr.full_name",
+      "i.number as invoice_number",
+      "cn.number as credit_note_number",
+      "p.method",
+      "p.stripe_payment_intent_id",
+      "r.stripe_refund_id",
+    ])
+    .where("e.occurred_on", ">=", range.from)
+    .where("e.occurred_on", "<", range.until)
+    .orderBy("e.occurred_on")
+    .orderBy("e.id")
+    .limit(limit);
+  if (after) {
+    query = query.where((eb) =>
+      eb.or([
+        eb("e.occurred_on", ">", after.day),
+        eb.and([eb("e.occurred_on", "=", after.day), eb("e.id", ">", after.id)]),
+      ]),
+    );
+  }
+  return query.execute() as Promise<LedgerExportRow[]>;
+}

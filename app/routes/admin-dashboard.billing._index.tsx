@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { tapLinkClass } from "~/components/ui-classes";
+import { inputClass, labelClass, secondaryButtonClass, tapLinkClass } from "~/components/ui-classes";
 import { requireAdmin } from "~/features/accounts/auth.server";
 import { loadBillingTab } from "~/features/billing/billing-pages.server";
 import { InvoiceTable, type InvoiceTableColumn } from "~/features/billing/invoice-table";
@@ -26,7 +26,8 @@ export const handle = STATIC_PAGE;
 const ADMIN_COLUMNS: readonly InvoiceTableColumn[] = ["customer", "month", "due", "total", "balance"];
 
 export default function Billing() {
-  const { status, statuses, month, totals, overdue, next, invoices, failedPayments } = useLoaderData<typeof loader>();
+  const { status, statuses, month, totals, overdue, next, invoices, failedPayments, ledger } =
+    useLoaderData<typeof loader>();
   return (
     <section aria-labelledby="billing-heading">
       <h2 id="billing-heading" className="text-2xl font-bold text-slate-900 dark:text-white">
@@ -84,6 +85,71 @@ export default function Billing() {
           </Link>
         </p>
       ) : null}
+      <LedgerMonth ledger={ledger} />
+    </section>
+  );
+}
+
+type LedgerView = ReturnType<typeof useLoaderData<typeof loader>>["ledger"];
+
+/** The month's roll-forward from the customer ledger, and the accountant's export (decision 113). */
+function LedgerMonth({ ledger }: { ledger: LedgerView }) {
+  return (
+    <section aria-labelledby="ledger-heading" className="mt-10">
+      <h3 id="ledger-heading" className="text-xl font-semibold text-slate-900 dark:text-white">
+        The ledger in {ledger.month}
+      </h3>
+      <table className="data-table mt-3" data-testid="ledger-month">
+        <caption className="sr-only">Balances at the start and end of {ledger.month}, and what moved them</caption>
+        <tbody>
+          <tr>
+            <th scope="row">Owed at the start of the month</th>
+            <td className="text-right tabular-nums">{ledger.opening}</td>
+          </tr>
+          {ledger.rows.map((row) => (
+            <tr key={row.label}>
+              <th scope="row">{row.label}</th>
+              <td className="text-right tabular-nums">{row.amount}</td>
+            </tr>
+          ))}
+          <tr>
+            <th scope="row">Owed at the end of the month</th>
+            <td className="text-right font-semibold tabular-nums" data-testid="ledger-closing">
+              {ledger.closing}
+            </td>
+          </tr>
+        </tbody>
+      </table>
+      <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">
+        Payments, credits, voids and write-offs are negative; a negative balance is credit on file.
+      </p>
+      <p className="mt-2 flex flex-wrap gap-4">
+        <Link to={`?ledger=${ledger.previous}`} className={tapLinkClass}>
+          Month before
+        </Link>
+        {ledger.following ? (
+          <Link to={`?ledger=${ledger.following}`} className={tapLinkClass}>
+            Month after
+          </Link>
+        ) : null}
+      </p>
+      <form method="get" action="/admin-dashboard/billing/ledger.csv" className="mt-4 flex flex-wrap items-end gap-4">
+        <p>
+          <label htmlFor="ledger-from" className={labelClass}>
+            From
+          </label>
+          <input id="ledger-from" name="from" type="date" defaultValue={ledger.exportFrom} className={inputClass} />
+        </p>
+        <p>
+          <label htmlFor="ledger-to" className={labelClass}>
+            To
+          </label>
+          <input id="ledger-to" name="to" type="date" defaultValue={ledger.exportTo} className={inputClass} />
+        </p>
+        <button type="submit" className={secondaryButtonClass}>
+          Export the ledger (CSV)
+        </button>
+      </form>
     </section>
   );
 }

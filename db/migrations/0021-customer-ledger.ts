@@ -145,8 +145,20 @@ export async function up(db: Kysely<any>) {
   await sql`create index services_one_time_completed_idx on services (service_date, id)
     where status = 'completed' and plan_id is null`.execute(db);
 
+  // The month's roll-forward on the Billing tab reads a few rows per month, not the month's entries.
+  await sql`create table ledger_tallies (
+    month date not null check (extract(day from month) = 1),
+    kind text not null,
+    entries integer not null,
+    amount_cents bigint not null,
+    primary key (month, kind)
+  )`.execute(db);
+
   await backfill(db);
   await checkBalances(db);
+  await sql`insert into ledger_tallies (month, kind, entries, amount_cents)
+    select date_trunc('month', occurred_on)::date, kind, count(*), sum(amount_cents)
+    from ledger_entries group by 1, 2`.execute(db);
 
   // Invoices whose credits exceeded their charges stayed "open" with a negative total and were never
   // applied: they are settled now, and what they credited is credit on file (their entry stands).
@@ -226,6 +238,23 @@ async function createTriggers(db: Kysely<any>) {
     for each row execute function ledger_entries_append_only()`.execute(db);
   await sql`create trigger ledger_entries_no_truncate before truncate on ledger_entries
     for each statement execute function ledger_entries_append_only()`.execute(db);
+  // Entries are only ever added, so a month's tally only ever grows; rows in key order (no deadlock).
+  await sql
+    .raw(
+      `create function ledger_tallies_apply() returns trigger language plpgsql as $$
+    begin
+      insert into ledger_tallies as t (month, kind, entries, amount_cents)
+      select date_trunc('month', occurred_on)::date, kind, count(*), sum(amount_cents)
+      from new_entries group by 1, 2 order by 1, 2
+      on conflict (month, kind) do update set
+        entries = t.entries + excluded.entries, amount_cents = t.amount_cents + excluded.amount_cents;
+      return null;
+    end
+  $$`,
+    )
+    .execute(db);
+  await sql`create trigger ledger_entries_tallies after insert on ledger_entries
+    referencing new table as new_entries for each statement execute function ledger_tallies_apply()`.execute(db);
 
   // An invoice is an entry when it is issued (inserted issued, or a draft issued), and its void or
   // write-off is another. A status change to paid moves no money of the ledger's.
@@ -317,6 +346,8 @@ export async function down(db: Kysely<any>) {
   await sql`drop trigger if exists invoices_ledger_insert on invoices`.execute(db);
   await sql`drop function if exists ledger_invoices_apply()`.execute(db);
   await sql`drop table if exists ledger_entries`.execute(db);
+  await sql`drop function if exists ledger_tallies_apply()`.execute(db);
+  await sql`drop table if exists ledger_tallies`.execute(db);
   await sql`drop index if exists services_one_time_completed_idx`.execute(db);
   // Back to one invoice of services per customer and month: fails if a month has two, as it must.
   await sql`create unique index invoices_customer_period_key on invoices (customer_id, period_month) where plan_id is null`.execute(

@@ -10,7 +10,8 @@ import {
   refundSchema,
   type InvoiceIntent,
 } from "./billing-schema";
-import { currentPeriod } from "./billing-rules";
+import { addMonths, currentPeriod, lastDayOf, monthOf } from "./billing-rules";
+import { loadLedgerMonth } from "./ledger-export.server";
 import { centsToInput, formatCents } from "./money";
 import { chargeCardNow } from "./charge-now.server";
 import { BillingError, markInvoiceUncollectible, recordPayment, reversePayment, voidInvoice } from "./payments.server";
@@ -75,7 +76,13 @@ export async function loadBillingTab(url: URL, now = new Date()) {
   const today = businessToday(now);
   const [db, settings] = await Promise.all([getDb(), getSiteSettings()]);
   const period = currentPeriod(today, settings.billingRules.billingDay);
-  const { rows, figures: totals } = await readBillingTab(db, { status, after, limit: PAGE_SIZE + 1, period, today });
+  const requestedMonth = url.searchParams.get("ledger");
+  const ledgerMonth =
+    requestedMonth && /^\d{4}-(0[1-9]|1[0-2])$/.test(requestedMonth) ? `${requestedMonth}-01` : monthOf(today);
+  const [{ rows, figures: totals }, ledger] = await Promise.all([
+    readBillingTab(db, { status, after, limit: PAGE_SIZE + 1, period, today }),
+    loadLedgerMonth(db, ledgerMonth),
+  ]);
   const page = rows.slice(0, PAGE_SIZE);
   const last = page[page.length - 1];
   const next =
@@ -93,6 +100,15 @@ export async function loadBillingTab(url: URL, now = new Date()) {
       count: totals.count,
     },
     overdue: totals.overdue,
+    // The month's roll-forward from the ledger, and the months before and after it to look at.
+    ledger: {
+      ...ledger,
+      month: monthLabel(ledgerMonth),
+      previous: addMonths(ledgerMonth, -1).slice(0, 7),
+      following: ledgerMonth < monthOf(today) ? addMonths(ledgerMonth, 1).slice(0, 7) : null,
+      exportFrom: ledgerMonth,
+      exportTo: lastDayOf(ledgerMonth),
+    },
     next,
     invoices: page.map((row) => ({
       id: row.id,
