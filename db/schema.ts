@@ -212,7 +212,7 @@ export type OutboxAttachment = {
   /**
    * The sentence of the text body and the fragment of the HTML body that speak of this
    * attachment: taken out when it cannot be attached at send time (deleted, unreadable), so that
-   * the e-mail never says "attached" without it (app/features/outbox/attachment-mentions.ts).
+   * the e-mail never says "attached" without it (app/features/outbox/attachment-mentions.server.ts).
    */
   mention?: { text: string; html: string };
 };

@@ -1,7 +1,8 @@
 import type { OutboxAttachment } from "../../../db/schema";
 import type { OutboxKind } from "./outbox-constants";
-import { withoutMentions } from "./attachment-mentions";
+import { withoutMentions } from "./attachment-mentions.server";
 import { getSiteSettings } from "~/content/content.server";
+import { withInviteLink } from "~/features/accounts/account-invite.server";
 import { emailPhoto, UnreadablePhotoError } from "./email-photo.server";
 import { OUTBOX_KINDS } from "./outbox-constants";
 import { nextTextTime } from "./text-hours";
@@ -163,7 +164,9 @@ async function attachmentsOf(message: ClaimedOutboxMessage) {
 /** The e-mail as it leaves: its attachments read, and no word of one that could not be. */
 async function outgoingMail(message: ClaimedOutboxMessage) {
   const { attached, missing } = await attachmentsOf(message);
-  const body = withoutMentions({ text: message.text_body, html: message.html_body }, missing);
+  // An invitation's set-password link is made now: the outbox never stores one (decision 110).
+  const text = message.kind === "account_invite" ? await withInviteLink(message) : message.text_body;
+  const body = withoutMentions({ text, html: message.html_body }, missing);
   return { text: body.text, html: body.html ?? undefined, attachments: attached };
 }
 
