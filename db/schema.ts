@@ -208,7 +208,18 @@ export interface TextRepliesTable {
   received_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
-export type OutboxAttachment = { key: string; filename: string; contentType: string; cid?: string };
+export type OutboxAttachment = {
+  key: string;
+  filename: string;
+  contentType: string;
+  cid?: string;
+  /**
+   * The sentence of the text body and the fragment of the HTML body that speak of this
+   * attachment: taken out when it cannot be attached at send time (deleted, unreadable), so that
+   * the e-mail never says "attached" without it (app/features/outbox/attachment-mentions.server.ts).
+   */
+  mention?: { text: string; html: string };
+};
 
 export interface OutboxTable {
   id: Generated<string>;

@@ -4,6 +4,7 @@
 // before their body. Form and webhook bodies (small by definition) are read here, up to their
 // limit, and handed to Remix from memory; uploads stream on to the route's own 50 MB limit.
 import getRawBody from "raw-body";
+import { routedPathname } from "./remix-request.js";
 
 export const FORM_LIMIT_BYTES = 64 * 1024;
 export const WEBHOOK_LIMIT_BYTES = 256 * 1024;
@@ -40,7 +41,8 @@ function stripTrailingSlash(path) {
 
 /** "upload", "webhook" or "form": which limit a request's body falls under. */
 export function bodyKind(req) {
-  const path = stripTrailingSlash(req.path);
+  // The path Remix will route (./remix-request.js): a raw `/resources/webhooks/../../x` is `/x`.
+  const path = stripTrailingSlash(routedPathname(req) ?? "");
   if (path in WEBHOOK_SIGNATURE_HEADERS || path.startsWith(WEBHOOK_PREFIX)) return "webhook";
   if (UPLOAD_PATHS.includes(path) && mediaType(req) === "multipart/form-data") return "upload";
   return "form";
@@ -89,7 +91,7 @@ export function boundedBodies() {
       return next();
     }
     if (kind === "webhook") {
-      if (!signatureHeadersFor(req.path).some((name) => req.headers[name])) {
+      if (!signatureHeadersFor(routedPathname(req) ?? "").some((name) => req.headers[name])) {
         return refuseUnread(res, 401, "Missing signature", { json: true });
       }
     } else {

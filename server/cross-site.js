@@ -3,10 +3,16 @@
 // requests, so without this a form on another site could sign a visitor into the attacker's
 // account (login CSRF), sign them out, or write with an admin's cookie from a sibling subdomain.
 
+import { routedPathname } from "./remix-request.js";
+
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-/** Called by other servers, which prove themselves with a signature instead. */
-const EXEMPT = [/^\/resources\/webhooks\//, /^\/resources\/sanity-webhook\/?$/];
+/**
+ * Called by other servers, which prove themselves with a signature instead. Matched against the
+ * path Remix routes (./remix-request.js), one plain segment after /resources/webhooks/: nothing
+ * else can be reached through an exempt path.
+ */
+const EXEMPT = [/^\/resources\/webhooks\/[a-z0-9-]+\/?$/, /^\/resources\/sanity-webhook\/?$/];
 
 /**
  * Whether a request came from another site (or from no site at all: `Origin: null` is what a
@@ -52,7 +58,9 @@ export function refuseCrossSiteWrites({ siteUrl }) {
       .trim();
     const host = (forwarded || req.headers.host || "").toLowerCase();
     const own = host ? [`http://${host}`, `https://${host}`] : [siteOrigin];
-    if (!isCrossSiteWrite(req, own)) {
+    // The path Remix will route, not the raw one: a raw `/resources/webhooks/../../x` is `/x`.
+    const routed = { method: req.method, path: routedPathname(req) ?? "", headers: req.headers };
+    if (!isCrossSiteWrite(routed, own)) {
       // Remix compares any Origin but a missing one with the host and would throw on "null".
       if (isOwnNoReferrerPost(req)) delete req.headers.origin;
       return next();

@@ -13,6 +13,22 @@ function requestUrl(req) {
   return new URL(`${req.protocol}://${req.hostname}${port ? `:${port}` : ""}${req.originalUrl}`);
 }
 
+/**
+ * The path Remix will route for `req`: its URL's pathname, where `..` and `.` segments (also as
+ * `%2e%2e`, `.%2E`...) are resolved and backslashes are slashes, as WHATWG URLs resolve them;
+ * a double slash stays (Remix's router does not merge it: `//logout` is the 404 route). The
+ * guards in front of Remix (cross-site, body limits) decide on this, never on the raw path:
+ * `/resources/webhooks/../../customer-dashboard/billing` is the billing page, whatever its first
+ * segments say. Null when the request makes no URL (Remix would refuse it too).
+ */
+export function routedPathname(req) {
+  try {
+    return requestUrl(req).pathname;
+  } catch {
+    return null;
+  }
+}
+
 function requestHeaders(req) {
   const headers = new Headers();
   for (const [name, values] of Object.entries(req.headers)) {

@@ -49,6 +49,19 @@ export const linkClass = "row-link";
 /** A link that stands on its own line: a 44 px touch target. */
 export const tapLinkClass = "tap-link";
 
+/**
+ * One of a row of filter links (the Billing tab's statuses). The current one is filled, and
+ * underlined as well, so that it stands out without colour (and in high contrast), not only to a
+ * screen reader through aria-current.
+ */
+export const filterLinkClass = (current: boolean) =>
+  "inline-flex min-h-11 items-center rounded-full border-2 px-4 py-1 font-semibold " +
+  "focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 " +
+  (current
+    ? "filter-current border-brand-700 bg-brand-700 text-white underline decoration-2 underline-offset-4 " +
+      "dark:border-brand-300 dark:bg-brand-300 dark:text-brand-950 hc:border-black hc:bg-black"
+    : "border-slate-400 text-slate-800 hover:bg-slate-100 dark:border-slate-500 dark:text-slate-100 dark:hover:bg-slate-800");
+
 /** A link in the dark site footer. */
 export const footerLinkClass = "footer-link";
 

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { getDb } from "~/utils/db.server";
+import { getDb, type Db } from "~/utils/db.server";
 import { isNotAdmin } from "./user-roles.server";
 import { isUuid } from "~/utils/uuid";
 
@@ -24,6 +24,18 @@ const likePattern = (q: string) =>
 
 /** Beyond this many matching users a term counts as common (see searchCustomers). */
 const MATCH_SET_CAP = 1000;
+/** How far a common term's walk of the e-mail order goes before it sorts the matches instead. */
+const WALK_ROWS = 500;
+
+type SearchOptions = {
+  q?: string;
+  /** Only customers without a plan that is not cancelled (users_without_open_plan_email_idx). */
+  withoutPlan?: boolean;
+  after?: CustomerCursor | null;
+  limit: number;
+};
+
+const cursorEmail = (after: CustomerCursor) => after.email.replace(/\0/g, "").toLowerCase();
 
 /**
  * The admin's customer search (the Customers list and the Create Service picker): users without
@@ -31,17 +43,38 @@ const MATCH_SET_CAP = 1000;
  * after a cursor. E-mails are unique whatever their case, so `lower(email)` alone orders them and
  * `users_email_lower_key` serves the order. With `q`: up to 1,000 matching ids from the pg_trgm
  * indexes of migration 0006 (one query per side, so each uses its own index), fetched by key and
- * sorted; a term matching more walks the e-mail order instead. See docs/decisions/064.
+ * sorted. A term matching more walks the e-mail order, but only its first 500 rows: a common
+ * term whose matches sit deep in the order ("customer99" at 100k) would otherwise walk nearly
+ * all of it (2 s); past them, its matches are sorted from the trigram indexes instead (top-N).
+ * See docs/decisions/064 and 110.
  */
-export async function searchCustomers(options: {
-  q?: string;
-  /** Only customers without a plan that is not cancelled (users_without_open_plan_email_idx). */
-  withoutPlan?: boolean;
-  after?: CustomerCursor | null;
-  limit: number;
-}) {
+export async function searchCustomers(options: SearchOptions) {
   const db = await getDb();
   const match = options.q ? await matchCustomers(options.q) : null;
+  if (!match || "ids" in match) return customersInOrder(db, options, match?.ids ?? null);
+  const bound = await walkBound(db, options);
+  const walked = await walkMatches(db, options, match.pattern, bound);
+  // Enough matches within the walk, or the walk reached the end: that is the page.
+  if (walked.length >= options.limit || bound === null) return walked;
+  return sortedMatches(db, options, match.pattern);
+}
+
+/** The e-mail WALK_ROWS rows into the order the page walks, or null when it has fewer rows. */
+async function walkBound(db: Db, options: SearchOptions) {
+  let query = db.selectFrom("users").select(sql<string>`lower(users.email)`.as("email_order"));
+  if (options.withoutPlan) query = query.where(sql<boolean>`not users.has_open_plan`);
+  if (options.after) query = query.where(sql<string>`lower(users.email)`, ">", cursorEmail(options.after));
+  const row = await query
+    .orderBy(sql`lower(users.email)`)
+    .offset(WALK_ROWS - 1)
+    .limit(1)
+    .executeTakeFirst();
+  return row?.email_order ?? null;
+}
+
+/** Users in e-mail order: all of them, or the matching ids. */
+async function customersInOrder(db: Db, options: SearchOptions, ids: string[] | null) {
+  if (ids && ids.length === 0) return [];
   let query = db
     .selectFrom("users")
     .leftJoin("profiles", "profiles.user_id", "users.id")
@@ -50,24 +83,58 @@ export async function searchCustomers(options: {
   // The flag the database keeps (migration 0010), so that the filter walks its own partial
   // index in e-mail order however few customers are without a plan (decision 094).
   if (options.withoutPlan) query = query.where(sql<boolean>`not users.has_open_plan`);
-  if (match && "ids" in match) {
-    if (match.ids.length === 0) return [];
-    query = query.where("users.id", "in", match.ids);
-  } else if (match) {
-    // A common term ("gmail"): matches are dense, so walking users in e-mail order and
-    // testing each row reaches the page's LIMIT after a few rows, where sorting every match
-    // would not.
-    const { pattern } = match;
-    query = query.where((eb) =>
-      eb.or([eb(sql`lower(users.email)`, "like", pattern), eb(sql`lower(profiles.full_name)`, "like", pattern)]),
-    );
-  }
-  if (options.after) {
-    query = query.where(sql<string>`lower(users.email)`, ">", options.after.email.replace(/\0/g, "").toLowerCase());
-  }
+  if (ids) query = query.where("users.id", "in", ids);
+  if (options.after) query = query.where(sql<string>`lower(users.email)`, ">", cursorEmail(options.after));
   return query
     .orderBy(sql`lower(users.email)`)
     .limit(options.limit)
+    .execute() as Promise<CustomerRow[]>;
+}
+
+/**
+ * A common term ("gmail"): matches are dense, so walking users in e-mail order and testing each
+ * row reaches the page's LIMIT after a few rows, where sorting every match would not. The walk
+ * stops at `bound`. The name is read per row walked (a subquery by key): a join let the planner
+ * hash all 100k profiles for a 500-row walk.
+ */
+async function walkMatches(db: Db, options: SearchOptions, pattern: string, bound: string | null) {
+  const fullName = sql<string | null>`(select profiles.full_name from profiles where profiles.user_id = users.id)`;
+  let query = db
+    .selectFrom("users")
+    .select(["users.id", "users.email", fullName.as("full_name"), "users.created_at", "users.email_verified_at"])
+    .where(isNotAdmin)
+    .where((eb) => eb.or([eb(sql`lower(users.email)`, "like", pattern), eb(sql`lower(${fullName})`, "like", pattern)]));
+  if (options.withoutPlan) query = query.where(sql<boolean>`not users.has_open_plan`);
+  if (options.after) query = query.where(sql<string>`lower(users.email)`, ">", cursorEmail(options.after));
+  if (bound !== null) query = query.where(sql<string>`lower(users.email)`, "<=", bound);
+  return query
+    .orderBy(sql`lower(users.email)`)
+    .limit(options.limit)
+    .execute() as Promise<CustomerRow[]>;
+}
+
+/**
+ * A common term's page when its matches are sparse at the front of the order: every match, from
+ * the trigram indexes (e-mails from their own rows, names joined to their user by key), sorted by
+ * e-mail keeping only the page (a top-N sort), then those rows fetched by key. Its cost grows
+ * with the number of matches, not with how deep in the order they sit.
+ */
+async function sortedMatches(db: Db, options: SearchOptions, pattern: string) {
+  const conditions = [sql`not exists (select 1 from user_roles r where r.user_id = m.id and r.role = 'admin')`];
+  if (options.withoutPlan) conditions.push(sql`not m.has_open_plan`);
+  if (options.after) conditions.push(sql`m.email_order > ${cursorEmail(options.after)}`);
+  const page = sql<string>`select m.id from (
+      select id, lower(email) as email_order, has_open_plan from users where lower(email) like ${pattern}
+      union
+      select u.id, lower(u.email), u.has_open_plan from profiles p join users u on u.id = p.user_id
+        where lower(p.full_name) like ${pattern}
+    ) m where ${sql.join(conditions, sql` and `)} order by m.email_order limit ${options.limit}`;
+  return db
+    .selectFrom("users")
+    .leftJoin("profiles", "profiles.user_id", "users.id")
+    .select(["users.id", "users.email", "profiles.full_name", "users.created_at", "users.email_verified_at"])
+    .where(sql<boolean>`users.id in (${page})`)
+    .orderBy(sql`lower(users.email)`)
     .execute() as Promise<CustomerRow[]>;
 }
 

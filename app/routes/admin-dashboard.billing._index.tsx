@@ -5,6 +5,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { inputClass, labelClass, secondaryButtonClass, tapLinkClass } from "~/components/ui-classes";
 import { requireAdmin } from "~/features/accounts/auth.server";
 import { loadBillingTab } from "~/features/billing/billing-pages.server";
+import { InvoiceStatusNav } from "~/features/billing/invoice-status-nav";
 import { InvoiceTable, type InvoiceTableColumn } from "~/features/billing/invoice-table";
 import { FailedPaymentsList } from "~/features/billing/failed-payments";
 import { loadFailedPayments } from "~/features/billing/failed-payments.server";
@@ -52,21 +53,7 @@ export default function Billing() {
         </div>
       </dl>
       <FailedPaymentsList failed={failedPayments} />
-      <nav aria-label="Invoice status" className="mt-6">
-        <ul className="flex flex-wrap gap-4">
-          {statuses.map((option) => (
-            <li key={option.value}>
-              <Link
-                to={`?status=${option.value}`}
-                className={tapLinkClass}
-                aria-current={option.value === status ? "page" : undefined}
-              >
-                {option.label}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <InvoiceStatusNav statuses={statuses} current={status} />
       {invoices.length === 0 ? (
         <p className="mt-6 text-lg">No invoices here.</p>
       ) : (

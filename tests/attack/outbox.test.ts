@@ -431,5 +431,31 @@ describe("completion e-mails carry a small copy of the after photo (item 9)", ()
     const [mail] = await smtp.current.waitForMessages(1);
     expect(mail.attachments).toHaveLength(0);
     expect(mail.text).toContain(`/customer-dashboard/visits/${visit.id}`);
+    // It says so only when it is (issue 35 item 6): no "attached" sentence, no broken inline image.
+    expect(mail.text).not.toContain("The after photo is attached.");
+    expect(mail.text).not.toMatch(/\n{3,}/);
+    expect(mail.html).not.toContain("cid:after-photo");
+    expect(mail.html).toContain("See your visit");
+    expect((await outboxRows())[0]).toMatchObject({ status: "sent", attempts: 1, last_error: null });
+  });
+
+  test("an after photo deleted after the e-mail was queued: sent without it, and without saying it is attached", async () => {
+    const photo = path.join(fixtures, "small-after.jpg");
+    await sharp({ create: { width: 64, height: 48, channels: 3, background: "#3a7" } })
+      .jpeg()
+      .toFile(photo);
+    const visit = await completedVisitWith({ contentType: "image/jpeg", file: photo });
+    const [queued] = await db().selectFrom("outbox").select(["text_body", "attachments"]).execute();
+    // Queued while the photo was there: the stored e-mail speaks of it.
+    expect(queued.text_body).toContain("The after photo is attached.");
+    rmSync(uploads, { recursive: true, force: true });
+    expect(await deliverDueEmails()).toEqual({ sent: 1, failed: 0 });
+    const [mail] = await smtp.current.waitForMessages(1);
+    expect(mail.attachments).toHaveLength(0);
+    expect(mail.text).not.toContain("attached");
+    expect(mail.text).toContain(`Your Weekly Service visit on`);
+    expect(mail.text).toContain(`/customer-dashboard/visits/${visit.id}`);
+    expect(mail.html).not.toContain("cid:");
+    expect((await outboxRows())[0]).toMatchObject({ status: "sent", attempts: 1, last_error: null });
   });
 });

@@ -8,7 +8,9 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
 import { startInProcessServer, type InProcessServer } from "../helpers/in-process-server";
 import { createUser, sessionCookieFor } from "../helpers/factories";
+import { startWeeklyPlanAhead } from "../helpers/plan-seed";
 import { createVisitRow } from "../helpers/portal-data";
+import { createOpenInvoice } from "../helpers/stripe-billing";
 import { goodQuote } from "../helpers/quote-form";
 
 /**
@@ -29,7 +31,14 @@ const cookies: Record<"none" | "customer" | "admin" | "forged", string> = {
   admin: "",
   forged: "__session=s%3Aforged.bad; toast-session=junk",
 };
-const ids: { quote: string; service: string; customer: string } = { quote: "", service: "", customer: "" };
+const ids: { quote: string; service: string; customer: string; invoice: string; plan: string; planVisit: string } = {
+  quote: "",
+  service: "",
+  customer: "",
+  invoice: "",
+  plan: "",
+  planVisit: "",
+};
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), "corpus-"));
@@ -55,6 +64,14 @@ beforeAll(async () => {
   cookies.customer = await sessionCookieFor(customer.id);
   ids.customer = customer.id;
   ids.service = (await createVisitRow(db, customer.id)).id;
+  // Issue 35: the customer has a plan (Your Plan, the admin's plan forms), its visits (Today's
+  // forms) and an open invoice (the billing pages and their forms).
+  const plan = await startWeeklyPlanAhead(db, { customerId: customer.id, adminId: admin.id, daysAhead: 1 });
+  ids.plan = plan.id;
+  ids.planVisit = (
+    await db.selectFrom("services").select("id").where("plan_id", "=", plan.id).executeTakeFirstOrThrow()
+  ).id;
+  ids.invoice = await createOpenInvoice(db, customer.id);
   ids.quote = (
     await db
       .insertInto("quote_requests")
@@ -126,7 +143,9 @@ const segment = fc.oneof(
   text.map((s) => encodeURIComponent(s)),
   fc.constantFrom("%", "%zz", "%ED%A0%80", "%E0%A4%A", "%2F", "%2e%2e", "..", ".", "%25", "%C0%AF"),
 );
-const realIds = fc.constantFrom("quote", "service", "customer").map((k) => ids[k as keyof typeof ids]);
+const realIds = fc
+  .constantFrom("quote", "service", "customer", "invoice", "plan", "planVisit")
+  .map((k) => ids[k as keyof typeof ids]);
 const idLike = fc.oneof(segment, realIds);
 const queryString = fc
   .array(
@@ -197,10 +216,28 @@ const pathArb = fc.oneof(
     "/resources/webhooks/calendly",
     "/resources/webhooks/twilio",
     "/resources/webhooks/stripe",
+    // A webhook's path that Remix routes elsewhere (server/cross-site.js decides on that one).
+    "/resources/webhooks/../../customer-dashboard/billing",
+    "/resources/webhooks/%2e%2e/%2e%2e/admin-dashboard/billing",
     "/customer-dashboard/billing",
     "/customer-dashboard/yard",
     "/admin-dashboard/visits/today",
     "/resources/media-upload",
+    // Added since the corpus was written (issue 35): Your Plan, Billing, Today, the lists.
+    "/customer-dashboard/plan",
+    "/customer-dashboard/visits",
+    "/admin-dashboard/billing",
+    "/admin-dashboard/billing?status=open",
+    "/admin-dashboard/customers",
+    "/admin-dashboard/visits",
+    "/admin-dashboard/bookings",
+    "/admin-dashboard/visits/today?day=2030-01-01",
+    "/resources/customer-search",
+    "/account/security",
+    "/auth/forgot-password",
+    "/auth/reset-password",
+    "/auth/verify",
+    "/gallery",
     "/robots.txt",
     "/sitemap.xml",
     "/test-only/error",
@@ -211,6 +248,13 @@ const pathArb = fc.oneof(
   idLike.map((s) => `/admin-dashboard/quotes/${s}`),
   idLike.map((s) => `/resources/media/${s}`),
   idLike.map((s) => `/admin-dashboard/visits/${s}/on-my-way`),
+  // Added since the corpus was written (issue 35): visits, customers, invoices and their PDF.
+  idLike.map((s) => `/admin-dashboard/visits/${s}`),
+  idLike.map((s) => `/admin-dashboard/customers/${s}`),
+  idLike.map((s) => `/admin-dashboard/billing/${s}`),
+  idLike.map((s) => `/customer-dashboard/billing/${s}`),
+  idLike.map((s) => `/customer-dashboard/billing/${s}/pdf`),
+  idLike.map((s) => `/customer-dashboard/visits/${s}`),
   fc.array(segment, { minLength: 1, maxLength: 3 }).map((parts) => `/${parts.join("/")}`),
 );
 
@@ -251,6 +295,32 @@ const formFields = fc.dictionary(
       "From",
       "Body",
       "MessageSid",
+      // Your Plan, Billing, invoices and Today's forms (issue 35).
+      "amount",
+      "method",
+      "note",
+      "paymentId",
+      "invoiceId",
+      "planId",
+      "visitId",
+      "reason",
+      "reasonText",
+      "healthFlags",
+      "healthNote",
+      "looseDog",
+      "notifyVisitEmails",
+      "gateCode",
+      "latitude",
+      "longitude",
+      "accuracy",
+      "date",
+      "from",
+      "until",
+      "mediaId",
+      "key",
+      "confirm",
+      "day",
+      "missedReason",
     ),
     text,
   ),
@@ -273,6 +343,42 @@ const formFields = fc.dictionary(
       "HELP",
       "+17025550123",
       "on",
+      // The intents of the forms added since (issue 35), and values they take.
+      "pay-now",
+      "add-card",
+      "charge-card",
+      "record-payment",
+      "refund",
+      "void",
+      "uncollectible",
+      "skip",
+      "undo-skip",
+      "pause",
+      "resume",
+      "pause-plan",
+      "resume-plan",
+      "cancel-plan",
+      "change-plan",
+      "start-plan",
+      "reschedule",
+      "complete",
+      "miss",
+      "health",
+      "notes",
+      "move-up",
+      "move-down",
+      "optimise",
+      "return-visit",
+      "yard-location",
+      "cash",
+      "check",
+      "89.00",
+      "-5",
+      "0.001",
+      "2030-01-01",
+      "36.1699",
+      "-115.1398",
+      "1e6",
     ),
   ),
   { maxKeys: 8 },
@@ -303,6 +409,27 @@ const bodyArb: fc.Arbitrary<{ type?: string; body: Buffer }> = fc.oneof(
   }),
   fc.string({ maxLength: 200 }).map((s) => ({ type: "multipart/form-data; boundary=zz", body: Buffer.from(s) })),
   fc.jsonValue().map((v) => ({ type: "application/json", body: Buffer.from(JSON.stringify(v) ?? "null") })),
+  // Shaped like the webhooks' events (Stripe, Cal.com, Calendly), with odd objects inside.
+  fc
+    .record({
+      id: fc.oneof(fc.constant("evt_corpus"), text),
+      type: fc.oneof(
+        fc.constantFrom(
+          "payment_intent.succeeded",
+          "payment_intent.payment_failed",
+          "setup_intent.succeeded",
+          "checkout.session.completed",
+          "charge.refunded",
+          "BOOKING_CREATED",
+          "invitee.created",
+        ),
+        text,
+      ),
+      triggerEvent: fc.oneof(fc.constantFrom("BOOKING_CREATED", "BOOKING_CANCELLED"), text),
+      data: fc.record({ object: fc.dictionary(text, fc.oneof(text, realIds, fc.integer())) }),
+      payload: fc.dictionary(text, fc.oneof(text, realIds)),
+    })
+    .map((v) => ({ type: "application/json", body: Buffer.from(JSON.stringify(v)) })),
   fc
     .tuple(
       fc.constantFrom(

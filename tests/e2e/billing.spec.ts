@@ -72,6 +72,15 @@ for (const js of [true, false]) {
       if (js) await expectNoAxeViolations(page, "billing tab");
 
       await page.goto("/admin-dashboard/billing?status=open");
+      // The current status shows to the eye, not only to a screen reader (issue 35 item 6).
+      const statusNav = page.getByRole("navigation", { name: "Invoice status" });
+      const currentLink = statusNav.getByRole("link", { name: "Open" });
+      await expect(currentLink).toHaveAttribute("aria-current", "page");
+      const background = (name: string) =>
+        statusNav.getByRole("link", { name }).evaluate((a) => getComputedStyle(a).backgroundColor);
+      expect(await background("Open")).not.toBe(await background("Paid"));
+      expect(await background("Paid")).toBe("rgba(0, 0, 0, 0)");
+      if (js) await expectNoAxeViolations(page, "billing tab, open invoices");
       const link = page.getByRole("link", { name: customer.invoiceNumber, exact: true });
       // Open invoices are listed overdue first: the seeded ones (due Nov 1, 2026) are on the first page.
       await link.click();

@@ -6,8 +6,13 @@ import { weekdayAhead } from "../helpers/plan-days";
 import { goodQuote } from "../helpers/quote-form";
 import { callRoute, locationOf, toastOf } from "../helpers/route-calls";
 import { useTestSmtp } from "../helpers/smtp-server";
-import { SET_PASSWORD_TTL_MS, createSetPasswordToken } from "~/features/accounts/account-invite.server";
+import {
+  INVITE_LINK_PLACEHOLDER,
+  SET_PASSWORD_TTL_MS,
+  createSetPasswordToken,
+} from "~/features/accounts/account-invite.server";
 import { getOptionalUser } from "~/features/accounts/auth.server";
+import { deliverDueEmails } from "~/features/outbox/outbox.server";
 import { verifyPassword } from "~/features/accounts/password.server";
 import { isoWeekday } from "~/features/plans/plan-schedule";
 import { STATUS_FIXED_MESSAGE } from "~/features/quotes/quote-constants";
@@ -17,6 +22,7 @@ import { addDays, businessToday } from "~/features/visits/visit-dates";
 import { createQuoteRequest } from "~/models/quote-request.server";
 import { action, loader } from "~/routes/admin-dashboard.quotes.$quoteId";
 import { action as setAction, loader as setLoader } from "~/routes/auth_.set-password";
+import { resetEnvCache } from "~/utils/env.server";
 
 /**
  * A quote request becomes a customer (issue 25 item 6, decision 096): through the quote page's
@@ -130,8 +136,21 @@ async function snapshot(quoteId: string) {
   return { counts, quote };
 }
 
+/** How many "Set your password" e-mails are queued (or were sent) to `to`. */
+async function invitesTo(to: string) {
+  const rows = await db()
+    .selectFrom("outbox")
+    .select("id")
+    .where("kind", "=", "account_invite")
+    .where("to_address", "=", to)
+    .execute();
+  return rows.length;
+}
+
 /** The set-password link's token from the last invite mailed to `to`. */
 async function inviteToken(to: string, count = 1) {
+  // The invitation waits in the outbox (decision 110): the worker's pass sends it.
+  await deliverDueEmails();
   const messages = await smtp.current.waitForMessages(count);
   const mail = messages.filter((m) => m.subject === "Set your password" && JSON.stringify(m.to).includes(to)).at(-1);
   expect(mail).toBeTruthy();
@@ -207,10 +226,13 @@ describe("Create customer and plan", () => {
     expect(visits.length).toBeGreaterThan(0);
     const after = await snapshot(quote.id);
     expect(after.quote).toMatchObject({ status: "won", customer_id: user.id, customer_existed: false });
-    // One account, one profile, one yard, one plan, one token: nothing else.
-    for (const table of ["users", "profiles", "yard_profiles", "customer_plans", "account_tokens"] as const) {
+    // One account, one profile, one yard, one plan, one queued invitation: nothing else. Its
+    // link (a token) is made when it is sent (decision 110).
+    for (const table of ["users", "profiles", "yard_profiles", "customer_plans"] as const) {
       expect(after.counts[table] - before.counts[table]).toBe(1);
     }
+    expect(await invitesTo(quote.email)).toBe(1);
+    expect(after.counts.account_tokens).toBe(before.counts.account_tokens);
 
     // The page says what the request became, and offers the form no more.
     const { conversion } = await (await page(quote.id)).json();
@@ -374,10 +396,47 @@ describe("Create customer and plan: refusals store nothing", () => {
     const after = await snapshot(quote.id);
     expect(after.counts.users - before.counts.users).toBe(1);
     expect(after.counts.customer_plans - before.counts.customer_plans).toBe(1);
-    expect(after.counts.account_tokens - before.counts.account_tokens).toBe(1);
+    expect(await invitesTo(quote.email)).toBe(1);
     await inviteToken(quote.email);
+    expect((await snapshot(quote.id)).counts.account_tokens - before.counts.account_tokens).toBe(1);
     // And later, once more: refused, nothing stored.
     await expectRefused(quote.id, conversionForm(quote), 409, ALREADY_CONVERTED);
+  });
+
+  it("the invitation waits in the outbox: lost while SMTP is down, it is retried with a working link", async () => {
+    const quote = await storeQuote();
+    await smtp.current.stop();
+    expect((await post(quote.id, conversionForm(quote))).status).toBe(302);
+    const queued = await db()
+      .selectFrom("outbox")
+      .selectAll()
+      .where("kind", "=", "account_invite")
+      .where("to_address", "=", quote.email)
+      .executeTakeFirstOrThrow();
+    expect(queued).toMatchObject({ subject: "Set your password", status: "pending", attempts: 0 });
+    // The stored text has the link's place, never a link.
+    expect(queued.text_body).toContain(INVITE_LINK_PLACEHOLDER);
+    expect(queued.text_body).not.toContain("/auth/set-password");
+    // The plan's own e-mails are not what this test is about: out of the way.
+    await db().updateTable("outbox").set({ status: "sent" }).where("kind", "<>", "account_invite").execute();
+
+    // The mail server is down: the send fails and is kept for a retry (it was lost before).
+    expect(await deliverDueEmails()).toEqual({ sent: 0, failed: 1 });
+    const failed = await db().selectFrom("outbox").selectAll().where("id", "=", queued.id).executeTakeFirstOrThrow();
+    expect(failed).toMatchObject({ status: "pending", attempts: 1 });
+    expect(failed.text_body).toBe(queued.text_body);
+
+    await smtp.current.start();
+    process.env.SMTP_URL = smtp.current.url;
+    resetEnvCache();
+    expect(await deliverDueEmails({ ignoreBackoff: true })).toEqual({ sent: 1, failed: 0 });
+    const token = await inviteToken(quote.email);
+    const sent = await db().selectFrom("outbox").selectAll().where("id", "=", queued.id).executeTakeFirstOrThrow();
+    expect(sent).toMatchObject({ status: "sent", attempts: 2 });
+    expect(sent.text_body).not.toContain(token);
+    const set = await setPassword(token, "a brand new password");
+    expect(set.status).toBe(302);
+    expect(locationOf(set)).toBe("/customer-dashboard");
   });
 
   it("a request that does not exist is 404 with nothing stored", async () => {

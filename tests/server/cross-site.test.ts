@@ -1,4 +1,4 @@
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isCrossSiteWrite, refuseCrossSiteWrites } from "../../server/cross-site.js";
@@ -102,5 +102,66 @@ describe("cross-site writes", () => {
     expect(isCrossSiteWrite({ method: "POST", path: "/resources/webhooksx", headers: { origin: "null" } }, [])).toBe(
       true,
     );
+  });
+});
+
+/**
+ * A request written byte for byte on a socket: fetch (and every browser) resolves `..` and
+ * `%2e%2e` before sending, so only a raw client sends the path an attacker would.
+ */
+function rawPost(baseUrl: string, target: string, headers: Record<string, string>) {
+  const { hostname, port } = new URL(baseUrl);
+  const body = "email=a%40b.c&password=x";
+  const lines = [
+    `POST ${target} HTTP/1.1`,
+    `Host: ${hostname}:${port}`,
+    "Content-Type: application/x-www-form-urlencoded",
+    `Content-Length: ${body.length}`,
+    "Connection: close",
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => socket.end(`${lines.join("\r\n")}\r\n\r\n${body}`));
+    const chunks: Buffer[] = [];
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    socket.on("error", reject);
+    socket.on("end", () => {
+      const text = Buffer.concat(chunks).toString("utf8");
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), text });
+    });
+  });
+}
+
+describe("the guard decides on the path Remix will route (issue 35 item 6)", () => {
+  const evil = { Origin: "https://evil.example", "Stripe-Signature": "t=1,v1=dummy" };
+  const disguised = [
+    "/resources/webhooks/../../customer-dashboard/billing?_data=routes%2Fcustomer-dashboard_.billing._index",
+    "/resources/webhooks/%2e%2e/%2e%2e/customer-dashboard/billing",
+    "/resources/webhooks/.%2E/%2e./customer-dashboard/billing",
+    "/resources/webhooks/stripe/../../../auth",
+    "/resources/webhooks\\..\\..\\logout",
+    "/resources/webhooks//..//..//logout",
+    "/resources/sanity-webhook/../../auth",
+    "/resources/webhooks/stripe/..%2F..%2F..%2Fauth",
+  ];
+  for (const target of disguised) {
+    it(`refuses another site's raw POST ${target}, before Remix`, async () => {
+      reached.length = 0;
+      const refused = await rawPost(base, target, evil);
+      expect(refused.status).toBe(403);
+      expect(refused.text).toContain("Request refused");
+      expect(reached).toEqual([]);
+    });
+  }
+
+  it("a webhook reached through a path that resolves to it is still exempt", async () => {
+    reached.length = 0;
+    const passed = await rawPost(base, "/customer-dashboard/../resources/webhooks/stripe", evil);
+    expect(passed.status).toBe(204);
+    expect(reached).toHaveLength(1);
+    // Remix does not merge double slashes (that is its 404 route), so neither does the guard.
+    reached.length = 0;
+    expect((await rawPost(base, "/resources//webhooks/stripe", evil)).status).toBe(403);
+    expect(reached).toEqual([]);
   });
 });

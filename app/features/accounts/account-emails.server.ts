@@ -31,7 +31,8 @@ export function greetingFor(name: string | null | undefined): string {
   return `Hello ${cleaned},`;
 }
 
-function compose(email: AccountEmail): OutgoingMail {
+/** The subject and text of an account e-mail (the invite's text is stored in the outbox, 110). */
+export function composeAccountEmail(email: AccountEmail): OutgoingMail {
   const hello = greetingFor(email.payload.name);
   switch (email.kind) {
     case "verify-email":
@@ -78,8 +79,8 @@ function compose(email: AccountEmail): OutgoingMail {
 }
 
 /**
- * The one place account e-mails leave from (verification, password reset, the invite's set-password link), so that it can move
- * onto the e-mail outbox in one edit. Never awaited in a request: the answer does not depend on
+ * The one place verification and password-reset e-mails leave from (the invite's set-password
+ * link goes through the outbox, its link made when it is sent: decision 110). Never awaited in a request: the answer does not depend on
  * the SMTP server, and the mail goes out after it is decided. Tokens and links are never logged.
  * Returns the sending promise (it never rejects) for tests and scripts that want to wait.
  */
@@ -88,7 +89,7 @@ export function sendAccountEmail(email: AccountEmail): Promise<void> {
     log.info("account_email.skipped", { kind: email.kind, reason: "SMTP_URL or MAIL_FROM not set" });
     return Promise.resolve();
   }
-  return sendMail(compose(email)).then(
+  return sendMail(composeAccountEmail(email)).then(
     () => log.info("account_email.sent", { kind: email.kind }),
     (error: unknown) => log.error("account_email.failed", { kind: email.kind, ...errorFields(error) }),
   );

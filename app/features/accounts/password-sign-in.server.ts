@@ -15,7 +15,8 @@ import type { SignInSchema, SignUpSchema } from "./auth-schemas";
 import { sendVerificationEmail } from "./email-verification.server";
 import { PasswordQueueBusy } from "./password.server";
 import { getSessionUserById, type SessionUser } from "~/models/user.server";
-import { log } from "~/utils/logger.server";
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from "~/utils/database-errors.server";
+import { errorFields, log } from "~/utils/logger.server";
 
 // The e-mail and password workflows of /auth (issue 23): the route parses the form and maps
 // these plain results to its response; nothing here reads a request or knows about HTML.
@@ -42,6 +43,27 @@ function busy(intent: "signin" | "signup", error: PasswordQueueBusy): AuthRefusa
   return { ok: false, status: 429, message: BUSY_MESSAGE, headers: { "Retry-After": String(error.retryAfterSeconds) } };
 }
 
+export const SIGN_IN_UNAVAILABLE = "We could not sign you in right now. Please try again.";
+
+/**
+ * The password could not be checked (the database failed mid-check: a lock timeout, a failover,
+ * a dropped connection): a 503 that asks to try again, never a 500, and the attempt given back,
+ * so that nothing of it stays stored (issue 35 item 6). The refund is best effort: the database
+ * that just failed may refuse it too.
+ */
+async function checkFailed(email: string, clientKey: string, error: unknown): Promise<AuthRefusal> {
+  log.error("auth.signin.check_failed", { ip: clientKey, ...errorFields(error) });
+  await refundSignInAttempt(email, clientKey).catch((refundError: unknown) =>
+    log.warn("auth.signin.refund_failed", errorFields(refundError)),
+  );
+  return {
+    ok: false,
+    status: 503,
+    message: SIGN_IN_UNAVAILABLE,
+    headers: { "Retry-After": String(UNAVAILABLE_RETRY_AFTER_SECONDS), "Cache-Control": "no-store" },
+  };
+}
+
 /**
  * E-mail and password, the first step of a sign-in: counted against the client's limits
  * before the password is checked, slowed down for an address under attack, and on success
@@ -65,10 +87,12 @@ export async function signInWithPassword(
   try {
     userId = await verifyCredentials(email, password);
   } catch (error) {
-    if (!(error instanceof PasswordQueueBusy)) throw error;
-    // No password was tried: the attempt does not count.
-    await refundSignInAttempt(email, clientKey);
-    return busy("signin", error);
+    if (error instanceof PasswordQueueBusy) {
+      // No password was tried: the attempt does not count.
+      await refundSignInAttempt(email, clientKey);
+      return busy("signin", error);
+    }
+    return checkFailed(email, clientKey, error);
   }
   if (!userId) {
     await recordSignInFailure(email);

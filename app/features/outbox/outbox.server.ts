@@ -1,6 +1,8 @@
 import type { OutboxAttachment } from "../../../db/schema";
 import type { OutboxKind } from "./outbox-constants";
+import { withoutMentions } from "./attachment-mentions.server";
 import { getSiteSettings } from "~/content/content.server";
+import { withInviteLink } from "~/features/accounts/account-invite.server";
 import { emailPhoto, UnreadablePhotoError } from "./email-photo.server";
 import { OUTBOX_KINDS } from "./outbox-constants";
 import { nextTextTime } from "./text-hours";
@@ -120,13 +122,18 @@ export function nextAttemptAt(attempts: number, now = Date.now(), random = Math.
  */
 export const CLAIM_LEASE_MS = 90_000;
 
-async function attachmentsOf(message: ClaimedOutboxMessage): Promise<NonNullable<OutgoingMail["attachments"]>> {
+/** What could be attached, and what could not (its mention is taken out of the bodies). */
+async function attachmentsOf(message: ClaimedOutboxMessage) {
   const storage = getStorage();
   const out: NonNullable<OutgoingMail["attachments"]> = [];
+  const missing: OutboxAttachment[] = [];
   for (const attachment of message.attachments) {
     const object = await storage.get(attachment.key);
     // The photo was deleted after the e-mail was queued: send the rest (the portal link still works).
-    if (!object) continue;
+    if (!object) {
+      missing.push(attachment);
+      continue;
+    }
     const cid = attachment.cid ? { cid: attachment.cid } : {};
     if (attachment.contentType.startsWith("image/")) {
       // A photo goes as a small JPEG, whatever was uploaded (up to 50 MB): never the original.
@@ -138,6 +145,7 @@ async function attachmentsOf(message: ClaimedOutboxMessage): Promise<NonNullable
         if (!(error instanceof UnreadablePhotoError)) throw error;
         // Not a picture sharp can read: the e-mail still goes, with its link to the visit.
         log.warn("outbox.photo_unreadable", { outboxId: message.id, key: attachment.key, ...errorFields(error) });
+        missing.push(attachment);
       }
       continue;
     }
@@ -150,7 +158,16 @@ async function attachmentsOf(message: ClaimedOutboxMessage): Promise<NonNullable
       ...cid,
     });
   }
-  return out;
+  return { attached: out, missing };
+}
+
+/** The e-mail as it leaves: its attachments read, and no word of one that could not be. */
+async function outgoingMail(message: ClaimedOutboxMessage) {
+  const { attached, missing } = await attachmentsOf(message);
+  // An invitation's set-password link is made now: the outbox never stores one (decision 110).
+  const text = message.kind === "account_invite" ? await withInviteLink(message) : message.text_body;
+  const body = withoutMentions({ text, html: message.html_body }, missing);
+  return { text: body.text, html: body.html ?? undefined, attachments: attached };
 }
 
 async function sender() {
@@ -235,9 +252,7 @@ export async function deliverClaimedEmail(
         to: message.to_address,
         replyTo: message.reply_to ?? undefined,
         subject: message.subject,
-        text: message.text_body,
-        html: message.html_body ?? undefined,
-        attachments: await attachmentsOf(message),
+        ...(await outgoingMail(message)),
       });
   } catch (error) {
     failure = error ?? new Error("Unknown error");

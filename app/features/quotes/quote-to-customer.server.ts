@@ -5,7 +5,8 @@ import type { QuoteRequest } from "../../../db/schema";
 import { createCustomerSchema, CREATE_CUSTOMER_INTENT, type CreateCustomerDefaults } from "./quote-to-customer-schema";
 import { getCatalogue, getQuoteServiceOptions, getSiteSettings } from "~/content/content.server";
 import type { PlanRules } from "~/content/types";
-import { createSetPasswordToken, sendSetPasswordEmail } from "~/features/accounts/account-invite.server";
+import { enqueueSetPasswordEmail } from "~/features/accounts/invite-email.server";
+import { wakeOutboxWorker } from "~/features/outbox/outbox.server";
 import type { CataloguePlanOption } from "~/features/plans/admin-plan-schema";
 import { nextWeekday } from "~/features/plans/admin-plan-page.server";
 import { PlanChangeError, startPlan } from "~/features/plans/plan-changes.server";
@@ -23,8 +24,8 @@ import { redirectWithSuccess } from "~/utils/toast.server";
  * A quote request becomes a customer in one step (issue 25 item 6, docs/decisions/096): the
  * account (without a password), its yard's address, the plan (through the plan workflow's
  * `startPlan`, inside the same transaction) and the request marked won and linked to the account,
- * all of it or nothing. A new account's "Set your password" link is stored hashed with the rest
- * and mailed after the commit, like the reset link. An address that already has an account gives
+ * all of it or nothing. A new account's "Set your password" e-mail is queued in the outbox with
+ * the rest (its link made when it is sent, decision 110). An address that already has an account gives
  * that account the plan instead.
  */
 
@@ -139,7 +140,7 @@ export async function handleCreateCustomer(formData: FormData, context: Conversi
   const settings = await getSiteSettings();
   const fields = { quoteId: context.quoteId, adminId: context.admin.id };
 
-  let outcome: { customerId: string; existed: boolean; token: string | null };
+  let outcome: { customerId: string; existed: boolean };
   try {
     outcome = await convertQuote({
       quoteId: context.quoteId,
@@ -155,6 +156,7 @@ export async function handleCreateCustomer(formData: FormData, context: Conversi
         notes: value.notes || null,
       },
       admin: context.admin,
+      businessName: settings.businessName,
       now,
       rules: context.rules,
     });
@@ -163,14 +165,8 @@ export async function handleCreateCustomer(formData: FormData, context: Conversi
     log.info("quote.conversion_refused", { ...fields, status: error.status });
     return refuse(error.status, error.message, submission.reply({ formErrors: [error.message] }));
   }
-  if (outcome.token) {
-    void sendSetPasswordEmail({
-      to: value.email,
-      name: value.fullName,
-      token: outcome.token,
-      businessName: settings.businessName,
-    });
-  }
+  // The invitation was queued with the account; the worker sends it now rather than later.
+  if (!outcome.existed) wakeOutboxWorker();
   log.info("quote.converted", { ...fields, customerId: outcome.customerId, existed: outcome.existed });
   return redirectWithSuccess(`/admin-dashboard/quotes/${context.quoteId}`, {
     message: "Success",
@@ -187,15 +183,17 @@ export type ConvertQuoteInput = {
   yard: { street: string; city: string | null; zip: string; dog_count: number };
   plan: Omit<Parameters<typeof startPlan>[1], "customerId" | "actorId" | "actorName" | "now" | "rules">;
   admin: { id: string; name: string | null };
+  /** For the new account's "Set your password" e-mail. */
+  businessName: string;
   now: Date;
   rules?: PlanRules;
 };
 
 /**
  * One transaction: the request locked (a second conversion, another admin's double submit,
- * waits and is then refused), the account found or made, its first yard profile and set-password
- * token, the plan started, the request marked. Answers the account, whether it existed, and the
- * new account's token (null for an existing account) for the e-mail.
+ * waits and is then refused), the account found or made, its first yard profile and its "Set
+ * your password" e-mail queued in the outbox (decision 110), the plan started, the request
+ * marked. Answers the account and whether it existed.
  */
 export async function convertQuote(input: ConvertQuoteInput) {
   const db = await getDb();
@@ -205,19 +203,26 @@ export async function convertQuote(input: ConvertQuoteInput) {
     if (quote.converted_at) throw new QuoteConversionError(ALREADY_CONVERTED, 409);
 
     let account = await lockAccountByEmail(trx, input.email);
-    let token: string | null = null;
+    let created = false;
     if (!account) {
       const id = await insertAccountWithoutPassword(trx, { email: input.email, fullName: input.fullName });
       // Taken between the look and the insert (a sign-up committed): that account it is.
       if (id) {
         await insertYardProfileIfMissing(trx, id, input.yard);
-        token = await createSetPasswordToken(trx, id, input.now);
+        // Its link is made when the e-mail is sent; a refusal below rolls the e-mail back too.
+        await enqueueSetPasswordEmail(trx, {
+          userId: id,
+          to: input.email,
+          name: input.fullName,
+          businessName: input.businessName,
+        });
+        created = true;
       }
       account = id ? { id, is_admin: false } : await lockAccountByEmail(trx, input.email);
       if (!account) throw new QuoteConversionError("That e-mail address was taken a moment ago: try again.", 409);
     }
     if (account.is_admin) throw new QuoteConversionError(ADMIN_ADDRESS, 409);
-    const existed = token === null;
+    const existed = !created;
     if (existed) await insertYardProfileIfMissing(trx, account.id, input.yard);
 
     await startPlan(trx, {
@@ -229,6 +234,6 @@ export async function convertQuote(input: ConvertQuoteInput) {
       rules: input.rules,
     });
     await markQuoteConverted(trx, quote.id, account.id, existed);
-    return { customerId: account.id, existed, token };
+    return { customerId: account.id, existed };
   });
 }

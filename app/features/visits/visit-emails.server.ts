@@ -37,6 +37,11 @@ export function visitCompletedEmail(
   const link = visitPortalUrl(visit.id, context.siteUrl);
   const photo = media.find((m) => m.image_type === "after" && m.content_type?.startsWith("image/"));
   const hasVideo = media.some((m) => m.content_type?.startsWith("video/"));
+  // Both are taken out by the sender when the photo cannot be attached after all (issue 35).
+  const photoMention = {
+    text: "The after photo is attached.",
+    html: `<p><img src="cid:after-photo" alt="Your yard after the visit" style="max-width:100%"></p>`,
+  };
   const attachments: OutboxAttachment[] = photo
     ? [
         {
@@ -44,6 +49,7 @@ export function visitCompletedEmail(
           filename: `after.${photo.image_url.split(".").pop() ?? "jpg"}`,
           contentType: photo.content_type ?? "image/jpeg",
           cid: "after-photo",
+          mention: photoMention,
         },
       ]
     : [];
@@ -52,7 +58,7 @@ export function visitCompletedEmail(
   const text = [
     `Your ${visit.service_type} visit on ${date} is complete.`,
     "",
-    ...(photo ? ["The after photo is attached."] : hasVideo ? ["Watch the video of your yard in the portal."] : []),
+    ...(photo ? [photoMention.text] : hasVideo ? ["Watch the video of your yard in the portal."] : []),
     ...(health.length > 0 ? ["", ...health] : []),
     "",
     `See your visit: ${link}`,
@@ -62,7 +68,7 @@ export function visitCompletedEmail(
   ].join("\n");
   const html = [
     `<p>Your ${escapeHtml(visit.service_type)} visit on ${escapeHtml(date)} is complete.</p>`,
-    photo ? `<p><img src="cid:after-photo" alt="Your yard after the visit" style="max-width:100%"></p>` : "",
+    photo ? photoMention.html : "",
     health.length > 0 ? `<p>${health.map(escapeHtml).join("<br>")}</p>` : "",
     `<p><a href="${escapeHtml(link)}">See your visit</a></p>`,
     `<p>Questions? Call us at ${escapeHtml(context.phone)} or reply to this e-mail.<br>${escapeHtml(context.businessName)}</p>`,
