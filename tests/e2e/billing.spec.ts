@@ -96,6 +96,22 @@ for (const js of [true, false]) {
       await expect(page.getByText("$89.00 by Cash")).toBeVisible();
       await expect(page.getByRole("button", { name: "Record payment" })).toHaveCount(0);
 
+      // A goodwill refund gives money back: the invoice stays paid and shows it, a credit note
+      // balances it, and nothing is owed or charged again (issue 34, decision 113).
+      await page.getByLabel("Refund amount").fill("20.00");
+      await page.getByLabel("Reason for the refund").fill("Goodwill");
+      await page.getByRole("button", { name: "Refund", exact: true }).click();
+      await expectToast(page, js, "Success", "Refund recorded");
+      await expectNoErrorToast(page);
+      await expect(page.getByTestId("invoice-refunded")).toHaveText("$20.00");
+      await expect(page.getByTestId("invoice-balance")).toHaveText("$0.00");
+      await expect(page.getByText("Status: Paid")).toBeVisible();
+      await expect(
+        page.getByText(/^Credit note CN-\d{4}-\d{7} of .+: Refund: Goodwill, \$20\.00 \(Refunded\)$/),
+      ).toBeVisible();
+      await expect(page.getByText("$89.00 by Cash on")).toContainText("(refunded $20.00)");
+      if (js) await expectNoAxeViolations(page, "admin invoice after a refund");
+
       await page.getByRole("link", { name: customer.fullName }).click();
       await expect(page.getByTestId("customer-balance")).toHaveText("Balance: $0.00");
       if (js) await expectNoAxeViolations(page, "customer page with balance");
@@ -107,6 +123,16 @@ for (const js of [true, false]) {
       await page.getByRole("navigation", { name: "Invoice status" }).getByRole("link", { name: "Paid" }).click();
       const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: customer.invoiceNumber }) });
       await expect(row.getByRole("cell").last()).toHaveText("$0.00");
+      // The month's roll-forward from the ledger is on the tab, and the export is a download.
+      await expect(page.getByRole("heading", { name: /^The ledger in / })).toBeVisible();
+      await expect(page.getByTestId("ledger-closing")).toHaveText(/^−?\$[\d,]+\.\d{2}$/);
+      const exporting = page.waitForEvent("download");
+      await page.getByRole("button", { name: "Export the ledger (CSV)" }).click();
+      const exported = await exporting;
+      expect(exported.suggestedFilename()).toMatch(/^ledger-\d{4}-\d{2}-01-to-\d{4}-\d{2}-\d{2}\.csv$/);
+      expect(readFileSync(await exported.path(), "utf8").split("\r\n")[0]).toBe(
+        "Date,Customer,Type,Document,Amount,Method,Stripe id",
+      );
       await expectNoErrorToast(page);
     });
   });

@@ -105,7 +105,7 @@ export function PaymentAmountForm({
         description={`At most ${most}`}
         inputProps={{ inputMode: "decimal", autoComplete: "off", required: true }}
       />
-      <Field field={fields.note} label="Reason" />
+      <Field field={fields.note} label={words.reason} />
       <div className="sm:col-span-2">
         <button type="submit" disabled={busy} className={secondaryButtonClass}>
           {words.button}
@@ -116,8 +116,8 @@ export function PaymentAmountForm({
 }
 
 const PAYMENT_AMOUNT_FORMS = {
-  refund: { amount: "Refund amount", button: "Refund" },
-  "reverse-payment": { amount: "Amount reversed", button: "Reverse payment" },
+  refund: { amount: "Refund amount", reason: "Reason for the refund", button: "Refund" },
+  "reverse-payment": { amount: "Amount reversed", reason: "Why it is reversed", button: "Reverse payment" },
 } as const;
 
 /** A form of one button (Void, Mark uncollectible, Charge) and the refusal's message above it. */
