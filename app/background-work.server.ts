@@ -1,7 +1,7 @@
 import { listenForContentChanges, stopListening } from "./content/content-events.server";
 import { runBilling } from "./features/billing/billing-run.server";
 import { runPaymentCollection } from "./features/billing/payment-recovery.server";
-import { startOutboxWorker, stopOutboxWorker } from "./features/outbox/outbox.server";
+import { pruneOutbox, startOutboxWorker, stopOutboxWorker } from "./features/outbox/outbox.server";
 import { generatePlanVisits } from "./features/plans/visit-generator.server";
 import { purgeExpiredAccountTokens } from "./models/account-token.server";
 import { purgeStaleRateLimits } from "./models/rate-limit.server";
@@ -25,6 +25,8 @@ export const PURGE_JOBS: ReadonlyArray<{ name: string; run: () => Promise<number
   { name: "sign_in_challenges", run: purgeExpiredSignInChallenges },
   { name: "account_tokens", run: purgeExpiredAccountTokens },
   { name: "stripe_events", run: async () => purgeOldStripeEvents(await getDb()) },
+  // Here, not in the outbox worker: that starts only with SMTP or Twilio (decision 109).
+  { name: "outbox", run: () => pruneOutbox() },
 ];
 
 const FIRST_PURGE_MS = 60_000;

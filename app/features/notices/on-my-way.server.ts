@@ -79,6 +79,8 @@ export async function sendOnMyWay(input: {
       ].join("\n"),
       dedupeKey: `on-my-way:${visit.id}`,
       relatedId: visit.id,
+      // After the window it would tell the customer something untrue (decision 109).
+      expiresAt: until,
     });
     let texted = false;
     if (visit.mobile_phone && visit.text_consent_at) {
@@ -88,6 +90,8 @@ export async function sendOnMyWay(input: {
         body: `${settings.businessName}: your technician is on the way, arriving ${window}. Questions? ${settings.phone}. Reply STOP to opt out.`,
         dedupeKey: `text-on-my-way:${visit.id}`,
         relatedId: visit.id,
+        recipientId: visit.customer_id,
+        expiresAt: until,
         now,
       });
       // Stored as skipped without Twilio: the customer is told by e-mail only.
