@@ -56,6 +56,24 @@ async function seedBothSides() {
       { id: "evt_purge_recent", type: "payment_intent.succeeded", received_at: ago(4 * 24 * HOUR) },
     ])
     .execute();
+  // Skipped rows (no SMTP_URL: the embedded default, where no outbox worker runs) older than
+  // OUTBOX_KEEP_SENT_DAYS go; a recent one stays (decision 109).
+  await db
+    .insertInto("outbox")
+    .values(
+      [
+        ["purge-old", ago(91 * 24 * HOUR)],
+        ["purge-recent", ago(24 * HOUR)],
+      ].map(([subject, createdAt]) => ({
+        kind: "other" as const,
+        to_address: "purge@example.com",
+        subject: String(subject),
+        text_body: "x",
+        status: "skipped" as const,
+        created_at: createdAt as Date,
+      })),
+    )
+    .execute();
 }
 
 async function leftOver() {
@@ -74,6 +92,9 @@ async function leftOver() {
     stripe_events: (await db.selectFrom("stripe_events").select("id").where("id", "like", "evt_purge_%").execute()).map(
       (r) => r.id,
     ),
+    outbox: (await db.selectFrom("outbox").select("subject").where("subject", "like", "purge-%").execute()).map(
+      (r) => r.subject,
+    ),
   };
 }
 
@@ -85,6 +106,7 @@ describe("purge jobs", () => {
       "sign_in_challenges",
       "account_tokens",
       "stripe_events",
+      "outbox",
     ]);
   });
 
@@ -98,6 +120,7 @@ describe("purge jobs", () => {
       sign_in_challenges: ["purge-new"],
       account_tokens: ["purge-recent"],
       stripe_events: ["evt_purge_recent"],
+      outbox: ["purge-recent"],
     });
     const done = info.mock.calls.filter(([event]) => event === "purge.done").map(([, fields]) => fields);
     expect(done.map((fields) => fields?.job)).toEqual(PURGE_JOBS.map((job) => job.name));
