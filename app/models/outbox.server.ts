@@ -197,7 +197,9 @@ export async function markOutboxSkipped(id: string, token: string, reason: strin
 
 /**
  * Deletes up to `batch` finished messages from before `before`: sent ones by when they were sent,
- * skipped and failed ones (never sent, never retried on their own) by when they were queued.
+ * skipped and failed ones (never sent, never retried on their own) by when they were queued. The
+ * quote notifications from before the outbox (migration 0005: no text, a record only, a fixed
+ * number of rows) stay, as `npm run outbox:send` leaves them alone.
  * Answers how many; the caller repeats while a whole batch went, so that no one statement holds
  * a month of invoices' rows at once.
  */
@@ -214,7 +216,11 @@ export async function deleteFinishedOutboxBefore(before: Date, batch: number) {
         .where((eb) =>
           eb.or([
             eb.and([eb("status", "=", "sent"), eb("sent_at", "<", before)]),
-            eb.and([eb("status", "in", ["skipped", "failed"]), eb("created_at", "<", before)]),
+            eb.and([
+              eb("status", "in", ["skipped", "failed"]),
+              eb("created_at", "<", before),
+              eb("text_body", "<>", ""),
+            ]),
           ]),
         )
         .limit(batch),

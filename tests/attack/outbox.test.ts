@@ -216,6 +216,44 @@ describe("outbox claims (item 8)", () => {
     }
   });
 
+  test("e-mails share a pool of SMTP connections: 30 go over at most OUTBOX_CONCURRENCY, each once", async () => {
+    let connections = 0;
+    const subjects: string[] = [];
+    const counting = new SMTPServer({
+      secure: false,
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      logger: false,
+      closeTimeout: 100,
+      onConnect(_session, callback) {
+        connections += 1;
+        callback();
+      },
+      onData(stream, _session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+        stream.on("end", () => {
+          subjects.push(/^Subject: (.*)$/m.exec(Buffer.concat(chunks).toString())?.[1]?.trim() ?? "");
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => counting.listen(0, "127.0.0.1", resolve));
+    try {
+      useSmtpUrl(`smtp://127.0.0.1:${(counting.server.address() as net.AddressInfo).port}`);
+      await queue(30);
+      // Before decision 109: one connection (and greeting) per message, one message at a time.
+      expect(await deliverDueEmails({ limit: 30 })).toEqual({ sent: 30, failed: 0 });
+      expect(connections).toBeGreaterThanOrEqual(1);
+      expect(connections).toBeLessThanOrEqual(5);
+      expect(subjects.sort()).toEqual(Array.from({ length: 30 }, (_, i) => `Message ${i}`).sort());
+      expect((await outboxRows()).every((row) => row.status === "sent")).toBe(true);
+    } finally {
+      useSmtpUrl(smtp.current.url);
+      await new Promise<void>((resolve) => counting.close(() => resolve()));
+    }
+  });
+
   test("a lease is renewed while a send runs, so a live worker keeps its row", async () => {
     await queue();
     const silent = await startSilentServer();
@@ -296,13 +334,15 @@ describe("outbox claims (item 8)", () => {
         // Never sent and never retried on their own: before decision 109 these stayed for ever.
         row("old failed", "failed", null),
         row("old skipped", "skipped", null),
+        // Migration 0005's record of a notification from before the outbox (no text): kept.
+        { ...row("old record", "failed", null), text_body: "" },
         row("recent skipped", "skipped", null, 10),
         row("old pending", "pending", null),
       ])
       .execute();
     expect(await pruneOutbox()).toBe(3);
     const left = await db().selectFrom("outbox").select("subject").orderBy("subject").execute();
-    expect(left.map((r) => r.subject)).toEqual(["old pending", "recent sent", "recent skipped"]);
+    expect(left.map((r) => r.subject)).toEqual(["old pending", "old record", "recent sent", "recent skipped"]);
 
     process.env.OUTBOX_KEEP_SENT_DAYS = "30";
     resetEnvCache();
