@@ -5,7 +5,10 @@ import { createUser, sessionCookieFor, type TestUser } from "../helpers/factorie
 import { callRoute, locationOf, toastOf } from "../helpers/route-calls";
 import { useTestSmtp } from "../helpers/smtp-server";
 import { startTwilioStandIn, type TwilioStandIn } from "../helpers/twilio-stand-in";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
 import { sendOnMyWay } from "~/features/notices/on-my-way.server";
+import { TextAgainPanel } from "~/features/notices/text-again-form";
 import { keywordOf, twilioWebhookUrl } from "~/features/notices/text-webhook.server";
 import { deliverDueEmails } from "~/features/outbox/outbox.server";
 import { nextTextTime } from "~/features/outbox/text-hours";
@@ -332,6 +335,19 @@ describe('Your Yard: an opted-out number, and "Text me again"', () => {
     await deliverDueEmails({ ignoreBackoff: true, now: () => minutes(1) });
     expect(await textRow()).toMatchObject({ status: "sent" });
     expect(standIn.requests).toHaveLength(2);
+  });
+
+  test("the panel is a plain form that posts without JavaScript, with the consent words", () => {
+    const html = renderToString(
+      createElement(TextAgainPanel, {
+        optOut: { phone: "(702) 555-0123", request: null, textStartTo: "(702) 555-0199" },
+        businessName: "Swift Scoop",
+      }),
+    );
+    expect(html).toContain('<form method="post" action="/customer-dashboard/yard?intent=text-again"');
+    expect(html).toContain("(702) 555-0123 replied STOP, so we do not text it.");
+    expect(html).toContain("Consent is not a condition of service.");
+    expect(html).toMatch(/<button type="submit"[^>]*>Text me again<\/button>/);
   });
 
   test("refused: a number that did not opt out, no number, the fourth press of a day; nothing stored, nothing texted", async () => {

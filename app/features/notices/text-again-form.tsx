@@ -1,4 +1,3 @@
-import { Form } from "@remix-run/react";
 import { primaryButtonClass } from "~/components/ui-classes";
 
 /** Where the "Text me again" form posts: Your Yard's own action, told apart by the query. */
@@ -38,14 +37,15 @@ export function TextAgainPanel({
             : `You asked at ${request.askedAt}: reply START to the text we sent to ${phone} to get texts about your visits again.`}
         </p>
       ) : null}
-      <Form method="post" action={TEXT_AGAIN_ACTION} className="mt-3">
+      {/* A plain form, like "On my way": it posts and redirects back with a toast, no script needed. */}
+      <form method="post" action={TEXT_AGAIN_ACTION} className="mt-3">
         <p className="text-sm text-slate-700 dark:text-slate-200">
           {`We will text ${phone} once. Reply START to it to get texts again. By replying START you agree to receive automated text messages from ${businessName} at this number when your technician is on the way. About one message per visit. Consent is not a condition of service. Message and data rates may apply. Reply STOP to opt out, HELP for help.`}
         </p>
         <button type="submit" className={`${primaryButtonClass} mt-3`}>
           Text me again
         </button>
-      </Form>
+      </form>
     </section>
   );
 }
