@@ -74,6 +74,14 @@ async function seedBothSides() {
       })),
     )
     .execute();
+  // "Text me again" requests: one closed two days ago goes, one still open stays.
+  await db
+    .insertInto("text_opt_in_requests")
+    .values([
+      { user_id: user.id, phone: "+17025550101", expires_at: ago(48 * HOUR) },
+      { user_id: user.id, phone: "+17025550102", expires_at: new Date(Date.now() + HOUR) },
+    ])
+    .execute();
 }
 
 async function leftOver() {
@@ -95,6 +103,7 @@ async function leftOver() {
     outbox: (await db.selectFrom("outbox").select("subject").where("subject", "like", "purge-%").execute()).map(
       (r) => r.subject,
     ),
+    text_opt_in_requests: (await db.selectFrom("text_opt_in_requests").select("phone").execute()).map((r) => r.phone),
   };
 }
 
@@ -107,6 +116,7 @@ describe("purge jobs", () => {
       "account_tokens",
       "stripe_events",
       "outbox",
+      "text_opt_in_requests",
     ]);
   });
 
@@ -121,6 +131,7 @@ describe("purge jobs", () => {
       account_tokens: ["purge-recent"],
       stripe_events: ["evt_purge_recent"],
       outbox: ["purge-recent"],
+      text_opt_in_requests: ["+17025550102"],
     });
     const done = info.mock.calls.filter(([event]) => event === "purge.done").map(([, fields]) => fields);
     expect(done.map((fields) => fields?.job)).toEqual(PURGE_JOBS.map((job) => job.name));

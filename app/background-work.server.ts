@@ -6,6 +6,7 @@ import { generatePlanVisits } from "./features/plans/visit-generator.server";
 import { purgeExpiredAccountTokens } from "./models/account-token.server";
 import { purgeStaleRateLimits } from "./models/rate-limit.server";
 import { purgeOldStripeEvents } from "./models/stripe.server";
+import { purgeClosedOptInRequests } from "./models/text-opt-out.server";
 import { purgeExpiredSignInChallenges } from "./models/two-step.server";
 import { batchPacer } from "./utils/batch-pacer.server";
 import { getDb } from "./utils/db.server";
@@ -27,6 +28,7 @@ export const PURGE_JOBS: ReadonlyArray<{ name: string; run: () => Promise<number
   { name: "stripe_events", run: async () => purgeOldStripeEvents(await getDb()) },
   // Here, not in the outbox worker: that starts only with SMTP or Twilio (decision 109).
   { name: "outbox", run: () => pruneOutbox() },
+  { name: "text_opt_in_requests", run: async () => purgeClosedOptInRequests(await getDb()) },
 ];
 
 const FIRST_PURGE_MS = 60_000;

@@ -73,3 +73,15 @@ export async function confirmOptInRequests(db: Db, phone: string, at: Date) {
     .execute();
   return [...new Set(rows.map((row) => row.user_id))];
 }
+
+/**
+ * Deletes the "Text me again" requests that closed more than a day ago (answered or not): the
+ * consent they led to is kept on the profile with its time. Answers how many.
+ */
+export async function purgeClosedOptInRequests(db: Db, now = Date.now()) {
+  const result = await db
+    .deleteFrom("text_opt_in_requests")
+    .where("expires_at", "<", new Date(now - 24 * 60 * 60 * 1000))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

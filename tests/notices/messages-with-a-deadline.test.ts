@@ -9,6 +9,7 @@ import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { sendOnMyWay } from "~/features/notices/on-my-way.server";
 import { TextAgainPanel } from "~/features/notices/text-again-form";
+import { loadAdminVisit } from "~/features/visits/visit-page.server";
 import { keywordOf, twilioWebhookUrl } from "~/features/notices/text-webhook.server";
 import { deliverDueEmails } from "~/features/outbox/outbox.server";
 import { nextTextTime } from "~/features/outbox/text-hours";
@@ -172,6 +173,12 @@ describe("messages with a deadline", () => {
     expect(rows.map((r) => [r.kind, r.status, r.last_error])).toEqual([
       ["on_my_way", "skipped", MESSAGE_EXPIRED],
       ["text_on_my_way", "skipped", MESSAGE_EXPIRED],
+    ]);
+    // The admin's visit page says why, not "e-mail is not configured".
+    const { emails } = await loadAdminVisit(early.id);
+    expect(emails.map((e) => [e.status, e.error])).toEqual([
+      ["Not sent", MESSAGE_EXPIRED],
+      ["Not sent", MESSAGE_EXPIRED],
     ]);
   });
 
