@@ -125,7 +125,7 @@ try {
     const perSecond = (result.sent / result.ms) * 1000;
     const projectedMs = (MONTH / perSecond) * 1000;
     console.log(
-      `  ${run.label}: ${fmt(result.sent)} sent, ${result.failed} failed, ${fmt(result.received)} received by the sink over ${result.connections} connections in ${fmt(result.ms / 1000, 1)} s`,
+      `  ${run.label}: ${fmt(result.sent)} sent, ${result.failed} failed, ${fmt(result.received)} received by the sink over ${result.connections} new connections in ${fmt(result.ms / 1000, 1)} s`,
     );
     report({
       figure: `outbox e-mails a second to a local SMTP sink, ${run.label}`,
