@@ -54,7 +54,7 @@ export async function requestTextAgain(userId: string, now = new Date()): Promis
     return enqueueText(trx, {
       kind: "text_opt_in",
       to: phone,
-      body: `${settings.businessName}: you asked on your Your Yard page to get texts about your visits again. Reply START to confirm. About one message per visit. Msg & data rates may apply. To stay opted out, ignore this text.`,
+      body: `${settings.businessName}: you asked to get texts about your visits again. Reply START to confirm. About one message per visit. Msg & data rates may apply. To stay opted out, ignore this text.`,
       dedupeKey: `text-opt-in:${request.id}`,
       relatedId: request.id,
       recipientId: userId,
