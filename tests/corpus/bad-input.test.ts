@@ -199,6 +199,8 @@ const pathArb = fc.oneof(
     "/resources/webhooks/stripe",
     "/customer-dashboard/billing",
     "/customer-dashboard/yard",
+    // "Text me again" posts to Your Yard with this query (decision 109).
+    "/customer-dashboard/yard?intent=text-again",
     "/admin-dashboard/visits/today",
     "/resources/media-upload",
     "/robots.txt",
