@@ -56,6 +56,32 @@ async function seedBothSides() {
       { id: "evt_purge_recent", type: "payment_intent.succeeded", received_at: ago(4 * 24 * HOUR) },
     ])
     .execute();
+  // Skipped rows (no SMTP_URL: the embedded default, where no outbox worker runs) older than
+  // OUTBOX_KEEP_SENT_DAYS go; a recent one stays (decision 109).
+  await db
+    .insertInto("outbox")
+    .values(
+      [
+        ["purge-old", ago(91 * 24 * HOUR)],
+        ["purge-recent", ago(24 * HOUR)],
+      ].map(([subject, createdAt]) => ({
+        kind: "other" as const,
+        to_address: "purge@example.com",
+        subject: String(subject),
+        text_body: "x",
+        status: "skipped" as const,
+        created_at: createdAt as Date,
+      })),
+    )
+    .execute();
+  // "Text me again" requests: one closed two days ago goes, one still open stays.
+  await db
+    .insertInto("text_opt_in_requests")
+    .values([
+      { user_id: user.id, phone: "+17025550101", expires_at: ago(48 * HOUR) },
+      { user_id: user.id, phone: "+17025550102", expires_at: new Date(Date.now() + HOUR) },
+    ])
+    .execute();
 }
 
 async function leftOver() {
@@ -74,6 +100,10 @@ async function leftOver() {
     stripe_events: (await db.selectFrom("stripe_events").select("id").where("id", "like", "evt_purge_%").execute()).map(
       (r) => r.id,
     ),
+    outbox: (await db.selectFrom("outbox").select("subject").where("subject", "like", "purge-%").execute()).map(
+      (r) => r.subject,
+    ),
+    text_opt_in_requests: (await db.selectFrom("text_opt_in_requests").select("phone").execute()).map((r) => r.phone),
   };
 }
 
@@ -85,6 +115,8 @@ describe("purge jobs", () => {
       "sign_in_challenges",
       "account_tokens",
       "stripe_events",
+      "outbox",
+      "text_opt_in_requests",
     ]);
   });
 
@@ -98,6 +130,8 @@ describe("purge jobs", () => {
       sign_in_challenges: ["purge-new"],
       account_tokens: ["purge-recent"],
       stripe_events: ["evt_purge_recent"],
+      outbox: ["purge-recent"],
+      text_opt_in_requests: ["+17025550102"],
     });
     const done = info.mock.calls.filter(([event]) => event === "purge.done").map(([, fields]) => fields);
     expect(done.map((fields) => fields?.job)).toEqual(PURGE_JOBS.map((job) => job.name));

@@ -1,11 +1,12 @@
 import { listenForContentChanges, stopListening } from "./content/content-events.server";
 import { runBilling } from "./features/billing/billing-run.server";
 import { runPaymentCollection } from "./features/billing/payment-recovery.server";
-import { startOutboxWorker, stopOutboxWorker } from "./features/outbox/outbox.server";
+import { pruneOutbox, startOutboxWorker, stopOutboxWorker } from "./features/outbox/outbox.server";
 import { generatePlanVisits } from "./features/plans/visit-generator.server";
 import { purgeExpiredAccountTokens } from "./models/account-token.server";
 import { purgeStaleRateLimits } from "./models/rate-limit.server";
 import { purgeOldStripeEvents } from "./models/stripe.server";
+import { purgeClosedOptInRequests } from "./models/text-opt-out.server";
 import { purgeExpiredSignInChallenges } from "./models/two-step.server";
 import { batchPacer } from "./utils/batch-pacer.server";
 import { getDb } from "./utils/db.server";
@@ -25,6 +26,9 @@ export const PURGE_JOBS: ReadonlyArray<{ name: string; run: () => Promise<number
   { name: "sign_in_challenges", run: purgeExpiredSignInChallenges },
   { name: "account_tokens", run: purgeExpiredAccountTokens },
   { name: "stripe_events", run: async () => purgeOldStripeEvents(await getDb()) },
+  // Here, not in the outbox worker: that starts only with SMTP or Twilio (decision 109).
+  { name: "outbox", run: () => pruneOutbox() },
+  { name: "text_opt_in_requests", run: async () => purgeClosedOptInRequests(await getDb()) },
 ];
 
 const FIRST_PURGE_MS = 60_000;

@@ -127,11 +127,13 @@ export const OUTBOX_KINDS = [
   // receipt of each payment recorded.
   "invoice_issued",
   "payment_receipt",
+  // "Text me again" (migration 0023): the text that asks the number to reply START.
+  "text_opt_in",
 ] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 
 /** The outbox rows that are text messages (to_address is an E.164 number), not e-mails. */
-export const OUTBOX_TEXT_KINDS = ["text_on_my_way"] as const satisfies readonly OutboxKind[];
+export const OUTBOX_TEXT_KINDS = ["text_on_my_way", "text_opt_in"] as const satisfies readonly OutboxKind[];
 
 /**
  * pending: waiting for its first or next attempt (attempts and last_error say which);

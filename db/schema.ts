@@ -243,7 +243,21 @@ export interface OutboxTable {
   sent_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** One of many queued at once (the month's invoices): sent after every other due message (decision 106). */
   bulk: ColumnType<boolean, boolean | undefined, boolean>;
+  /** A time-bound message ("On my way") is dropped, not sent, after this (migration 0023). */
+  expires_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The customer a text is for: their consent is checked again when it is sent (migration 0023). */
+  recipient_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
+}
+
+/** "Text me again" (migration 0023): open until expires_at, confirmed by the number's START/YES. */
+export interface TextOptInRequestsTable {
+  id: Generated<string>;
+  user_id: string;
+  phone: string;
+  requested_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  confirmed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface ServiceImagesTable {
@@ -592,6 +606,7 @@ export interface Database {
   stripe_payment_failures: StripePaymentFailuresTable;
   text_opt_outs: TextOptOutsTable;
   text_replies: TextRepliesTable;
+  text_opt_in_requests: TextOptInRequestsTable;
 }
 
 export type User = Selectable<UsersTable>;

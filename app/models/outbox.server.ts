@@ -22,6 +22,10 @@ export type NewOutboxMessage = {
   lastError?: string | null;
   /** One of many queued at once: the workers take every other due message first. */
   bulk?: boolean;
+  /** Dropped, never sent, after this (a time-bound message: "On my way"). */
+  expiresAt?: Date | null;
+  /** The customer a text is for, whose consent is checked again when it is sent. */
+  recipientId?: string | null;
 };
 
 const rowOf = (message: NewOutboxMessage) => ({
@@ -38,6 +42,8 @@ const rowOf = (message: NewOutboxMessage) => ({
   ...(message.nextAttemptAt ? { next_attempt_at: message.nextAttemptAt } : {}),
   ...(message.lastError ? { last_error: message.lastError } : {}),
   ...(message.bulk ? { bulk: true } : {}),
+  ...(message.expiresAt ? { expires_at: message.expiresAt } : {}),
+  ...(message.recipientId ? { recipient_id: message.recipientId } : {}),
 });
 
 /** One row; a repeated dedupe key stores nothing and answers undefined. */
@@ -177,8 +183,8 @@ export async function deferOutboxMessage(id: string, token: string, until: Date)
 }
 
 /** A claimed message that must never be sent (a text to a number that opted out since). */
-export async function markOutboxSkipped(id: string, token: string, reason: string) {
-  const db = await getDb();
+export async function markOutboxSkipped(id: string, token: string, reason: string, trx?: Db) {
+  const db = trx ?? (await getDb());
   const result = await db
     .updateTable("outbox")
     .set({ status: "skipped", last_error: reason.slice(0, 1000), locked_until: null, claim_token: null })
@@ -189,13 +195,36 @@ export async function markOutboxSkipped(id: string, token: string, reason: strin
   return result.numUpdatedRows > 0n;
 }
 
-/** Deletes the messages sent before `before`; answers how many. */
-export async function deleteOutboxSentBefore(before: Date) {
+/**
+ * Deletes up to `batch` finished messages from before `before`: sent ones by when they were sent,
+ * skipped and failed ones (never sent, never retried on their own) by when they were queued. The
+ * quote notifications from before the outbox (migration 0005: no text, a record only, a fixed
+ * number of rows) stay, as `npm run outbox:send` leaves them alone.
+ * Answers how many; the caller repeats while a whole batch went, so that no one statement holds
+ * a month of invoices' rows at once.
+ */
+export async function deleteFinishedOutboxBefore(before: Date, batch: number) {
   const db = await getDb();
   const result = await db
     .deleteFrom("outbox")
-    .where("status", "=", "sent")
-    .where("sent_at", "<", before)
+    .where(
+      "id",
+      "in",
+      db
+        .selectFrom("outbox")
+        .select("id")
+        .where((eb) =>
+          eb.or([
+            eb.and([eb("status", "=", "sent"), eb("sent_at", "<", before)]),
+            eb.and([
+              eb("status", "in", ["skipped", "failed"]),
+              eb("created_at", "<", before),
+              eb("text_body", "<>", ""),
+            ]),
+          ]),
+        )
+        .limit(batch),
+    )
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -37,3 +37,51 @@ export async function recordTextReply(
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** A "Text me again" request (docs/decisions/109), open until `expiresAt`. */
+export async function insertOptInRequest(db: Db, request: { userId: string; phone: string; expiresAt: Date }) {
+  return db
+    .insertInto("text_opt_in_requests")
+    .values({ user_id: request.userId, phone: request.phone, expires_at: request.expiresAt })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The customer's latest "Text me again" request, for Your Yard. */
+export async function latestOptInRequest(db: Db, userId: string) {
+  return db
+    .selectFrom("text_opt_in_requests")
+    .selectAll()
+    .where("user_id", "=", userId)
+    .orderBy("requested_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/**
+ * Marks confirmed every open request for this number (its START or YES reply) and answers the
+ * customers who asked, so that their consent is recorded anew.
+ */
+export async function confirmOptInRequests(db: Db, phone: string, at: Date) {
+  const rows = await db
+    .updateTable("text_opt_in_requests")
+    .set({ confirmed_at: at })
+    .where("phone", "=", phone)
+    .where("confirmed_at", "is", null)
+    .where("expires_at", ">", at)
+    .returning("user_id")
+    .execute();
+  return [...new Set(rows.map((row) => row.user_id))];
+}
+
+/**
+ * Deletes the "Text me again" requests that closed more than a day ago (answered or not): the
+ * consent they led to is kept on the profile with its time. Answers how many.
+ */
+export async function purgeClosedOptInRequests(db: Db, now = Date.now()) {
+  const result = await db
+    .deleteFrom("text_opt_in_requests")
+    .where("expires_at", "<", new Date(now - 24 * 60 * 60 * 1000))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -84,3 +84,39 @@ export async function insertYardProfileIfMissing(db: Db, userId: string, values:
     .onConflict((oc) => oc.column("user_id").doNothing())
     .execute();
 }
+
+/**
+ * Whether this customer still agrees to texts at this number (checked when a text is sent, not
+ * only when it was queued): their saved number is it and "Text me" is ticked.
+ */
+export async function hasTextConsent(db: Db, userId: string, phone: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("yard_profiles")
+    .select("user_id")
+    .where("user_id", "=", userId)
+    .where("mobile_phone", "=", phone)
+    .where("text_consent_at", "is not", null)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** A STOP revokes consent (the FCC's 2025 rule): every profile with this number stops texts. */
+export async function revokeTextConsent(db: Db, phone: string) {
+  await db
+    .updateTable("yard_profiles")
+    .set({ text_consent_at: null, updated_at: new Date() })
+    .where("mobile_phone", "=", phone)
+    .where("text_consent_at", "is not", null)
+    .execute();
+}
+
+/** Consent confirmed from the number itself ("Text me again", then START): recorded at `at`. */
+export async function grantTextConsent(db: Db, userIds: readonly string[], phone: string, at: Date) {
+  if (userIds.length === 0) return;
+  await db
+    .updateTable("yard_profiles")
+    .set({ text_consent_at: at, updated_at: at })
+    .where("user_id", "in", userIds)
+    .where("mobile_phone", "=", phone)
+    .execute();
+}

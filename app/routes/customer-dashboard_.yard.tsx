@@ -3,6 +3,8 @@ import { json } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { requireUser } from "~/features/accounts/auth.server";
+import { TextAgainPanel } from "~/features/notices/text-again-form";
+import { handleTextAgainPost, textOptOutView } from "~/features/notices/text-again.server";
 import { YardDetails } from "~/features/yards/yard-details";
 import { YardForm } from "~/features/yards/yard-form";
 import { saveYardFromForm } from "~/features/yards/yard-profile.server";
@@ -16,13 +18,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   const [yard, settings] = await Promise.all([getYardProfile(user.id), getSiteSettings()]);
   return json(
-    { yard: yardView(yard), businessName: settings.businessName },
+    { yard: yardView(yard), businessName: settings.businessName, textOptOut: await textOptOutView(yard) },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
+  // "Text me again" posts here too, told apart by its query (its form carries nothing else).
+  if (new URL(request.url).searchParams.get("intent") === "text-again") return handleTextAgainPost(user.id);
   const result = await saveYardFromForm(request, user.id, user.id);
   if (!result.ok) return json({ lastResult: result.lastResult }, { status: result.status });
   return redirectWithSuccess("/customer-dashboard/yard", { message: "Success", description: "Yard profile saved" });
@@ -31,7 +35,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const headers = () => ({ "Cache-Control": "private, no-store" });
 
 export default function YourYard() {
-  const { yard, businessName } = useLoaderData<typeof loader>();
+  const { yard, businessName, textOptOut } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
@@ -45,6 +49,7 @@ export default function YourYard() {
       <p className="mt-2 text-slate-700 dark:text-slate-200">
         What our team needs to know before walking into your yard. Only you and our staff can see your gate code.
       </p>
+      {textOptOut ? <TextAgainPanel optOut={textOptOut} businessName={businessName} /> : null}
       {yard ? (
         <section aria-labelledby="saved-heading" className="mt-6">
           <h2 id="saved-heading" className="text-xl font-semibold text-slate-900 dark:text-white">

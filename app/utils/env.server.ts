@@ -86,6 +86,9 @@ const schema = z
     MAIL_FROM: optional(z.string().min(3)),
     // Sent e-mails are deleted from the outbox after this many days (docs/decisions/035).
     OUTBOX_KEEP_SENT_DAYS: withDefault(z.coerce.number().int().min(1).max(3650), 90),
+    // Sends at once from one machine's outbox, and the SMTP pool's connections (decision 109):
+    // 5 sends a month's 95k invoices within the hour; a provider's connection limit caps it.
+    OUTBOX_CONCURRENCY: withDefault(z.coerce.number().int().min(1).max(50), 5),
     // Seconds after start before the first plan visit generator and billing run (decision 099):
     // the first requests after a start do not share the machine with them. 0: at once.
     SCHEDULED_WORK_DELAY_SECONDS: withDefault(z.coerce.number().int().min(0).max(3600), 120),

@@ -25,11 +25,35 @@ export function isMailConfigured(): boolean {
   return Boolean(getEnv().SMTP_URL);
 }
 
+/**
+ * One pooled transport per SMTP_URL (decision 109): up to OUTBOX_CONCURRENCY connections, each
+ * reused for up to 100 messages, so a month's invoices do not pay a TCP and TLS handshake and a
+ * greeting per message. An idle connection closes after socketTimeout.
+ */
 function transport(): Transport {
-  const url = getEnv().SMTP_URL;
+  const env = getEnv();
+  const url = env.SMTP_URL;
   if (!url) throw new Error("SMTP_URL is not set");
-  if (cached?.url !== url) cached = { url, transport: createTransport({ url, ...TIMEOUTS }) };
+  if (cached?.url !== url) {
+    cached?.transport.close();
+    cached = {
+      url,
+      transport: createTransport({
+        url,
+        pool: true,
+        maxConnections: env.OUTBOX_CONCURRENCY,
+        maxMessages: 100,
+        ...TIMEOUTS,
+      }),
+    };
+  }
   return cached.transport;
+}
+
+/** Closes the pool's connections (a script that sent mail, before it exits). */
+export function closeMailTransport() {
+  cached?.transport.close();
+  cached = undefined;
 }
 
 /** Sends one message; rejects with the SMTP error when the server refuses or cannot be reached. */

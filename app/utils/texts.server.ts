@@ -52,6 +52,14 @@ export async function sendText(message: { to: string; body: string }): Promise<{
   return { sid: sent.sid };
 }
 
+/** Twilio's error for a number that replied STOP to it: never retried (docs/decisions/109). */
+export const TWILIO_UNSUBSCRIBED = 21610;
+
+/** Whether a send failed because the number is unsubscribed at Twilio (a RestException 21610). */
+export function isTwilioUnsubscribed(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === TWILIO_UNSUBSCRIBED;
+}
+
 /** The package's own check of an inbound webhook's X-Twilio-Signature (HMAC-SHA1, the auth token). */
 export async function isValidTwilioSignature(signature: string, url: string, params: Record<string, string>) {
   const token = getEnv().TWILIO_AUTH_TOKEN;

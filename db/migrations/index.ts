@@ -19,6 +19,7 @@ import * as onMyWayInVisitHistory from "./0018-on-my-way-in-visit-history";
 import * as invoiceTallies from "./0019-invoice-tallies";
 import * as billingEmails from "./0020-billing-emails";
 import * as customerLedger from "./0021-customer-ledger";
+import * as messagesWithADeadline from "./0023-messages-with-a-deadline";
 import * as onMyWayBelongsToItsDay from "./0024-on-my-way-belongs-to-its-day";
 
 /**
@@ -46,5 +47,6 @@ export const migrations: Record<string, Migration> = {
   "0019-invoice-tallies": invoiceTallies,
   "0020-billing-emails": billingEmails,
   "0021-customer-ledger": customerLedger,
+  "0023-messages-with-a-deadline": messagesWithADeadline,
   "0024-on-my-way-belongs-to-its-day": onMyWayBelongsToItsDay,
 };

@@ -19,7 +19,7 @@ import {
   enqueueEmails,
   MAX_ATTEMPTS,
   nextAttemptAt,
-  pruneSentEmails,
+  pruneOutbox,
 } from "~/features/outbox/outbox.server";
 import { claimNextOutboxMessage, markOutboxAttemptFailed } from "~/models/outbox.server";
 import { action as visitAction } from "~/routes/admin-dashboard.visits.$visitId";
@@ -190,28 +190,67 @@ describe("outbox claims (item 8)", () => {
     expect((await outboxRows())[0]).toMatchObject({ status: "sent" });
   });
 
-  test("a slow send holds only its own row: the rest of the batch goes through another worker meanwhile", async () => {
+  test("slow sends hold only their own rows (one claim per lane): the rest goes through another worker meanwhile", async () => {
     await queue(5);
     const silent = await startSilentServer();
     try {
       useSmtpUrl(silent.url);
-      const workerA = deliverDueEmails({ leaseMs: 60_000 });
-      await until(() => silent.connections() > 0);
-      // One row claimed, not a batch of 20 under one lease.
-      const statuses = (await outboxRows()).map((row) => row.status);
-      expect(statuses.filter((status) => status === "sending")).toHaveLength(1);
+      const workerA = deliverDueEmails({ leaseMs: 60_000, concurrency: 2 });
+      await until(() => silent.connections() >= 2);
+      // Two lanes, two rows, each under its own claim: not a batch of 20 under one lease.
+      const sending = (await outboxRows()).filter((row) => row.status === "sending");
+      expect(sending).toHaveLength(2);
+      expect(new Set(sending.map((row) => row.claim_token)).size).toBe(2);
 
       useSmtpUrl(smtp.current.url);
-      expect(await deliverDueEmails()).toEqual({ sent: 4, failed: 0 });
+      expect(await deliverDueEmails()).toEqual({ sent: 3, failed: 0 });
       await silent.close();
-      // A's failure is its own row's, which goes back to wait for its next attempt.
-      await workerA;
+      // A's failures are its own rows', which go back to wait for their next attempt.
+      expect(await workerA).toEqual({ sent: 0, failed: 2 });
       const rows = await outboxRows();
-      expect(rows.filter((row) => row.status === "sent")).toHaveLength(4);
-      expect(rows.filter((row) => row.status === "pending")).toHaveLength(1);
-      expect(smtp.current.messages).toHaveLength(4);
+      expect(rows.filter((row) => row.status === "sent")).toHaveLength(3);
+      expect(rows.filter((row) => row.status === "pending")).toHaveLength(2);
+      expect(smtp.current.messages).toHaveLength(3);
     } finally {
       await silent.close();
+    }
+  });
+
+  test("e-mails share a pool of SMTP connections: 30 go over at most OUTBOX_CONCURRENCY, each once", async () => {
+    let connections = 0;
+    const subjects: string[] = [];
+    const counting = new SMTPServer({
+      secure: false,
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      logger: false,
+      closeTimeout: 100,
+      onConnect(_session, callback) {
+        connections += 1;
+        callback();
+      },
+      onData(stream, _session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+        stream.on("end", () => {
+          subjects.push(/^Subject: (.*)$/m.exec(Buffer.concat(chunks).toString())?.[1]?.trim() ?? "");
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => counting.listen(0, "127.0.0.1", resolve));
+    try {
+      useSmtpUrl(`smtp://127.0.0.1:${(counting.server.address() as net.AddressInfo).port}`);
+      await queue(30);
+      // Before decision 109: one connection (and greeting) per message, one message at a time.
+      expect(await deliverDueEmails({ limit: 30 })).toEqual({ sent: 30, failed: 0 });
+      expect(connections).toBeGreaterThanOrEqual(1);
+      expect(connections).toBeLessThanOrEqual(5);
+      expect(subjects.sort()).toEqual(Array.from({ length: 30 }, (_, i) => `Message ${i}`).sort());
+      expect((await outboxRows()).every((row) => row.status === "sent")).toBe(true);
+    } finally {
+      useSmtpUrl(smtp.current.url);
+      await new Promise<void>((resolve) => counting.close(() => resolve()));
     }
   });
 
@@ -271,34 +310,44 @@ describe("outbox claims (item 8)", () => {
     expect(nextAttemptAt(MAX_ATTEMPTS, now)).toBeNull();
   });
 
-  test("sent rows older than OUTBOX_KEEP_SENT_DAYS are pruned; newer and unsent ones stay", async () => {
+  test("finished rows older than OUTBOX_KEEP_SENT_DAYS are pruned (sent, skipped, failed); newer and unsent ones stay", async () => {
     const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000);
-    const row = (subject: string, status: "sent" | "failed" | "pending", sentAt: Date | null) => ({
+    const row = (
+      subject: string,
+      status: "sent" | "failed" | "pending" | "skipped",
+      sentAt: Date | null,
+      age = 200,
+    ) => ({
       kind: "other" as const,
       to_address: "p@example.com",
       subject,
       text_body: "x",
       status,
       sent_at: sentAt,
-      created_at: daysAgo(200),
+      created_at: daysAgo(age),
     });
     await db()
       .insertInto("outbox")
       .values([
         row("old sent", "sent", daysAgo(91)),
         row("recent sent", "sent", daysAgo(89)),
+        // Never sent and never retried on their own: before decision 109 these stayed for ever.
         row("old failed", "failed", null),
+        row("old skipped", "skipped", null),
+        // Migration 0005's record of a notification from before the outbox (no text): kept.
+        { ...row("old record", "failed", null), text_body: "" },
+        row("recent skipped", "skipped", null, 10),
         row("old pending", "pending", null),
       ])
       .execute();
-    expect(await pruneSentEmails()).toBe(1);
+    expect(await pruneOutbox()).toBe(3);
     const left = await db().selectFrom("outbox").select("subject").orderBy("subject").execute();
-    expect(left.map((r) => r.subject)).toEqual(["old failed", "old pending", "recent sent"]);
+    expect(left.map((r) => r.subject)).toEqual(["old pending", "old record", "recent sent", "recent skipped"]);
 
     process.env.OUTBOX_KEEP_SENT_DAYS = "30";
     resetEnvCache();
     try {
-      expect(await pruneSentEmails()).toBe(1);
+      expect(await pruneOutbox()).toBe(1);
     } finally {
       delete process.env.OUTBOX_KEEP_SENT_DAYS;
       resetEnvCache();

@@ -221,6 +221,8 @@ const pathArb = fc.oneof(
     "/resources/webhooks/%2e%2e/%2e%2e/admin-dashboard/billing",
     "/customer-dashboard/billing",
     "/customer-dashboard/yard",
+    // "Text me again" posts to Your Yard with this query (decision 109).
+    "/customer-dashboard/yard?intent=text-again",
     "/admin-dashboard/visits/today",
     "/resources/media-upload",
     // Added since the corpus was written (issue 35): Your Plan, Billing, Today, the lists.

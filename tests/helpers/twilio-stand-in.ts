@@ -7,11 +7,21 @@ import type { AddressInfo } from "node:net";
  * the package's own, and each one is kept here (path, Basic auth user, form parameters).
  */
 export type TwilioRequest = { method: string; path: string; accountSid: string; params: Record<string, string> };
-export type TwilioStandIn = { url: string; requests: TwilioRequest[]; close(): Promise<void> };
+export type TwilioStandIn = {
+  url: string;
+  requests: TwilioRequest[];
+  /** Numbers that replied STOP to "Twilio": a message to one is refused with error 21610, as Twilio does. */
+  unsubscribed: Set<string>;
+  /** While set, every message is refused with this HTTP status (an outage: 503). */
+  failWith: number | null;
+  close(): Promise<void>;
+};
 
 export async function startTwilioStandIn(): Promise<TwilioStandIn> {
   const requests: TwilioRequest[] = [];
+  const unsubscribed = new Set<string>();
   let count = 0;
+  const handle = { failWith: null as number | null };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -24,6 +34,24 @@ export async function startTwilioStandIn(): Promise<TwilioStandIn> {
       if (req.method !== "POST" || !match) {
         res.writeHead(404, { "Content-Type": "application/json" });
         res.end(JSON.stringify({ code: 20404, message: "The requested resource was not found", status: 404 }));
+        return;
+      }
+      if (handle.failWith) {
+        res.writeHead(handle.failWith, { "Content-Type": "application/json" });
+        res.end(JSON.stringify({ code: 20500, message: "Internal Server Error", status: handle.failWith }));
+        return;
+      }
+      if (unsubscribed.has(params.To ?? "")) {
+        // Twilio's answer for a number that opted out (https://www.twilio.com/docs/api/errors/21610).
+        res.writeHead(400, { "Content-Type": "application/json" });
+        res.end(
+          JSON.stringify({
+            code: 21610,
+            message: "Attempt to send to unsubscribed recipient",
+            more_info: "https://www.twilio.com/docs/errors/21610",
+            status: 400,
+          }),
+        );
         return;
       }
       count += 1;
@@ -52,6 +80,13 @@ export async function startTwilioStandIn(): Promise<TwilioStandIn> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    unsubscribed,
+    get failWith() {
+      return handle.failWith;
+    },
+    set failWith(status: number | null) {
+      handle.failWith = status;
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

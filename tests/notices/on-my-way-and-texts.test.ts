@@ -10,6 +10,7 @@ import { onMyWayView } from "~/features/notices/on-my-way-view.server";
 import { formatBusinessClock, sendOnMyWay } from "~/features/notices/on-my-way.server";
 import { twilioWebhookUrl } from "~/features/notices/text-webhook.server";
 import { deliverDueEmails } from "~/features/outbox/outbox.server";
+import { TEXT_EXPIRED_BEFORE_HOURS } from "~/features/outbox/texts.server";
 import { loadAdminVisit } from "~/features/visits/visit-page.server";
 import { loader as customerVisitLoader } from "~/routes/customer-dashboard_.visits.$visitId";
 import { action as yardAction } from "~/routes/customer-dashboard_.yard";
@@ -238,22 +239,25 @@ describe("texts", () => {
     expect(standIn.requests).toEqual([]);
   });
 
-  test("at 9 pm the text is held until 8 am, then sent", async () => {
+  test("at 9 pm the text is not held until 8 am: its window ends first, so it is kept as skipped and never sent", async () => {
     await consentToTexts();
     const visit = await visitAt(new Date("2030-04-03T03:30:00Z")); // 8:30 pm, the same business day
-    await sendOnMyWay({ visitId: visit.id, adminId: admin.id, now: NIGHT });
+    const result = await sendOnMyWay({ visitId: visit.id, adminId: admin.id, now: NIGHT });
+    // Told by e-mail only (decision 109; before it, the text went at 8 am with last night's window).
+    expect(result).toMatchObject({ kind: "sent", texted: false });
     const text = (await outboxRows()).find((r) => r.kind === "text_on_my_way")!;
-    expect(text.next_attempt_at).toEqual(NEXT_8AM);
+    expect(text).toMatchObject({ status: "skipped", last_error: TEXT_EXPIRED_BEFORE_HOURS });
+    expect(text.expires_at).toEqual(new Date(NIGHT.getTime() + 30 * 60_000));
+    expect((await visitEvents()).map((e) => e.detail)).toEqual([
+      "On my way sent by e-mail, arriving 9:00 PM – 9:30 PM",
+    ]);
 
-    // A worker at night (even one told to ignore the backoff) holds it again, uncounted.
-    await deliverDueEmails({ ignoreBackoff: true, now: () => NIGHT, limit: 5 });
+    await deliverDueEmails({
+      ignoreBackoff: true,
+      retryFailed: true,
+      now: () => new Date(NEXT_8AM.getTime() + 60_000),
+    });
     expect(standIn.requests).toEqual([]);
-    const held = await db().selectFrom("outbox").selectAll().where("id", "=", text.id).executeTakeFirstOrThrow();
-    expect(held).toMatchObject({ status: "pending", attempts: 0 });
-    expect(held.next_attempt_at).toEqual(NEXT_8AM);
-
-    await deliverDueEmails({ ignoreBackoff: true, now: () => new Date(NEXT_8AM.getTime() + 60_000) });
-    expect(standIn.requests).toHaveLength(1);
   });
 
   test("without the Twilio variables: the text row is kept as skipped and the visit page says texts are not set up", async () => {

@@ -104,7 +104,7 @@ describe("npm run outbox:send", { timeout: 120_000 }, () => {
     });
     const result = await sendScript({ ...script.env, SMTP_URL: smtp.url });
     expect(result.stdout).toContain("Outbox e-mails sent: 1, failed: 0.");
-    expect(result.stdout).toContain("Sent e-mails older than 90 days deleted: 1.");
+    expect(result.stdout).toContain("Finished messages older than 90 days deleted: 1.");
     expect(result.code).toBe(0);
     const [mail] = await smtp.waitForMessages(1);
     expect(mail.subject).toBe("Given up on after a long outage");

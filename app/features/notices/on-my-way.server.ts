@@ -81,6 +81,8 @@ export async function sendOnMyWay(input: {
       // One per visit and day (decision 108): a visit moved to another day sends its own.
       dedupeKey: `on-my-way:${visit.id}:${day}`,
       relatedId: visit.id,
+      // After the window it would tell the customer something untrue (decision 109).
+      expiresAt: until,
     });
     let texted = false;
     if (visit.mobile_phone && visit.text_consent_at) {
@@ -90,6 +92,8 @@ export async function sendOnMyWay(input: {
         body: `${settings.businessName}: your technician is on the way, arriving ${window}. Questions? ${settings.phone}. Reply STOP to opt out.`,
         dedupeKey: `text-on-my-way:${visit.id}:${day}`,
         relatedId: visit.id,
+        recipientId: visit.customer_id,
+        expiresAt: until,
         now,
       });
       // Stored as skipped without Twilio: the customer is told by e-mail only.

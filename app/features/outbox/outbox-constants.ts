@@ -11,3 +11,12 @@ export const OUTBOX_STATUS_LABELS: Record<OutboxStatus, string> = {
   failed: "Failed",
   skipped: "Not sent (e-mail is not configured)",
 };
+
+/**
+ * A row's status for a page: "skipped" with a reason of its own (its moment passed, the number
+ * replied STOP: decision 109) is "Not sent", the reason beside it, rather than "e-mail is not
+ * configured", which is what a skipped row without one means.
+ */
+export function outboxStatusLabel(status: OutboxStatus, lastError: string | null) {
+  return status === "skipped" && lastError ? "Not sent" : OUTBOX_STATUS_LABELS[status];
+}

@@ -6,11 +6,21 @@ import { withInviteLink } from "~/features/accounts/account-invite.server";
 import { emailPhoto, UnreadablePhotoError } from "./email-photo.server";
 import { OUTBOX_KINDS } from "./outbox-constants";
 import { nextTextTime } from "./text-hours";
-import { isTextKind, TEXT_OPTED_OUT } from "./texts.server";
+import {
+  isOptInConfirmation,
+  isTextKind,
+  MESSAGE_EXPIRED,
+  optOutNumber,
+  TEXT_ALREADY_OPTED_IN,
+  TEXT_EXPIRED_BEFORE_HOURS,
+  TEXT_NO_CONSENT,
+  TEXT_OPTED_OUT,
+  TEXT_UNSUBSCRIBED_AT_TWILIO,
+} from "./texts.server";
 import {
   claimNextOutboxMessage,
   deferOutboxMessage,
-  deleteOutboxSentBefore,
+  deleteFinishedOutboxBefore,
   insertOutboxMessage,
   insertOutboxMessages,
   markOutboxAttemptFailed,
@@ -20,12 +30,13 @@ import {
   type ClaimedOutboxMessage,
 } from "~/models/outbox.server";
 import { isOptedOut } from "~/models/text-opt-out.server";
+import { hasTextConsent } from "~/models/yard-profile.server";
 import { getDb, type Db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
 import { errorFields, log } from "~/utils/logger.server";
 import { isMailConfigured, sendMail, type OutgoingMail } from "~/utils/mailer.server";
 import { getStorage } from "~/utils/storage.server";
-import { isTextConfigured, sendText } from "~/utils/texts.server";
+import { isTextConfigured, isTwilioUnsubscribed, sendText } from "~/utils/texts.server";
 
 /**
  * The product's one e-mail outbox (docs/decisions/031). A capability never sends mail itself: it
@@ -46,6 +57,8 @@ export type EmailToEnqueue = {
   dedupeKey?: string;
   /** What the message is about, so its page can show the e-mail's status. */
   relatedId?: string;
+  /** A time-bound message ("On my way"): dropped, never sent, once this has passed. */
+  expiresAt?: Date;
 };
 
 /**
@@ -64,6 +77,7 @@ export async function enqueueEmail(db: Db, email: EmailToEnqueue) {
     attachments: email.attachments,
     dedupeKey: email.dedupeKey,
     relatedId: email.relatedId,
+    expiresAt: email.expiresAt,
     status: isMailConfigured() ? "pending" : "skipped",
   });
   if (row) log.info("outbox.enqueued", { outboxId: row.id, kind: row.kind, status: row.status });
@@ -76,7 +90,7 @@ export async function enqueueEmail(db: Db, email: EmailToEnqueue) {
  * stores nothing; answers how many were stored. They are bulk: a month's invoices queued at once
  * are sent after any other due message (a password reset, "On my way"), never ahead of it.
  */
-export async function enqueueEmails(db: Db, emails: readonly Omit<EmailToEnqueue, "attachments">[]) {
+export async function enqueueEmails(db: Db, emails: readonly Omit<EmailToEnqueue, "attachments" | "expiresAt">[]) {
   if (emails.length === 0) return 0;
   const status = isMailConfigured() ? "pending" : "skipped";
   const stored = await insertOutboxMessages(
@@ -180,17 +194,22 @@ async function sender() {
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error)) || "Unknown error";
 
 export type DeliveryResult = { sent: number; failed: number };
-/** "deferred": a text held until the hours texts may be sent, or not sent at all (STOP). */
-export type DeliveryOutcome = "sent" | "failed" | "lost" | "deferred";
+/**
+ * "deferred": a text held until the hours texts may be sent; "dropped": not sent and never will
+ * be (its moment passed, the number replied STOP, the customer no longer agrees to texts).
+ */
+export type DeliveryOutcome = "sent" | "failed" | "lost" | "deferred" | "dropped";
 export type DeliveryOptions = {
   /** At most this many messages in this pass. */
   limit?: number;
+  /** How many sends run at once (OUTBOX_CONCURRENCY by default): each claims its own rows. */
+  concurrency?: number;
   /** Also the messages still inside their backoff (an operator after an outage). */
   ignoreBackoff?: boolean;
   /** Also the messages given up on (`npm run outbox:send`). */
   retryFailed?: boolean;
   leaseMs?: number;
-  /** The clock that decides whether a text may go now (tests fix it). */
+  /** The clock that decides whether a message may go now: text hours and expiry (tests fix it). */
   now?: () => Date;
 };
 
@@ -200,6 +219,32 @@ function deliverableKinds() {
   const text = isTextConfigured();
   if (mail && text) return undefined;
   return OUTBOX_KINDS.filter((kind) => (isTextKind(kind) ? text : mail));
+}
+
+/**
+ * Why a claimed text may not go now, checked when it is sent and not only when it was queued
+ * (docs/decisions/109): a "hold" until the text hours (unless its moment passes first), or a
+ * reason to drop it. Undefined: it may go.
+ */
+async function textVerdict(
+  message: ClaimedOutboxMessage,
+  now: Date,
+): Promise<{ hold: Date } | { drop: string } | undefined> {
+  const allowedAt = nextTextTime(now);
+  if (allowedAt.getTime() > now.getTime()) {
+    if (message.expires_at && allowedAt.getTime() >= message.expires_at.getTime()) {
+      return { drop: TEXT_EXPIRED_BEFORE_HOURS };
+    }
+    return { hold: allowedAt };
+  }
+  const db = await getDb();
+  const optedOut = await isOptedOut(db, message.to_address);
+  if (isOptInConfirmation(message.kind)) return optedOut ? undefined : { drop: TEXT_ALREADY_OPTED_IN };
+  if (optedOut) return { drop: TEXT_OPTED_OUT };
+  if (!message.recipient_id || !(await hasTextConsent(db, message.recipient_id, message.to_address))) {
+    return { drop: TEXT_NO_CONSENT };
+  }
+  return undefined;
 }
 
 /**
@@ -219,21 +264,26 @@ export async function deliverClaimedEmail(
     log.warn("outbox.claim_lost", { ...fields, stage: "before send" });
     return "lost";
   }
+  const now = options.now?.() ?? new Date();
+  // "On my way" at 11:20 for a 10:45 – 11:15 window tells the customer nothing true: dropped.
+  if (message.expires_at && message.expires_at.getTime() <= now.getTime()) {
+    await markOutboxSkipped(id, token, MESSAGE_EXPIRED);
+    log.info("outbox.expired", { ...fields, expiredAt: message.expires_at.toISOString() });
+    return "dropped";
+  }
   const text = isTextKind(message.kind);
   if (text) {
-    // A text retried into the night waits for the morning; one to a number that replied STOP
-    // since it was queued never goes. Neither counts as an attempt.
-    const now = options.now?.() ?? new Date();
-    const allowedAt = nextTextTime(now);
-    if (allowedAt.getTime() > now.getTime()) {
-      await deferOutboxMessage(id, token, allowedAt);
-      log.info("outbox.text_held", { ...fields, until: allowedAt.toISOString() });
+    // Neither a hold nor a drop counts as an attempt of sending.
+    const verdict = await textVerdict(message, now);
+    if (verdict && "hold" in verdict) {
+      await deferOutboxMessage(id, token, verdict.hold);
+      log.info("outbox.text_held", { ...fields, until: verdict.hold.toISOString() });
       return "deferred";
     }
-    if (await isOptedOut(await getDb(), message.to_address)) {
-      await markOutboxSkipped(id, token, TEXT_OPTED_OUT);
-      log.info("outbox.text_opted_out", fields);
-      return "deferred";
+    if (verdict) {
+      await markOutboxSkipped(id, token, verdict.drop);
+      log.info("outbox.text_dropped", { ...fields, reason: verdict.drop });
+      return "dropped";
     }
   }
   const renewal = setInterval(() => {
@@ -268,6 +318,19 @@ export async function deliverClaimedEmail(
     log.info("outbox.sent", fields);
     return "sent";
   }
+  if (text && isTwilioUnsubscribed(failure)) {
+    // Twilio holds a STOP this app never heard (a webhook lost, another app on the number):
+    // retrying cannot help and texting an opted-out number must stop, so it is recorded as an
+    // opt-out, in one transaction with the row's outcome.
+    const db = await getDb();
+    const recorded = await db.transaction().execute(async (trx) => {
+      const skipped = await markOutboxSkipped(id, token, TEXT_UNSUBSCRIBED_AT_TWILIO, trx);
+      if (skipped) await optOutNumber(trx, message.to_address);
+      return skipped;
+    });
+    log.info(recorded ? "outbox.text_unsubscribed" : "outbox.claim_lost", fields);
+    return recorded ? "dropped" : "lost";
+  }
   const retryAt = nextAttemptAt(message.attempts);
   const recorded = await markOutboxAttemptFailed(id, token, describe(failure), retryAt);
   log.warn(recorded ? "outbox.send_failed" : "outbox.claim_lost", {
@@ -279,44 +342,80 @@ export async function deliverClaimedEmail(
   return recorded ? "failed" : "lost";
 }
 
-/** One pass of the worker: claims due messages one at a time, each under its own claim, and sends it. */
-export async function deliverDueEmails(options: DeliveryOptions = {}) {
-  const result: DeliveryResult = { sent: 0, failed: 0 };
+/** A pass's counts, with how many it claimed (dropped and held messages included). */
+export type PassResult = DeliveryResult & { claimed: number; held: number };
+
+/**
+ * One pass of the worker: up to `limit` due messages, `concurrency` at a time (docs/decisions/
+ * 109): each lane claims its next message alone, under its own claim, and sends it, so a slow
+ * send holds one lane and the others go on; e-mails share the SMTP pool's connections.
+ */
+export async function deliverPass(options: DeliveryOptions = {}): Promise<PassResult> {
+  const result: PassResult = { sent: 0, failed: 0, claimed: 0, held: 0 };
   if (!isMailConfigured() && !isTextConfigured()) return result;
   const kinds = deliverableKinds();
   const limit = options.limit ?? 20;
+  const lanes = Math.max(1, Math.min(options.concurrency ?? getEnv().OUTBOX_CONCURRENCY, limit));
   const leaseMs = options.leaseMs ?? CLAIM_LEASE_MS;
-  let from: OutgoingMail["from"] | undefined;
-  for (let taken = 0; taken < limit; taken++) {
-    const message = await claimNextOutboxMessage({
-      leaseMs,
-      ignoreBackoff: options.ignoreBackoff,
-      retryFailed: options.retryFailed,
-      kinds,
-    });
-    if (!message) break;
-    if (!isTextKind(message.kind)) from ??= await sender();
-    const outcome = await deliverClaimedEmail(message, { leaseMs, from, now: options.now });
-    if (outcome === "sent") result.sent += 1;
-    if (outcome === "failed") result.failed += 1;
-  }
+  let from: Promise<OutgoingMail["from"]> | undefined;
+  let started = 0;
+  const lane = async () => {
+    while (started < limit) {
+      started += 1;
+      const message = await claimNextOutboxMessage({
+        leaseMs,
+        ignoreBackoff: options.ignoreBackoff,
+        retryFailed: options.retryFailed,
+        kinds,
+      });
+      if (!message) return;
+      result.claimed += 1;
+      const mailFrom = isTextKind(message.kind) ? undefined : await (from ??= sender());
+      const outcome = await deliverClaimedEmail(message, { leaseMs, from: mailFrom, now: options.now });
+      if (outcome === "sent") result.sent += 1;
+      if (outcome === "failed") result.failed += 1;
+      if (outcome === "deferred") result.held += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: lanes }, lane));
   return result;
 }
 
-/** Sent messages are kept this long (OUTBOX_KEEP_SENT_DAYS, 90 by default), then deleted. */
-export async function pruneSentEmails(now = Date.now()) {
+/** One pass of the worker (see deliverPass): how many were sent and how many failed. */
+export async function deliverDueEmails(options: DeliveryOptions = {}): Promise<DeliveryResult> {
+  const { sent, failed } = await deliverPass(options);
+  return { sent, failed };
+}
+
+/** Rows deleted per statement when the outbox is pruned. */
+const PRUNE_BATCH = 5_000;
+
+/**
+ * The outbox stays bounded in every mode (docs/decisions/109): sent messages are deleted
+ * OUTBOX_KEEP_SENT_DAYS (90 by default) after they were sent, skipped and failed ones that long
+ * after they were queued. A purge job of background work (app/background-work.server.ts), so it
+ * runs whether or not this machine can send anything; pending messages are never deleted.
+ */
+export async function pruneOutbox(now = Date.now()) {
   const days = getEnv().OUTBOX_KEEP_SENT_DAYS;
-  const deleted = await deleteOutboxSentBefore(new Date(now - days * 24 * 60 * 60 * 1000));
+  const before = new Date(now - days * 24 * 60 * 60 * 1000);
+  let deleted = 0;
+  for (;;) {
+    const batch = await deleteFinishedOutboxBefore(before, PRUNE_BATCH);
+    deleted += batch;
+    if (batch < PRUNE_BATCH) break;
+  }
   if (deleted > 0) log.info("outbox.pruned", { deleted, keepDays: days });
   return deleted;
 }
+
+/** Messages one pass of the in-process worker takes at most before it looks again. */
+const WORKER_PASS = 200;
 
 const INTERVAL_MS = 15_000;
 let timer: ReturnType<typeof setInterval> | undefined;
 let running: Promise<void> | undefined;
 let again = false;
-let prunedAt = 0;
-const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 function tick() {
   if (running) {
@@ -327,14 +426,10 @@ function tick() {
     try {
       do {
         again = false;
-        const { sent, failed } = await deliverDueEmails();
-        // A full batch that went through: there may be more waiting.
-        if (sent === 20 && failed === 0) again = true;
+        const { claimed, failed } = await deliverPass({ limit: WORKER_PASS });
+        // A full pass that went through: there may be more waiting.
+        if (claimed === WORKER_PASS && failed === 0) again = true;
       } while (again);
-      if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
-        prunedAt = Date.now();
-        await pruneSentEmails();
-      }
     } catch (error) {
       log.error("outbox.worker_failed", errorFields(error));
     } finally {

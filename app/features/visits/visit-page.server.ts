@@ -8,7 +8,7 @@ import { phoneLink } from "./phone-link";
 import { dateSchema, healthSchema, missSchema, notesSchema } from "./visit-schemas";
 import { isAllowed, isVisitAction, VISIT_ACTION_NAMES, VISIT_TOASTS } from "./visit-transitions";
 import { applyVisitAction, saveHealthNotes, saveVisitNotes, type VisitActionInput } from "./visit-workflow.server";
-import { OUTBOX_STATUS_LABELS } from "~/features/outbox/outbox-constants";
+import { outboxStatusLabel } from "~/features/outbox/outbox-constants";
 import { SKIP_REASON_LABELS } from "~/features/plans/plan-constants";
 import { mediaKindOf } from "~/features/media/visit-media.server";
 import {
@@ -118,7 +118,7 @@ export async function loadAdminVisit(visitId: string) {
       id: email.id,
       subject: email.subject,
       to: email.to_address,
-      status: OUTBOX_STATUS_LABELS[email.status],
+      status: outboxStatusLabel(email.status, email.last_error),
       attempts: email.attempts,
       error: email.last_error,
       sentAt: email.sent_at ? formatBusinessDateTime(email.sent_at) : null,
