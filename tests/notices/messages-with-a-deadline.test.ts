@@ -106,7 +106,8 @@ async function consentToTexts(phone = MOBILE) {
     .execute();
 }
 
-const outboxRows = () => db().selectFrom("outbox").selectAll().orderBy("created_at").execute();
+// One transaction queues the e-mail and the text (one created_at): their kind orders them.
+const outboxRows = () => db().selectFrom("outbox").selectAll().orderBy("created_at").orderBy("kind").execute();
 const textRow = async (kind = "text_on_my_way") => (await outboxRows()).find((r) => r.kind === kind)!;
 const emailRow = async () => (await outboxRows()).find((r) => r.kind === "on_my_way")!;
 const optOuts = async () => (await db().selectFrom("text_opt_outs").select("phone").execute()).map((r) => r.phone);
