@@ -280,3 +280,32 @@ export async function listLedgerExportBatch(
   }
   return query.execute() as Promise<LedgerExportRow[]>;
 }
+
+/**
+ * Payments that brought more than their invoice owed and whose excess is not refunded yet, newest
+ * first (the partial index payments_overpaid_idx): the admin refunds them or keeps them as credit.
+ */
+export async function listOverpaidPayments(db: Db, limit: number) {
+  return db
+    .selectFrom("payments as p")
+    .innerJoin("invoices as i", "i.id", "p.invoice_id")
+    .innerJoin("users as u", "u.id", "i.customer_id")
+    .leftJoin("profiles as pr", "pr.user_id", "i.customer_id")
+    .select([
+      "p.id",
+      "p.invoice_id",
+      "p.amount_cents",
+      "p.to_credit_cents",
+      "p.refunded_cents",
+      "p.paid_on",
+      "i.number",
+      "i.customer_id",
+      "u.email",
+      "pr.full_name",
+    ])
+    .whereRef("p.to_credit_cents", ">", "p.refunded_cents")
+    .orderBy("p.created_at", "desc")
+    .orderBy("p.id", "desc")
+    .limit(limit)
+    .execute();
+}

@@ -27,7 +27,7 @@ export const handle = STATIC_PAGE;
 const ADMIN_COLUMNS: readonly InvoiceTableColumn[] = ["customer", "month", "due", "total", "balance"];
 
 export default function Billing() {
-  const { status, statuses, month, totals, overdue, next, invoices, failedPayments, ledger } =
+  const { status, statuses, month, totals, overdue, next, invoices, failedPayments, ledger, overpaid } =
     useLoaderData<typeof loader>();
   return (
     <section aria-labelledby="billing-heading">
@@ -53,6 +53,7 @@ export default function Billing() {
         </div>
       </dl>
       <FailedPaymentsList failed={failedPayments} />
+      <OverpaidList overpaid={overpaid} />
       <InvoiceStatusNav statuses={statuses} current={status} />
       {invoices.length === 0 ? (
         <p className="mt-6 text-lg">No invoices here.</p>
@@ -73,6 +74,38 @@ export default function Billing() {
         </p>
       ) : null}
       <LedgerMonth ledger={ledger} />
+    </section>
+  );
+}
+
+type OverpaidView = ReturnType<typeof useLoaderData<typeof loader>>["overpaid"];
+
+/** Money that came beyond what was owed (a Pay now left open, say): kept as credit until refunded. */
+function OverpaidList({ overpaid }: { overpaid: OverpaidView }) {
+  if (overpaid.items.length === 0) return null;
+  return (
+    <section aria-labelledby="overpaid-heading" className="mt-6">
+      <h3 id="overpaid-heading" className="text-xl font-semibold text-slate-900 dark:text-white">
+        Overpaid
+      </h3>
+      <p className="mt-1 text-slate-700 dark:text-slate-300">
+        Money beyond what an invoice owed is kept as credit on file, and what else is owed uses it first. Refund it from
+        the invoice&apos;s page, or keep it for the next invoice.
+      </p>
+      <ul className="mt-2 space-y-2" data-testid="overpaid">
+        {overpaid.items.map((item) => (
+          <li key={item.id}>
+            <Link to={`/admin-dashboard/billing/${item.invoiceId}`} className={tapLinkClass}>
+              {item.number}
+            </Link>{" "}
+            <Link to={`/admin-dashboard/customers/${item.customerId}`} className={tapLinkClass}>
+              {item.customer}
+            </Link>
+            : {item.paid} paid on {item.date}, {item.beyond} more than was owed is still on file
+          </li>
+        ))}
+      </ul>
+      {overpaid.more ? <p className="mt-2">And more: the newest are shown.</p> : null}
     </section>
   );
 }

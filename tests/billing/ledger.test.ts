@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
 import { addVisit, at8, bill, createCustomer, createPlan, hoursBefore } from "../helpers/billing-fixtures";
 import { clearMoney, ledgerSum } from "../helpers/ledger";
+import { loadOverpaid } from "~/features/billing/ledger-export.server";
 import type { MailContext, RecoveryContext } from "~/features/billing/payment-recovery-emails.server";
 import { runPaymentCollection, type ChargeInvoice } from "~/features/billing/payment-recovery.server";
 import {
@@ -248,6 +249,10 @@ describe("the customer ledger", () => {
     expect(await ledgerSum(db(), customer)).toBe(-3900);
     await expectBooksToAgree(customer);
 
+    // The admin sees it on the Billing tab's "Overpaid" list.
+    // (89.00 came beyond March; 50.00 of it paid April: 39.00 is still on file.)
+    expect((await loadOverpaid(db())).items).toMatchObject([{ number: march.number, beyond: "$39.00" }]);
+
     // Refunding the overpayment pays back the credit first: no credit note for that part.
     await recordRefund(db(), {
       invoiceId: march.id,
@@ -261,6 +266,7 @@ describe("the customer ledger", () => {
     });
     expect(await ledgerSum(db(), customer)).toBe(0);
     expect(await db().selectFrom("credit_notes").selectAll().execute()).toEqual([]);
+    expect((await loadOverpaid(db())).items).toEqual([]);
   });
 
   it("voiding an invoice part paid by credit gives the credit back for what else is owed", async () => {

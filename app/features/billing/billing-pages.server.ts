@@ -11,7 +11,7 @@ import {
   type InvoiceIntent,
 } from "./billing-schema";
 import { addMonths, currentPeriod, lastDayOf, monthOf } from "./billing-rules";
-import { loadLedgerMonth } from "./ledger-export.server";
+import { loadLedgerMonth, loadOverpaid } from "./ledger-export.server";
 import { centsToInput, formatCents } from "./money";
 import { chargeCardNow } from "./charge-now.server";
 import { BillingError, markInvoiceUncollectible, recordPayment, reversePayment, voidInvoice } from "./payments.server";
@@ -79,9 +79,10 @@ export async function loadBillingTab(url: URL, now = new Date()) {
   const requestedMonth = url.searchParams.get("ledger");
   const ledgerMonth =
     requestedMonth && /^\d{4}-(0[1-9]|1[0-2])$/.test(requestedMonth) ? `${requestedMonth}-01` : monthOf(today);
-  const [{ rows, figures: totals }, ledger] = await Promise.all([
+  const [{ rows, figures: totals }, ledger, overpaid] = await Promise.all([
     readBillingTab(db, { status, after, limit: PAGE_SIZE + 1, period, today }),
     loadLedgerMonth(db, ledgerMonth),
+    loadOverpaid(db),
   ]);
   const page = rows.slice(0, PAGE_SIZE);
   const last = page[page.length - 1];
@@ -109,6 +110,7 @@ export async function loadBillingTab(url: URL, now = new Date()) {
       exportFrom: ledgerMonth,
       exportTo: lastDayOf(ledgerMonth),
     },
+    overpaid,
     next,
     invoices: page.map((row) => ({
       id: row.id,

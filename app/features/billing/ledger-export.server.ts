@@ -5,7 +5,13 @@ import type { LedgerEntryKind } from "../../../db/enums";
 import { addMonths, monthOf } from "./billing-rules";
 import { PAYMENT_METHOD_LABELS } from "./billing-schema";
 import { formatCents } from "./money";
-import { listLedgerExportBatch, readLedgerMonth, type LedgerExportRow } from "~/models/ledger.server";
+import {
+  creditsOnFile,
+  listLedgerExportBatch,
+  listOverpaidPayments,
+  readLedgerMonth,
+  type LedgerExportRow,
+} from "~/models/ledger.server";
 import { addDays } from "~/features/visits/visit-dates";
 import type { Db } from "~/utils/db.server";
 import { keysetBatches } from "~/utils/keyset-batches.server";
@@ -137,3 +143,33 @@ export async function loadLedgerMonth(db: Db, month: string): Promise<LedgerMont
     closing: formatCents(closing),
   };
 }
+
+const OVERPAID_LIMIT = 20;
+
+/** "Overpaid" on the Billing tab: money that came beyond what was owed, kept as credit on file. */
+export async function loadOverpaid(db: Db) {
+  const payments = await listOverpaidPayments(db, OVERPAID_LIMIT + 1);
+  // Only what is still on file: an overpayment that paid a later invoice is spent.
+  const credits = await creditsOnFile(
+    db,
+    payments.map((row) => row.customer_id),
+  );
+  const rows = payments.flatMap((row) => {
+    const left = Math.min(row.to_credit_cents - row.refunded_cents, credits.get(row.customer_id) ?? 0);
+    return left > 0 ? [{ ...row, left }] : [];
+  });
+  return {
+    more: payments.length > OVERPAID_LIMIT,
+    items: rows.slice(0, OVERPAID_LIMIT).map((row) => ({
+      id: row.id,
+      invoiceId: row.invoice_id,
+      number: row.number,
+      customer: row.full_name || row.email,
+      customerId: row.customer_id,
+      beyond: formatCents(row.left),
+      paid: formatCents(row.amount_cents),
+      date: row.paid_on,
+    })),
+  };
+}
+export type Overpaid = Awaited<ReturnType<typeof loadOverpaid>>;
