@@ -389,6 +389,8 @@ export interface InvoicesTable {
   credit_applied_cents: ColumnType<number, number | undefined, number>;
   /** Refunded of its payments, shown on it; a refund never makes it owed again (0021). */
   refunded_cents: ColumnType<number, number | undefined, number>;
+  /** A voided invoice issued again: the new one ("Issue again", 0021). */
+  reissued_as: ColumnType<string | null, string | null | undefined, string | null>;
   footer: string | null;
   paid_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   voided_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;

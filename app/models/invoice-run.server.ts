@@ -374,3 +374,77 @@ export async function firstInvoicedMonth(db: Db): Promise<string | null> {
     .executeTakeFirst();
   return (row?.first as string | null | undefined) ?? null;
 }
+
+/** The year's next invoice number, its counter row locked for the rest of the transaction. */
+export async function allocateInvoiceNumber(trx: Db, year: number): Promise<number> {
+  await trx
+    .insertInto("invoice_number_counters")
+    .values({ year, last_number: 0 })
+    .onConflict((oc) => oc.column("year").doNothing())
+    .execute();
+  const row = await trx
+    .updateTable("invoice_number_counters")
+    .set((eb) => ({ last_number: eb("last_number", "+", 1) }))
+    .where("year", "=", year)
+    .returning("last_number")
+    .executeTakeFirstOrThrow();
+  return row.last_number;
+}
+
+/**
+ * Issues a voided invoice again: a new open invoice of the same customer, plan, month, lines and
+ * footer, numbered now. Its lines take over the visits the void one billed or credited (each visit
+ * stays on one live invoice), and the void one points to it. Returns the new invoice's id.
+ */
+export async function insertReissue(
+  trx: Db,
+  old: { id: string; customer_id: string; plan_id: string | null; period_month: string; footer: string | null },
+  issue: { number: string; issuedOn: string; issuedAt: Date },
+): Promise<{ id: string; total_cents: number }> {
+  const lines = await trx
+    .selectFrom("invoice_lines")
+    .selectAll()
+    .where("invoice_id", "=", old.id)
+    .orderBy("position")
+    .execute();
+  const total = lines.reduce((sum, line) => sum + line.amount_cents, 0);
+  await trx.updateTable("invoice_lines").set({ visit_id: null }).where("invoice_id", "=", old.id).execute();
+  const settled = total <= 0;
+  const created = await trx
+    .insertInto("invoices")
+    .values({
+      number: issue.number,
+      customer_id: old.customer_id,
+      plan_id: old.plan_id,
+      period_month: old.period_month,
+      status: settled ? "paid" : "open",
+      paid_at: settled ? issue.issuedAt : null,
+      issued_on: issue.issuedOn,
+      due_on: issue.issuedOn,
+      total_cents: total,
+      footer: old.footer,
+    })
+    .returning(["id", "total_cents"])
+    .executeTakeFirstOrThrow();
+  if (lines.length > 0) {
+    await trx
+      .insertInto("invoice_lines")
+      .values(
+        lines.map((line) => ({
+          invoice_id: created.id,
+          kind: line.kind,
+          description: line.description,
+          visit_id: line.visit_id,
+          amount_cents: line.amount_cents,
+          position: line.position,
+        })),
+      )
+      .execute();
+  }
+  await trx
+    .updateTable("invoices")
+    .set({ reissued_as: created.id, updated_at: issue.issuedAt })
+    .where("id", "=", old.id)
+    .execute();
+  return created;
+}

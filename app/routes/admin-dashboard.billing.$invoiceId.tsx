@@ -12,6 +12,7 @@ import {
   RecordPaymentForm,
   PaymentAmountForm,
   UncollectibleForm,
+  ReissueForm,
   VoidForm,
 } from "~/features/billing/invoice-forms";
 import { centsToInput } from "~/features/billing/money";
@@ -146,6 +147,27 @@ export default function AdminInvoice() {
           </h3>
           <p className="mt-2">Nothing will be owed on it.</p>
           <VoidForm busy={busy} errors={resultFor("void")?.error?.[""] ?? undefined} />
+        </section>
+      ) : null}
+      {invoice.status === "void" ? (
+        <section aria-labelledby="reissue-heading">
+          <h3 id="reissue-heading" className={h3Class}>
+            Issue this invoice again
+          </h3>
+          {invoice.reissuedAs ? (
+            <p className="mt-2">
+              Issued again as{" "}
+              <Link to={`/admin-dashboard/billing/${invoice.reissuedAs.id}`} className={linkClass}>
+                invoice {invoice.reissuedAs.number}
+              </Link>
+              .
+            </p>
+          ) : (
+            <>
+              <p className="mt-2">The same lines on a new invoice, numbered and due today.</p>
+              <ReissueForm busy={busy} errors={resultFor("reissue")?.error?.[""] ?? undefined} />
+            </>
+          )}
         </section>
       ) : null}
       {invoice.status === "open" ? (

@@ -146,6 +146,11 @@ export async function up(db: Kysely<any>) {
   // still billed once (the lines' unique visit index). The run looks for services completed late
   // over every month since billing began, through the few completed visits without a plan.
   await sql`drop index invoices_customer_period_key`.execute(db);
+  // A voided invoice can be issued again ("Issue again"): one live invoice per plan and month.
+  await sql`alter table invoices add column reissued_as uuid references invoices (id) on delete restrict`.execute(db);
+  await sql`drop index invoices_plan_period_key`.execute(db);
+  await sql`create unique index invoices_plan_period_key on invoices (plan_id, period_month)
+    where plan_id is not null and status <> 'void'`.execute(db);
   await sql`create index services_one_time_completed_idx on services (service_date, id)
     where status = 'completed' and plan_id is null`.execute(db);
 
@@ -353,6 +358,11 @@ export async function down(db: Kysely<any>) {
   await sql`drop function if exists ledger_tallies_apply()`.execute(db);
   await sql`drop table if exists ledger_tallies`.execute(db);
   await sql`drop index if exists services_one_time_completed_idx`.execute(db);
+  await sql`drop index invoices_plan_period_key`.execute(db);
+  await sql`create unique index invoices_plan_period_key on invoices (plan_id, period_month) where plan_id is not null`.execute(
+    db,
+  );
+  await sql`alter table invoices drop column reissued_as`.execute(db);
   // Back to one invoice of services per customer and month: fails if a month has two, as it must.
   await sql`create unique index invoices_customer_period_key on invoices (customer_id, period_month) where plan_id is null`.execute(
     db,

@@ -10,6 +10,7 @@ import {
   BillingError,
   recordPayment,
   recordRefund,
+  reissueInvoice,
   reversePayment,
   voidInvoice,
 } from "~/features/billing/payments.server";
@@ -288,6 +289,60 @@ describe("the customer ledger", () => {
     expect(await invoiceRow(third.id)).toMatchObject({ status: "paid", credit_applied_cents: 1500 });
     expect(await ledgerSum(db(), customer)).toBe(-500);
     await expectBooksToAgree(customer);
+  });
+});
+
+describe("Issue again", () => {
+  it("issues a voided plan invoice again, once, with its lines and visits; a live one is refused", async () => {
+    const plan = await createPlan({ weekdays: [2], start_date: "2027-01-04" }, db());
+    await addVisit(db(), {
+      customerId: plan.customer_id,
+      planId: plan.id,
+      day: "2027-02-02",
+      status: "skipped",
+      skipReason: "customer",
+      skippedAt: hoursBefore(at8("2027-02-02"), 72),
+    });
+    await bill({ db: db(), mailContext });
+    const [march] = await db().selectFrom("invoices").selectAll().where("plan_id", "=", plan.id).execute();
+    await expect(reissueInvoice(db(), { invoiceId: march.id, now })).rejects.toThrow(/Only a voided invoice/);
+    await voidInvoice(db(), { invoiceId: march.id, now });
+    expect(await ledgerSum(db(), plan.customer_id)).toBe(0);
+
+    const again = await reissueInvoice(db(), { invoiceId: march.id, now });
+    // A second press finds the first reissue.
+    expect(await reissueInvoice(db(), { invoiceId: march.id, now })).toBe(again);
+    const reissued = await invoiceRow(again);
+    expect(reissued).toMatchObject({
+      plan_id: plan.id,
+      period_month: "2027-03-01",
+      status: "open",
+      total_cents: march.total_cents,
+      issued_on: "2027-03-05",
+    });
+    expect(reissued.number).not.toBe(march.number);
+    expect((await invoiceRow(march.id)).reissued_as).toBe(again);
+    const lines = await db()
+      .selectFrom("invoice_lines")
+      .selectAll()
+      .where("invoice_id", "in", [march.id, again])
+      .execute();
+    // The skip's credit moved to the live invoice: each visit on one live invoice.
+    expect(lines.filter((line) => line.visit_id !== null).map((line) => line.invoice_id)).toEqual([again]);
+    expect(await ledgerSum(db(), plan.customer_id)).toBe(march.total_cents);
+    // The run does not bill the month again.
+    expect(await bill({ db: db(), now: new Date("2027-03-05T19:00:00Z"), mailContext })).toMatchObject({ invoices: 0 });
+
+    // Voided again, and another invoice made live for the month meanwhile: refused, nothing stored.
+    await voidInvoice(db(), { invoiceId: again, now });
+    const third = await reissueInvoice(db(), { invoiceId: again, now });
+    const count = await db().selectFrom("invoices").select("id").where("plan_id", "=", plan.id).execute();
+    await db().updateTable("invoices").set({ reissued_as: null }).where("id", "=", march.id).execute();
+    await expect(reissueInvoice(db(), { invoiceId: march.id, now })).rejects.toThrow(/already this plan's/);
+    expect(await db().selectFrom("invoices").select("id").where("plan_id", "=", plan.id).execute()).toHaveLength(
+      count.length,
+    );
+    expect(third).not.toBe(again);
   });
 });
 

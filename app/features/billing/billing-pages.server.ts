@@ -14,7 +14,14 @@ import { addMonths, currentPeriod, lastDayOf, monthOf } from "./billing-rules";
 import { loadLedgerMonth, loadOverpaid } from "./ledger-export.server";
 import { centsToInput, formatCents } from "./money";
 import { chargeCardNow } from "./charge-now.server";
-import { BillingError, markInvoiceUncollectible, recordPayment, reversePayment, voidInvoice } from "./payments.server";
+import {
+  BillingError,
+  markInvoiceUncollectible,
+  recordPayment,
+  reissueInvoice,
+  reversePayment,
+  voidInvoice,
+} from "./payments.server";
 import { cardOnFile } from "./stripe-checkout.server";
 import { refundPayment } from "./stripe-payments.server";
 import { getSiteSettings } from "~/content/content.server";
@@ -204,11 +211,13 @@ export async function loadAdminInvoice(invoiceId: string, now = new Date()) {
   if (!invoice) return null;
   const today = businessToday(now);
   const view = await invoiceView(invoice, today);
+  // A voided invoice issued again links to the new one.
+  const reissued = invoice.reissued_as ? await getInvoice(await getDb(), invoice.reissued_as) : null;
   // "Charge <balance>" to the card on file: with Stripe, on an open invoice with a balance.
   const card =
     isStripeConfigured() && view.balanceCents > 0 ? await cardOnFile(await getDb(), invoice.customer_id) : null;
   return {
-    invoice: view,
+    invoice: { ...view, reissuedAs: reissued ? { id: reissued.id, number: reissued.number } : null },
     card,
     forms: {
       paymentKey: randomUUID(),
@@ -292,6 +301,7 @@ const TOASTS: Record<InvoiceIntent, string> = {
   void: "Invoice voided",
   uncollectible: "Invoice written off",
   "charge-card": "Card charged",
+  reissue: "Invoice issued again",
 };
 
 /**
@@ -403,5 +413,20 @@ export async function handleInvoiceAction(
       return run(formErrorsOnly, () => markInvoiceUncollectible(db, { invoiceId: context.invoiceId, now }));
     case "charge-card":
       return run(formErrorsOnly, () => chargeCardNow(db, { invoiceId: context.invoiceId, now }));
+    case "reissue": {
+      // The new invoice's page is where the admin goes next.
+      let created: string;
+      try {
+        created = await reissueInvoice(db, { invoiceId: context.invoiceId, now });
+      } catch (error) {
+        if (!(error instanceof BillingError)) throw error;
+        return refuse(intent, error.status, error.message, formErrorsOnly.reply({ formErrors: [error.message] }));
+      }
+      log.info("billing.changed", { intent, invoiceId: context.invoiceId, adminId: context.adminId });
+      return redirectWithSuccess(`/admin-dashboard/billing/${created}`, {
+        message: "Success",
+        description: TOASTS.reissue,
+      });
+    }
   }
 }

@@ -14,6 +14,7 @@ export const INVOICE_INTENTS = [
   "void",
   "uncollectible",
   "charge-card",
+  "reissue",
 ] as const;
 export type InvoiceIntent = (typeof INVOICE_INTENTS)[number];
 export const isInvoiceIntent = (value: unknown): value is InvoiceIntent =>

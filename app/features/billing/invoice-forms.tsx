@@ -127,7 +127,7 @@ function OneButtonForm({
   busy,
   errors,
 }: {
-  intent: "void" | "uncollectible" | "charge-card";
+  intent: "void" | "uncollectible" | "charge-card" | "reissue";
   label: string;
   busy: boolean;
   errors?: string[];
@@ -145,6 +145,10 @@ function OneButtonForm({
 
 export function VoidForm({ busy, errors }: { busy: boolean; errors?: string[] }) {
   return <OneButtonForm intent="void" label="Void" busy={busy} errors={errors} />;
+}
+
+export function ReissueForm({ busy, errors }: { busy: boolean; errors?: string[] }) {
+  return <OneButtonForm intent="reissue" label="Issue again" busy={busy} errors={errors} />;
 }
 
 export function UncollectibleForm({ busy, errors }: { busy: boolean; errors?: string[] }) {

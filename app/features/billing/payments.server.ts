@@ -2,6 +2,7 @@ import type { PaymentMethod } from "../../../db/enums";
 import { queuePaymentReceipt } from "./billing-emails.server";
 import { billingMailContext, type MailContext } from "./payment-recovery-emails.server";
 import { afterInvoiceSettled, customerEmail } from "./payment-resume.server";
+import { invoiceNumber } from "./billing-rules";
 import { applyCreditOnFile } from "./customer-credit.server";
 import {
   addInvoiceRefunded,
@@ -15,6 +16,8 @@ import {
   setInvoiceUncollectible,
   setInvoiceVoid,
 } from "~/models/invoice.server";
+import { allocateInvoiceNumber, insertReissue } from "~/models/invoice-run.server";
+import { businessToday } from "~/features/visits/visit-dates";
 import { creditsOnFile, insertCreditNote, insertPaymentReversal, lockCustomerMoney } from "~/models/ledger.server";
 import type { Db } from "~/utils/db.server";
 
@@ -286,5 +289,35 @@ export async function reversePayment(db: Db, input: ReversePaymentInput): Promis
     await addPaymentReversed(trx, payment.id, input.amountCents);
     await setInvoicePaid(trx, invoice.id, invoice.paid_cents - input.amountCents, "open", null);
     return { repeated: false };
+  });
+}
+
+/**
+ * "Issue again" on a voided invoice (issue 34): the same lines on a new open invoice numbered
+ * today, due today; credit on file pays it first. A second press finds the first reissue; a month
+ * whose plan has a live invoice already is refused. Returns the new invoice's id.
+ */
+export async function reissueInvoice(db: Db, input: { invoiceId: string; now: Date }): Promise<string> {
+  return db.transaction().execute(async (trx) => {
+    const invoice = await lockInvoice(trx, input.invoiceId);
+    if (!invoice) throw new BillingError("We could not find that invoice.", 404);
+    if (invoice.reissued_as) return invoice.reissued_as;
+    if (invoice.status !== "void") throw new BillingError("Only a voided invoice can be issued again.", 409);
+    if (invoice.plan_id) {
+      const live = await trx
+        .selectFrom("invoices")
+        .select("number")
+        .where("plan_id", "=", invoice.plan_id)
+        .where("period_month", "=", invoice.period_month)
+        .where("status", "<>", "void")
+        .executeTakeFirst();
+      if (live) throw new BillingError(`Invoice ${live.number} is already this plan's for that month.`, 409);
+    }
+    const today = businessToday(input.now);
+    const year = Number(today.slice(0, 4));
+    const number = invoiceNumber(year, await allocateInvoiceNumber(trx, year));
+    const created = await insertReissue(trx, invoice, { number, issuedOn: today, issuedAt: input.now });
+    await applyCreditOnFile(trx, [invoice.customer_id], input.now);
+    return created.id;
   });
 }
