@@ -64,7 +64,7 @@ describe("Charge the card on file", () => {
     expect(statuses).toContain(302);
     const success = first.status === 302 ? first : second;
     expect(await toastOf(success)).toMatchObject({ type: "success", description: "Card charged" });
-    expect(intents().map((request) => request.idempotencyKey)).toEqual(intents().map(() => chargeKeyFor(invoiceId, 1)));
+    expect(intents().map((request) => request.idempotencyKey)).toEqual(intents().map(() => chargeKeyFor(invoiceId, 1, 8900)));
     expect(await invoiceRow(invoiceId)).toMatchObject({ status: "paid", paid_cents: 8900, charge_attempts: 1 });
     expect(await paymentsOf(invoiceId)).toEqual([{ amount_cents: 8900, method: "stripe" }]);
     expect(await failureMail(invoiceId)).toEqual([]);
@@ -97,8 +97,8 @@ describe("Charge the card on file", () => {
     stripe.current.outcomes.set(customerId, "succeeded");
     expect((await charge(invoiceId)).status).toBe(302);
     expect(intents().map((request) => request.idempotencyKey)).toEqual([
-      chargeKeyFor(invoiceId, 1),
-      chargeKeyFor(invoiceId, 2),
+      chargeKeyFor(invoiceId, 1, 4500),
+      chargeKeyFor(invoiceId, 2, 4500),
     ]);
     expect(await invoiceRow(invoiceId)).toMatchObject({ status: "paid", charge_attempts: 2 });
   });

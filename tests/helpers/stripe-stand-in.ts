@@ -6,7 +6,8 @@ import type { AddressInfo } from "node:net";
  * The app's stripe client is pointed at it with STRIPE_API_BASE_URL (its host/port/protocol
  * options, app/utils/stripe.server.ts): the requests are the package's own, and each one is kept
  * here (method, path, parsed form body or query, Idempotency-Key). Like Stripe, a POST repeated
- * with the same Idempotency-Key gets the first answer again and changes nothing.
+ * with the same Idempotency-Key gets the first answer again and changes nothing, and one with
+ * the same key but other parameters is refused with a 400 `idempotency_error`.
  *
  * Customers, Checkout sessions (create, retrieve; completed by the test with completeSetupSession
  * or completePaymentSession, as a customer would on Stripe's page), PaymentIntents (create with
@@ -75,7 +76,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const paymentMethods = new Map<string, Obj>();
   const refunds = new Map<string, Obj>();
   const outcomes = new Map<string, ChargeOutcomeSetting>();
-  const replies = new Map<string, { status: number; body: string }>();
+  const replies = new Map<string, { status: number; params: string; body: string }>();
   let counter = 0;
   const next = (prefix: string) => `${prefix}_test${(++counter).toString(36).padStart(12, "0")}`;
   const now = () => Math.floor(Date.now() / 1000);
@@ -316,14 +317,29 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         authorization: req.headers.authorization ?? "",
       });
       const replyKey = key && method === "POST" ? `${target.pathname}|${key}` : null;
-      const replay = replyKey ? replies.get(replyKey) : undefined;
+      const params = JSON.stringify(Object.entries(flat).sort(([a], [b]) => a.localeCompare(b)));
+      const earlier = replyKey ? replies.get(replyKey) : undefined;
+      // Like Stripe: the same key with other parameters is refused (400 idempotency_error), not replayed.
+      const conflict = earlier !== undefined && earlier.params !== params;
+      const replay = earlier && !conflict ? earlier : undefined;
       const answer =
         replay ??
-        (() => {
-          const { status, body } = route(method, target.pathname, nest(flat));
-          return { status, body: JSON.stringify(body) };
-        })();
-      if (replyKey && !replay) replies.set(replyKey, answer);
+        (conflict
+          ? {
+              status: 400,
+              params,
+              body: JSON.stringify({
+                error: {
+                  type: "idempotency_error",
+                  message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+                },
+              }),
+            }
+          : (() => {
+              const { status, body } = route(method, target.pathname, nest(flat));
+              return { status, params, body: JSON.stringify(body) };
+            })());
+      if (replyKey && !earlier) replies.set(replyKey, answer);
       res.writeHead(answer.status, {
         "Content-Type": "application/json",
         "Request-Id": `req_${counter}`,

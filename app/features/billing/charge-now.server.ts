@@ -35,6 +35,11 @@ export async function chargeCardNow(db: Db, input: { invoiceId: string; now: Dat
       break;
     case "no_card":
       throw new BillingError("This customer has no card on file.", 409);
+    case "key_conflict":
+      throw new BillingError(
+        "Stripe has an earlier charge of this invoice that we have not heard back about. Nothing new was charged; check the invoice's payments in Stripe before trying again.",
+        409,
+      );
   }
   throw new BillingError("We could not reach Stripe. Nothing was charged; please try again.", 409);
 }

@@ -274,6 +274,8 @@ export async function collectInvoice(
   }
   switch (outcome.kind) {
     case "not_configured":
+    // Logged by the charge; nothing recorded, no attempt counted: the earlier request's webhook settles it.
+    case "key_conflict":
       return outcome;
     case "no_card":
       // Nothing to charge: the customer pays with "Pay now". A retry waits a day for a new card.
