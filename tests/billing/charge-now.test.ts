@@ -64,7 +64,9 @@ describe("Charge the card on file", () => {
     expect(statuses).toContain(302);
     const success = first.status === 302 ? first : second;
     expect(await toastOf(success)).toMatchObject({ type: "success", description: "Card charged" });
-    expect(intents().map((request) => request.idempotencyKey)).toEqual(intents().map(() => chargeKeyFor(invoiceId, 1, 8900)));
+    expect(intents().map((request) => request.idempotencyKey)).toEqual(
+      intents().map(() => chargeKeyFor(invoiceId, 1, 8900)),
+    );
     expect(await invoiceRow(invoiceId)).toMatchObject({ status: "paid", paid_cents: 8900, charge_attempts: 1 });
     expect(await paymentsOf(invoiceId)).toEqual([{ amount_cents: 8900, method: "stripe" }]);
     expect(await failureMail(invoiceId)).toEqual([]);

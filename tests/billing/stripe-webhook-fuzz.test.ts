@@ -125,7 +125,11 @@ const idFor = (prefix: "pi" | "cs" | "seti") =>
     fc.nat(5).map((i) => foreign[prefix][i % Math.max(foreign[prefix].length, 1)] ?? `${prefix}_none`),
   );
 /** An expandable field: an id, an object carrying one, or junk. */
-const refFor = (prefix: "pi") => fc.oneof(idFor(prefix), idFor(prefix).map((id) => ({ id })));
+const refFor = (prefix: "pi") =>
+  fc.oneof(
+    idFor(prefix),
+    idFor(prefix).map((id) => ({ id })),
+  );
 
 /** Drops the keys whose value came out undefined (a field missing, rather than present and undefined). */
 const shape = (fields: Record<string, unknown>) =>
@@ -160,9 +164,7 @@ async function nothingStored() {
   ).toEqual({ status: "open", paid_cents: 0, charge_attempts: 0, next_charge_on: null });
   // No charge was made and no card changed at Stripe.
   expect(stripe.current.posts("/v1/payment_intents")).toEqual([]);
-  expect(stripe.current.requests.filter((r) => r.method === "POST" && r.path.startsWith("/v1/customers/"))).toEqual(
-    [],
-  );
+  expect(stripe.current.requests.filter((r) => r.method === "POST" && r.path.startsWith("/v1/customers/"))).toEqual([]);
 }
 
 describe("signed odd bodies", () => {

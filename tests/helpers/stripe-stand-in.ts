@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
  * with the same Idempotency-Key gets the first answer again and changes nothing, and one with
  * the same key but other parameters is refused with a 400 `idempotency_error`.
  *
- * Customers, Checkout sessions (create, retrieve; completed by the test with completeSetupSession
+ * Customers, Checkout sessions (create, retrieve, expire; completed by the test with completeSetupSession
  * or completePaymentSession, as a customer would on Stripe's page), PaymentIntents (create with
  * confirm, retrieve; the outcome per payment method or customer: succeeded, processing or a
  * card_declined 402 carrying the PaymentIntent), SetupIntents and PaymentMethods (retrieve),
@@ -234,6 +234,16 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       const session = sessions.get(m[1]);
       return session ? { status: 200, body: publicSession(session) } : missing("checkout.session", m[1]);
     }
+    if (method === "POST" && (m = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path))) {
+      const session = sessions.get(m[1]);
+      if (!session) return missing("checkout.session", m[1]);
+      // As Stripe: only an open session can be expired; one paid or expired already is refused.
+      if (session.status !== "open") {
+        return invalid("session", `Only Checkout Sessions with a status in ["open"] can be expired.`);
+      }
+      Object.assign(session, { status: "expired", url: null });
+      return { status: 200, body: publicSession(session) };
+    }
     if (method === "POST" && path === "/v1/payment_intents") return makeIntent(params);
     if (method === "GET" && (m = /^\/v1\/payment_intents\/([^/]+)$/.exec(path))) {
       const pi = paymentIntents.get(m[1]);
@@ -386,6 +396,8 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     completePaymentSession(sessionId, paymentMethodId) {
       const session = sessions.get(sessionId);
       if (!session) throw new Error("no such session");
+      // Stripe's page of an expired (or paid) session takes no payment.
+      if (session.status !== "open") throw new Error(`session ${sessionId} is ${session.status}`);
       const made = makeIntent({
         amount: String(session.amount_total),
         currency: session.currency,

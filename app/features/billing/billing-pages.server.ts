@@ -14,6 +14,7 @@ import { currentPeriod } from "./billing-rules";
 import { centsToInput, formatCents } from "./money";
 import { chargeCardNow } from "./charge-now.server";
 import { BillingError, markInvoiceUncollectible, recordPayment, voidInvoice } from "./payments.server";
+import { expireStaleCheckouts } from "./stripe-checkout-expiry.server";
 import { cardOnFile } from "./stripe-checkout.server";
 import { refundPayment } from "./stripe-payments.server";
 import { getSiteSettings } from "~/content/content.server";
@@ -293,22 +294,30 @@ export async function handleInvoiceAction(
     });
   };
 
+  // After a settling transaction: "Pay now" pages open for the old balance are expired (decision 111).
+  const thenExpireCheckouts = async <T>(result: T) => {
+    await expireStaleCheckouts(db, context.invoiceId, now);
+    return result;
+  };
+
   switch (intent) {
     case "record-payment": {
       const submission = parseWithZod(formData, { schema: recordPaymentSchema });
       if (submission.status !== "success") return refuse(intent, 400, "Please check the form", submission.reply());
       const value = submission.value;
-      return run(submission, () =>
-        recordPayment(db, {
-          invoiceId: context.invoiceId,
-          method: value.method,
-          amountCents: value.amount,
-          paidOn: value.paidOn,
-          note: value.note || null,
-          recordedBy: context.adminId,
-          idempotencyKey: value.key,
-          now,
-        }),
+      return run(submission, async () =>
+        thenExpireCheckouts(
+          await recordPayment(db, {
+            invoiceId: context.invoiceId,
+            method: value.method,
+            amountCents: value.amount,
+            paidOn: value.paidOn,
+            note: value.note || null,
+            recordedBy: context.adminId,
+            idempotencyKey: value.key,
+            now,
+          }),
+        ),
       );
     }
     case "refund": {
@@ -333,9 +342,13 @@ export async function handleInvoiceAction(
       );
     }
     case "void":
-      return run(formErrorsOnly, () => voidInvoice(db, { invoiceId: context.invoiceId, now }));
+      return run(formErrorsOnly, async () =>
+        thenExpireCheckouts(await voidInvoice(db, { invoiceId: context.invoiceId, now })),
+      );
     case "uncollectible":
-      return run(formErrorsOnly, () => markInvoiceUncollectible(db, { invoiceId: context.invoiceId, now }));
+      return run(formErrorsOnly, async () =>
+        thenExpireCheckouts(await markInvoiceUncollectible(db, { invoiceId: context.invoiceId, now })),
+      );
     case "charge-card":
       return run(formErrorsOnly, () => chargeCardNow(db, { invoiceId: context.invoiceId, now }));
   }

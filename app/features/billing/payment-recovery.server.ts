@@ -276,6 +276,7 @@ export async function collectInvoice(
     case "not_configured":
     // Logged by the charge; nothing recorded, no attempt counted: the earlier request's webhook settles it.
     case "key_conflict":
+    case "in_flight":
       return outcome;
     case "no_card":
       // Nothing to charge: the customer pays with "Pay now". A retry waits a day for a new card.

@@ -1,7 +1,7 @@
 import { BillingError } from "./payments.server";
 import { CURRENCY, recordStripeIntent } from "./stripe-payments.server";
 import { getInvoice } from "~/models/invoice.server";
-import { getStripeCustomer } from "~/models/stripe.server";
+import { getStripeCustomer, hasChargeInFlight } from "~/models/stripe.server";
 import type { Db } from "~/utils/db.server";
 import { errorFields, log } from "~/utils/logger.server";
 import { isStripeConfigured, stripeClient, type Stripe } from "~/utils/stripe.server";
@@ -17,7 +17,9 @@ export type ChargeOutcome =
    * earlier request (its answer was lost to us). Nothing is recorded and no attempt counted; the
    * earlier request's own webhook settles it (docs/decisions/111).
    */
-  | { kind: "key_conflict" };
+  | { kind: "key_conflict" }
+  /** A charge of the invoice is still processing at the bank: no second one is made (111). */
+  | { kind: "in_flight" };
 
 /**
  * One key per invoice, attempt and amount (docs/decisions/111): a repeated attempt (a crash, a
@@ -51,6 +53,8 @@ export async function chargeInvoiceOffSession(
     throw new BillingError("Only an open invoice can take a payment.", 409);
   const card = await getStripeCustomer(db, invoice.customer_id);
   if (!card?.payment_method_id) return { kind: "no_card" };
+  // Every off-session charge passes here (the job, "Charge", a new card): the last word on a double.
+  if (await hasChargeInFlight(db, invoice.id)) return { kind: "in_flight" };
 
   const stripe = await stripeClient();
   let intent: Stripe.PaymentIntent;
