@@ -136,4 +136,25 @@ describe("Charge the card on file", () => {
     expect(await invoiceRow(invoiceId)).toMatchObject({ status: "open", charge_attempts: 0, last_failed_at: null });
     expect(await paymentsOf(invoiceId)).toEqual([]);
   });
+
+  it("after a charge the bank is still processing, 'Charge' is refused with why and makes no second PaymentIntent", async () => {
+    // Issue 34: "Charge" after a "processing" attempt made a second PaymentIntent for the same balance.
+    const { customerId } = await giveCard(db(), stripe.current, alice.id);
+    stripe.current.outcomes.set(customerId, "processing");
+    const invoiceId = await createOpenInvoice(db(), alice.id, 8900);
+    const first = await charge(invoiceId);
+    expect(await toastOf(first)).toMatchObject({
+      type: "success",
+      description: "Card charged: the bank is still processing it",
+    });
+    const again = await charge(invoiceId);
+    expect(again.status).toBe(409);
+    expect((await refusal(again)).description).toBe(
+      "A card payment of this invoice is still processing at the bank. Nothing new was charged; its result shows here when the bank answers.",
+    );
+    expect(intents()).toHaveLength(1);
+    expect(await invoiceRow(invoiceId)).toMatchObject({ status: "open", paid_cents: 0, charge_attempts: 1 });
+    expect(await paymentsOf(invoiceId)).toEqual([]);
+    expect(await failureMail(invoiceId)).toEqual([]);
+  });
 });
