@@ -173,7 +173,7 @@ describe("a charge in flight", () => {
     Object.assign(stripe.current.paymentIntents.get(paymentIntent.id)!, { status: "succeeded", amount_received: 8900 });
     const succeeded = stripe.current.event(
       "payment_intent.succeeded",
-      stripe.current.paymentIntents.get(paymentIntent.id),
+      stripe.current.paymentIntents.get(paymentIntent.id)!,
     );
     expect((await send(succeeded)).status).toBe(200);
     expect(await paymentsOf(invoiceId)).toEqual([{ method: "stripe", amount_cents: 8900 }]);

@@ -273,8 +273,9 @@ export async function collectInvoice(
     return null;
   }
   switch (outcome.kind) {
+    // key_conflict: logged by the charge; nothing recorded, no attempt counted (the earlier
+    // request's webhook settles it). in_flight: a charge is at the bank already (decision 111).
     case "not_configured":
-    // Logged by the charge; nothing recorded, no attempt counted: the earlier request's webhook settles it.
     case "key_conflict":
     case "in_flight":
       return outcome;

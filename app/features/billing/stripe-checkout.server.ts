@@ -107,8 +107,10 @@ export async function startPayNow(
   // Kept before the invoice is read again, as a settling payment is committed before it reads
   // the sessions: of the two, at least one sees the other (docs/decisions/111).
   await insertCheckoutSession(db, { id: session.id, invoiceId: invoice.id, amountCents: balance });
-  if ((await expireStaleCheckouts(db, invoice.id, new Date())) > 0) {
-    throw new BillingError("This invoice has nothing left to pay.", 409);
+  const current = await getCustomerInvoice(db, invoice.id, user.id);
+  if (!current || current.status !== "open" || current.total_cents - current.paid_cents !== balance) {
+    await expireStaleCheckouts(db, invoice.id, new Date());
+    throw new BillingError("This invoice's balance just changed. Please look at it again.", 409);
   }
   return session.url;
 }
