@@ -148,6 +148,35 @@ describe("a Pay now page open when the invoice settles another way", () => {
   });
 });
 
+describe("a Pay now page of an invoice voided or written off", () => {
+  it("is expired at Stripe; a session already paid or expired there is only closed here", async () => {
+    const voided = await createOpenInvoice(db(), alice.id, 8900);
+    const open = await payNow(voided);
+    const gone = await payNow(voided);
+    stripe.current.sessions.get(gone)!.status = "expired";
+    const response = await callRoute(adminInvoice.action, `/admin-dashboard/billing/${voided}`, {
+      cookie: cookies.admin,
+      params: { invoiceId: voided },
+      form: { intent: "void" },
+    });
+    expect(await toastOf(response)).toMatchObject({ type: "success" });
+    expect(stripe.current.sessions.get(open)?.status).toBe("expired");
+    expect((await sessionRow(open)).closed_at).not.toBeNull();
+    expect((await sessionRow(gone)).closed_at).not.toBeNull();
+
+    const writtenOff = await createOpenInvoice(db(), alice.id, 4500);
+    const page = await payNow(writtenOff);
+    await callRoute(adminInvoice.action, `/admin-dashboard/billing/${writtenOff}`, {
+      cookie: cookies.admin,
+      params: { invoiceId: writtenOff },
+      form: { intent: "uncollectible" },
+    });
+    expect(stripe.current.sessions.get(page)?.status).toBe("expired");
+    expect(await invoiceRow(voided)).toMatchObject({ status: "void", paid_cents: 0 });
+    expect(await paymentsOf(voided)).toEqual([]);
+  });
+});
+
 describe("a charge in flight", () => {
   it("a Pay now debit at the bank holds 'Charge' (409) and the hourly collection; its success then pays once", async () => {
     await giveCard(db(), stripe.current, alice.id);
