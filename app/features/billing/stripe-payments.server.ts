@@ -187,6 +187,15 @@ export async function refundPayment(db: Db, input: RefundInput): Promise<{ repea
     );
   } catch (error) {
     const stripeError = error as { type?: string; message?: string };
+    if (stripeError?.type === "StripeIdempotencyError") {
+      // Stripe made a refund from this form's key for other parameters (its answer was lost):
+      // a new key could refund twice. Its charge.refunded webhook records that one.
+      log.error("stripe.refund_key_conflict", { paymentId: payment.id, ...errorFields(error) });
+      throw new BillingError(
+        "Stripe has a refund from this form for another amount. Nothing new was refunded; check the payment in Stripe.",
+        409,
+      );
+    }
     if (stripeError?.type === "StripeInvalidRequestError") {
       throw new BillingError(`Stripe refused the refund: ${stripeError.message ?? "unknown reason"}`, 409);
     }
