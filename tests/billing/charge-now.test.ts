@@ -157,4 +157,29 @@ describe("Charge the card on file", () => {
     expect(await paymentsOf(invoiceId)).toEqual([]);
     expect(await failureMail(invoiceId)).toEqual([]);
   });
+
+  it("a charge key Stripe holds for an earlier request is refused as such, nothing charged again or recorded", async () => {
+    const { customerId } = await giveCard(db(), stripe.current, alice.id);
+    const invoiceId = await createOpenInvoice(db(), alice.id, 8900);
+    // The attempt reached Stripe with the card then on file; its answer was lost, and the card changed since.
+    const earlier = stripe.current.addPaymentMethod({ brand: "visa", last4: "0005", expMonth: 2, expYear: 2031 });
+    const lost = await fetch(`${stripe.current.url}/v1/payment_intents`, {
+      method: "POST",
+      headers: {
+        "Idempotency-Key": chargeKeyFor(invoiceId, 1, 8900),
+        "Content-Type": "application/x-www-form-urlencoded",
+      },
+      body: new URLSearchParams({ amount: "8900", currency: "usd", customer: customerId, payment_method: earlier.id }),
+    });
+    expect(lost.status).toBe(200);
+    const response = await charge(invoiceId);
+    expect(response.status).toBe(409);
+    expect((await refusal(response)).description).toBe(
+      "Stripe has an earlier charge of this invoice that we have not heard back about. Nothing new was charged; check the invoice's payments in Stripe before trying again.",
+    );
+    expect(stripe.current.paymentIntents.size).toBe(1);
+    expect(await invoiceRow(invoiceId)).toMatchObject({ status: "open", paid_cents: 0, charge_attempts: 0 });
+    expect(await paymentsOf(invoiceId)).toEqual([]);
+    expect(await failureMail(invoiceId)).toEqual([]);
+  });
 });
