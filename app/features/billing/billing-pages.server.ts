@@ -14,9 +14,9 @@ import { currentPeriod } from "./billing-rules";
 import { centsToInput, formatCents } from "./money";
 import { chargeCardNow } from "./charge-now.server";
 import { BillingError, markInvoiceUncollectible, recordPayment, voidInvoice } from "./payments.server";
-import { expireStaleCheckouts } from "./stripe-checkout-expiry.server";
 import { cardOnFile } from "./stripe-checkout.server";
 import { refundPayment } from "./stripe-payments.server";
+import { expireStaleCheckouts } from "./stripe-checkout-expiry.server";
 import { getSiteSettings } from "~/content/content.server";
 import { businessToday } from "~/features/visits/visit-dates";
 import {
@@ -287,6 +287,8 @@ export async function handleInvoiceAction(
       return refuse(intent, error.status, error.message, submission.reply({ formErrors: [error.message] }));
     }
     log.info("billing.changed", { intent, invoiceId: context.invoiceId, adminId: context.adminId });
+    // After the change's transaction: "Pay now" pages open for a balance the invoice no longer has are expired (decision 111).
+    await expireStaleCheckouts(db, context.invoiceId, now);
     return redirectWithSuccess(`/admin-dashboard/billing/${context.invoiceId}`, {
       message: "Success",
       // A change may say more than its intent's word (a card charge: still processing).
@@ -294,30 +296,22 @@ export async function handleInvoiceAction(
     });
   };
 
-  // After a settling transaction: "Pay now" pages open for the old balance are expired (decision 111).
-  const thenExpireCheckouts = async <T>(result: T) => {
-    await expireStaleCheckouts(db, context.invoiceId, now);
-    return result;
-  };
-
   switch (intent) {
     case "record-payment": {
       const submission = parseWithZod(formData, { schema: recordPaymentSchema });
       if (submission.status !== "success") return refuse(intent, 400, "Please check the form", submission.reply());
       const value = submission.value;
-      return run(submission, async () =>
-        thenExpireCheckouts(
-          await recordPayment(db, {
-            invoiceId: context.invoiceId,
-            method: value.method,
-            amountCents: value.amount,
-            paidOn: value.paidOn,
-            note: value.note || null,
-            recordedBy: context.adminId,
-            idempotencyKey: value.key,
-            now,
-          }),
-        ),
+      return run(submission, () =>
+        recordPayment(db, {
+          invoiceId: context.invoiceId,
+          method: value.method,
+          amountCents: value.amount,
+          paidOn: value.paidOn,
+          note: value.note || null,
+          recordedBy: context.adminId,
+          idempotencyKey: value.key,
+          now,
+        }),
       );
     }
     case "refund": {
@@ -342,13 +336,9 @@ export async function handleInvoiceAction(
       );
     }
     case "void":
-      return run(formErrorsOnly, async () =>
-        thenExpireCheckouts(await voidInvoice(db, { invoiceId: context.invoiceId, now })),
-      );
+      return run(formErrorsOnly, () => voidInvoice(db, { invoiceId: context.invoiceId, now }));
     case "uncollectible":
-      return run(formErrorsOnly, async () =>
-        thenExpireCheckouts(await markInvoiceUncollectible(db, { invoiceId: context.invoiceId, now })),
-      );
+      return run(formErrorsOnly, () => markInvoiceUncollectible(db, { invoiceId: context.invoiceId, now }));
     case "charge-card":
       return run(formErrorsOnly, () => chargeCardNow(db, { invoiceId: context.invoiceId, now }));
   }
