@@ -570,6 +570,19 @@ export interface StripePaymentFailuresTable {
   failed_at: Timestamp;
 }
 
+/** A "Pay now" Checkout session of an invoice, expired at Stripe when the invoice settles another way. */
+export interface StripeCheckoutSessionsTable {
+  id: string;
+  invoice_id: string;
+  amount_cents: number;
+  payment_intent_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Completed at Stripe, the payment still at the bank: holds other charges of the invoice. */
+  processing_since: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** No longer payable (paid, expired, failed). */
+  closed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -606,6 +619,7 @@ export interface Database {
   stripe_customers: StripeCustomersTable;
   stripe_events: StripeEventsTable;
   stripe_payment_failures: StripePaymentFailuresTable;
+  stripe_checkout_sessions: StripeCheckoutSessionsTable;
   text_opt_outs: TextOptOutsTable;
   text_replies: TextRepliesTable;
   text_opt_in_requests: TextOptInRequestsTable;

@@ -1,5 +1,6 @@
 import type { Invoice } from "../../db/schema";
 import type { Db } from "~/utils/db.server";
+import { chargeInFlight } from "./stripe.server";
 
 /**
  * Table access for the collection of invoices (docs/decisions/104): failed charges, the next try,
@@ -77,6 +78,8 @@ export async function listFirstChargesBatch(
     .where("charge_attempts", "=", 0)
     // Something to charge: an invoice whose credits cover it owes nothing.
     .whereRef("total_cents", ">", "paid_cents")
+    // Not while a "Pay now" payment is at the bank (docs/decisions/111).
+    .where((eb) => eb.not(chargeInFlight(eb)))
     .where("due_on", ">=", range.from)
     .where("due_on", "<=", range.today)
     .orderBy("id")
@@ -99,6 +102,7 @@ export async function listRetriesBatch(
     .where("next_charge_on", "is not", null)
     .where("next_charge_on", "<=", today)
     .whereRef("total_cents", ">", "paid_cents")
+    .where((eb) => eb.not(chargeInFlight(eb)))
     .orderBy("id")
     .limit(limit);
   if (afterId) query = query.where("id", ">", afterId);

@@ -1,3 +1,5 @@
+import type { Expression, ExpressionBuilder, SqlBool } from "kysely";
+import type { Database } from "../../db/schema";
 import type { Db } from "~/utils/db.server";
 
 /**
@@ -145,4 +147,110 @@ export async function insertPaymentFailure(
         .doUpdateSet({ reason: values.reason, failed_at: values.failed_at }),
     )
     .execute();
+}
+
+/** A "Pay now" session made for an invoice's balance (a replayed create finds its row). */
+export async function insertCheckoutSession(db: Db, session: { id: string; invoiceId: string; amountCents: number }) {
+  await db
+    .insertInto("stripe_checkout_sessions")
+    .values({ id: session.id, invoice_id: session.invoiceId, amount_cents: session.amountCents })
+    .onConflict((oc) => oc.column("id").doNothing())
+    .execute();
+}
+
+/** The invoice's sessions a customer could still pay on Stripe's page (not closed, not at the bank). */
+export async function listPayableCheckoutSessions(db: Db, invoiceId: string) {
+  return db
+    .selectFrom("stripe_checkout_sessions")
+    .select(["id", "amount_cents"])
+    .where("invoice_id", "=", invoiceId)
+    .where("closed_at", "is", null)
+    .where("processing_since", "is", null)
+    .orderBy("created_at")
+    .execute();
+}
+
+export async function closeCheckoutSession(db: Db, sessionId: string, at: Date) {
+  await db
+    .updateTable("stripe_checkout_sessions")
+    .set({ closed_at: at })
+    .where("id", "=", sessionId)
+    .where("closed_at", "is", null)
+    .execute();
+}
+
+/**
+ * A completed session as Stripe has it: its PaymentIntent kept, and either still at the bank
+ * (`processing`) or done (paid or failed: closed).
+ */
+export async function setCheckoutSessionIntent(
+  db: Db,
+  sessionId: string,
+  paymentIntentId: string,
+  processing: boolean,
+  at: Date,
+) {
+  await db
+    .updateTable("stripe_checkout_sessions")
+    .set(
+      processing
+        ? { payment_intent_id: paymentIntentId, processing_since: at }
+        : { payment_intent_id: paymentIntentId, processing_since: null, closed_at: at },
+    )
+    .where("id", "=", sessionId)
+    .where("closed_at", "is", null)
+    .execute();
+}
+
+/** The PaymentIntent of a session left the bank (succeeded or failed): the session is done. */
+export async function closeCheckoutSessionsOfIntent(db: Db, paymentIntentId: string, at: Date) {
+  await db
+    .updateTable("stripe_checkout_sessions")
+    .set({ closed_at: at, processing_since: null })
+    .where("payment_intent_id", "=", paymentIntentId)
+    .where("closed_at", "is", null)
+    .execute();
+}
+
+/**
+ * Where-clause on `invoices`: a charge of the invoice is in flight at the bank (docs/decisions/111),
+ * so another must not be made. Either its latest off-session attempt was answered "processing"
+ * (an attempt counted, no failure recorded for it, no next try set: the collection's own mark)
+ * or a "Pay now" session's payment is processing.
+ */
+export function chargeInFlight(eb: ExpressionBuilder<Database, "invoices">): Expression<SqlBool> {
+  return eb.or([
+    eb.and([
+      eb("invoices.charge_attempts", ">", 0),
+      eb("invoices.next_charge_on", "is", null),
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("invoice_charge_failures as f")
+            .select("f.id")
+            .whereRef("f.invoice_id", "=", "invoices.id")
+            .whereRef("f.attempt", "=", "invoices.charge_attempts"),
+        ),
+      ),
+    ]),
+    eb.exists(
+      eb
+        .selectFrom("stripe_checkout_sessions as s")
+        .select("s.id")
+        .whereRef("s.invoice_id", "=", "invoices.id")
+        .where("s.closed_at", "is", null)
+        .where("s.processing_since", "is not", null),
+    ),
+  ]);
+}
+
+export async function hasChargeInFlight(db: Db, invoiceId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("invoices")
+    .select("id")
+    .where("id", "=", invoiceId)
+    .where("status", "=", "open")
+    .where(chargeInFlight)
+    .executeTakeFirst();
+  return row !== undefined;
 }

@@ -21,6 +21,7 @@ import * as billingEmails from "./0020-billing-emails";
 import * as customerLedger from "./0021-customer-ledger";
 import * as messagesWithADeadline from "./0023-messages-with-a-deadline";
 import * as onMyWayBelongsToItsDay from "./0024-on-my-way-belongs-to-its-day";
+import * as checkoutSessions from "./0026-checkout-sessions";
 
 /**
  * Every migration, in order. A static map (not a folder scan) so that the same list works in
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   "0021-customer-ledger": customerLedger,
   "0023-messages-with-a-deadline": messagesWithADeadline,
   "0024-on-my-way-belongs-to-its-day": onMyWayBelongsToItsDay,
+  "0026-checkout-sessions": checkoutSessions,
 };

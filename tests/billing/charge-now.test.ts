@@ -64,7 +64,9 @@ describe("Charge the card on file", () => {
     expect(statuses).toContain(302);
     const success = first.status === 302 ? first : second;
     expect(await toastOf(success)).toMatchObject({ type: "success", description: "Card charged" });
-    expect(intents().map((request) => request.idempotencyKey)).toEqual(intents().map(() => chargeKeyFor(invoiceId, 1)));
+    expect(intents().map((request) => request.idempotencyKey)).toEqual(
+      intents().map(() => chargeKeyFor(invoiceId, 1, 8900)),
+    );
     expect(await invoiceRow(invoiceId)).toMatchObject({ status: "paid", paid_cents: 8900, charge_attempts: 1 });
     expect(await paymentsOf(invoiceId)).toEqual([{ amount_cents: 8900, method: "stripe" }]);
     expect(await failureMail(invoiceId)).toEqual([]);
@@ -97,8 +99,8 @@ describe("Charge the card on file", () => {
     stripe.current.outcomes.set(customerId, "succeeded");
     expect((await charge(invoiceId)).status).toBe(302);
     expect(intents().map((request) => request.idempotencyKey)).toEqual([
-      chargeKeyFor(invoiceId, 1),
-      chargeKeyFor(invoiceId, 2),
+      chargeKeyFor(invoiceId, 1, 4500),
+      chargeKeyFor(invoiceId, 2, 4500),
     ]);
     expect(await invoiceRow(invoiceId)).toMatchObject({ status: "paid", charge_attempts: 2 });
   });
@@ -133,5 +135,51 @@ describe("Charge the card on file", () => {
     expect(intents()).toEqual([]);
     expect(await invoiceRow(invoiceId)).toMatchObject({ status: "open", charge_attempts: 0, last_failed_at: null });
     expect(await paymentsOf(invoiceId)).toEqual([]);
+  });
+
+  it("after a charge the bank is still processing, 'Charge' is refused with why and makes no second PaymentIntent", async () => {
+    // Issue 34: "Charge" after a "processing" attempt made a second PaymentIntent for the same balance.
+    const { customerId } = await giveCard(db(), stripe.current, alice.id);
+    stripe.current.outcomes.set(customerId, "processing");
+    const invoiceId = await createOpenInvoice(db(), alice.id, 8900);
+    const first = await charge(invoiceId);
+    expect(await toastOf(first)).toMatchObject({
+      type: "success",
+      description: "Card charged: the bank is still processing it",
+    });
+    const again = await charge(invoiceId);
+    expect(again.status).toBe(409);
+    expect((await refusal(again)).description).toBe(
+      "A card payment of this invoice is still processing at the bank. Nothing new was charged; its result shows here when the bank answers.",
+    );
+    expect(intents()).toHaveLength(1);
+    expect(await invoiceRow(invoiceId)).toMatchObject({ status: "open", paid_cents: 0, charge_attempts: 1 });
+    expect(await paymentsOf(invoiceId)).toEqual([]);
+    expect(await failureMail(invoiceId)).toEqual([]);
+  });
+
+  it("a charge key Stripe holds for an earlier request is refused as such, nothing charged again or recorded", async () => {
+    const { customerId } = await giveCard(db(), stripe.current, alice.id);
+    const invoiceId = await createOpenInvoice(db(), alice.id, 8900);
+    // The attempt reached Stripe with the card then on file; its answer was lost, and the card changed since.
+    const earlier = stripe.current.addPaymentMethod({ brand: "visa", last4: "0005", expMonth: 2, expYear: 2031 });
+    const lost = await fetch(`${stripe.current.url}/v1/payment_intents`, {
+      method: "POST",
+      headers: {
+        "Idempotency-Key": chargeKeyFor(invoiceId, 1, 8900),
+        "Content-Type": "application/x-www-form-urlencoded",
+      },
+      body: new URLSearchParams({ amount: "8900", currency: "usd", customer: customerId, payment_method: earlier.id }),
+    });
+    expect(lost.status).toBe(200);
+    const response = await charge(invoiceId);
+    expect(response.status).toBe(409);
+    expect((await refusal(response)).description).toBe(
+      "Stripe has an earlier charge of this invoice that we have not heard back about. Nothing new was charged; check the invoice's payments in Stripe before trying again.",
+    );
+    expect(stripe.current.paymentIntents.size).toBe(1);
+    expect(await invoiceRow(invoiceId)).toMatchObject({ status: "open", paid_cents: 0, charge_attempts: 0 });
+    expect(await paymentsOf(invoiceId)).toEqual([]);
+    expect(await failureMail(invoiceId)).toEqual([]);
   });
 });

@@ -131,7 +131,7 @@ describe("a new card after a decline", () => {
     // Charged at once with the new card, as the second attempt.
     expect(intents()).toHaveLength(2);
     expect(intents()[1]).toMatchObject({
-      idempotencyKey: chargeKeyFor(invoiceId, 2),
+      idempotencyKey: chargeKeyFor(invoiceId, 2, 8900),
       params: expect.objectContaining({ payment_method: method.id, amount: "8900", off_session: "true" }),
     });
     expect(await invoiceRow(invoiceId)).toMatchObject({ status: "paid", paid_cents: 8900, charge_attempts: 2 });

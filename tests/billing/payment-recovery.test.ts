@@ -513,7 +513,10 @@ describe("against the stand-in of Stripe's API", () => {
     standIn.outcomes.set(customerId, "succeeded");
     expect(await run(4)).toMatchObject({ charged: 1, succeeded: 1 });
     const keys = standIn.posts("/v1/payment_intents").map((request) => request.idempotencyKey);
-    expect(keys).toEqual([`invoice:${invoice.id}:attempt:1`, `invoice:${invoice.id}:attempt:2`]);
+    expect(keys).toEqual([
+      `invoice:${invoice.id}:attempt:1:amount:8900`,
+      `invoice:${invoice.id}:attempt:2:amount:8900`,
+    ]);
     expect(await invoiceRow(invoice.id)).toMatchObject({ status: "paid", paid_cents: 8900, next_charge_on: null });
     const payments = await db()
       .selectFrom("payments")

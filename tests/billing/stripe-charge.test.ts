@@ -1,12 +1,13 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
 import { createUser, type TestUser } from "../helpers/factories";
 import { createOpenInvoice, giveCard, useStripe, useStripeStandIn } from "../helpers/stripe-billing";
 import { chargeInvoiceOffSession } from "~/features/billing/stripe-charge.server";
+import { log } from "~/utils/logger.server";
 
 /**
  * The off-session charge (issue 27 step 3, docs/decisions/103) against the local stand-in of
- * Stripe's API, through the stripe package: the idempotency key per invoice and attempt, a
+ * Stripe's API, through the stripe package: the idempotency key per invoice, attempt and amount, a
  * success paying the invoice once, a decline storing nothing.
  */
 const database = useAppDatabase();
@@ -33,7 +34,7 @@ describe("chargeInvoiceOffSession", () => {
     const outcome = await chargeInvoiceOffSession(db(), { invoiceId, attempt: 1, now: NOW });
     expect(outcome.kind).toBe("succeeded");
     const [request] = stripe.current.posts("/v1/payment_intents");
-    expect(request.idempotencyKey).toBe(`invoice:${invoiceId}:attempt:1`);
+    expect(request.idempotencyKey).toBe(`invoice:${invoiceId}:attempt:1:amount:8900`);
     expect(request.params).toMatchObject({
       amount: "8900",
       currency: "usd",
@@ -88,9 +89,9 @@ describe("chargeInvoiceOffSession", () => {
     const retry = await chargeInvoiceOffSession(db(), { invoiceId, attempt: 2, now: NOW });
     expect(retry.kind).toBe("succeeded");
     expect(stripe.current.posts("/v1/payment_intents").map((r) => r.idempotencyKey)).toEqual([
-      `invoice:${invoiceId}:attempt:1`,
-      `invoice:${invoiceId}:attempt:1`,
-      `invoice:${invoiceId}:attempt:2`,
+      `invoice:${invoiceId}:attempt:1:amount:8900`,
+      `invoice:${invoiceId}:attempt:1:amount:8900`,
+      `invoice:${invoiceId}:attempt:2:amount:8900`,
     ]);
     expect(await invoiceRow(invoiceId)).toEqual({ status: "paid", paid_cents: 8900 });
   });
@@ -139,5 +140,41 @@ describe("chargeInvoiceOffSession", () => {
       paymentIntentId: null,
     });
     expect(await payments(invoiceId)).toEqual([]);
+  });
+
+  it("the same attempt for a changed balance is its own charge at Stripe, not a reused key", async () => {
+    // Issue 34: the attempt's key without the amount made Stripe answer idempotency_error, read as "unreachable".
+    const { paymentMethodId } = await giveCard(db(), stripe.current, carla.id);
+    stripe.current.outcomes.set(paymentMethodId, "card_declined");
+    const invoiceId = await createOpenInvoice(db(), carla.id, 8900);
+    expect((await chargeInvoiceOffSession(db(), { invoiceId, attempt: 1, now: NOW })).kind).toBe("failed");
+    // $20 paid by hand before the same attempt is made again (a re-run after its answer was lost).
+    await db().updateTable("invoices").set({ paid_cents: 2000 }).where("id", "=", invoiceId).execute();
+    stripe.current.outcomes.delete(paymentMethodId);
+    const again = await chargeInvoiceOffSession(db(), { invoiceId, attempt: 1, now: NOW });
+    expect(again.kind).toBe("succeeded");
+    expect(stripe.current.posts("/v1/payment_intents").map((r) => [r.idempotencyKey, r.params.amount])).toEqual([
+      [`invoice:${invoiceId}:attempt:1:amount:8900`, "8900"],
+      [`invoice:${invoiceId}:attempt:1:amount:6900`, "6900"],
+    ]);
+    expect(await invoiceRow(invoiceId)).toEqual({ status: "paid", paid_cents: 8900 });
+  });
+
+  it("a key Stripe refuses as reused is a key conflict, logged, not 'unreachable', and nothing is stored", async () => {
+    const { paymentMethodId } = await giveCard(db(), stripe.current, carla.id);
+    stripe.current.outcomes.set(paymentMethodId, "processing");
+    const invoiceId = await createOpenInvoice(db(), carla.id, 8900);
+    expect((await chargeInvoiceOffSession(db(), { invoiceId, attempt: 1, now: NOW })).kind).toBe("processing");
+    // Another card on file, same invoice, attempt and amount: Stripe has the key with other parameters.
+    const other = stripe.current.addPaymentMethod({ brand: "visa", last4: "1881", expMonth: 1, expYear: 2032 });
+    await db().updateTable("stripe_customers").set({ payment_method_id: other.id }).execute();
+    const error = vi.spyOn(log, "error");
+    const outcome = await chargeInvoiceOffSession(db(), { invoiceId, attempt: 1, now: NOW });
+    expect(outcome).toEqual({ kind: "key_conflict" });
+    expect(error).toHaveBeenCalledWith("stripe.charge_key_conflict", expect.objectContaining({ invoiceId }));
+    error.mockRestore();
+    expect(stripe.current.paymentIntents.size).toBe(1);
+    expect(await payments(invoiceId)).toEqual([]);
+    expect(await invoiceRow(invoiceId)).toEqual({ status: "open", paid_cents: 0 });
   });
 });

@@ -270,6 +270,26 @@ describe("the admin's Refund of a card payment", () => {
     expect(stripe.current.posts("/v1/refunds")).toHaveLength(1);
   });
 
+  it("a form key Stripe has for another amount (an answer lost) is refused as such, not as 'unreachable'", async () => {
+    const { invoiceId, payment } = await paidByCard();
+    const key = "5b1c2d3e-4f50-4a61-8b72-93a4b5c6d7e8";
+    // The first press reached Stripe for $10.00, its answer never came back; the form is sent again edited.
+    const lost = await fetch(`${stripe.current.url}/v1/refunds`, {
+      method: "POST",
+      headers: { "Idempotency-Key": `refund:${key}`, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ payment_intent: payment.stripe_payment_intent_id!, amount: "1000" }),
+    });
+    expect(lost.status).toBe(200);
+    const again = await refund(invoiceId, payment.id, "20.00", key);
+    expect(again.status).toBe(409);
+    const { toast } = (await again.json()) as { toast: { description: string } };
+    expect(toast.description).toBe(
+      "Stripe has a refund from this form for another amount. Nothing new was refunded; check the payment in Stripe.",
+    );
+    expect(await db().selectFrom("refunds").selectAll().execute()).toEqual([]);
+    expect(stripe.current.refunds.size).toBe(1);
+  });
+
   it("the admin sees a dispute on the payment", async () => {
     const { invoiceId, payment } = await paidByCard();
     await db()

@@ -6,9 +6,10 @@ import type { AddressInfo } from "node:net";
  * The app's stripe client is pointed at it with STRIPE_API_BASE_URL (its host/port/protocol
  * options, app/utils/stripe.server.ts): the requests are the package's own, and each one is kept
  * here (method, path, parsed form body or query, Idempotency-Key). Like Stripe, a POST repeated
- * with the same Idempotency-Key gets the first answer again and changes nothing.
+ * with the same Idempotency-Key gets the first answer again and changes nothing, and one with
+ * the same key but other parameters is refused with a 400 `idempotency_error`.
  *
- * Customers, Checkout sessions (create, retrieve; completed by the test with completeSetupSession
+ * Customers, Checkout sessions (create, retrieve, expire; completed by the test with completeSetupSession
  * or completePaymentSession, as a customer would on Stripe's page), PaymentIntents (create with
  * confirm, retrieve; the outcome per payment method or customer: succeeded, processing or a
  * card_declined 402 carrying the PaymentIntent), SetupIntents and PaymentMethods (retrieve),
@@ -75,7 +76,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const paymentMethods = new Map<string, Obj>();
   const refunds = new Map<string, Obj>();
   const outcomes = new Map<string, ChargeOutcomeSetting>();
-  const replies = new Map<string, { status: number; body: string }>();
+  const replies = new Map<string, { status: number; params: string; body: string }>();
   let counter = 0;
   const next = (prefix: string) => `${prefix}_test${(++counter).toString(36).padStart(12, "0")}`;
   const now = () => Math.floor(Date.now() / 1000);
@@ -233,6 +234,16 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       const session = sessions.get(m[1]);
       return session ? { status: 200, body: publicSession(session) } : missing("checkout.session", m[1]);
     }
+    if (method === "POST" && (m = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path))) {
+      const session = sessions.get(m[1]);
+      if (!session) return missing("checkout.session", m[1]);
+      // As Stripe: only an open session can be expired; one paid or expired already is refused.
+      if (session.status !== "open") {
+        return invalid("session", `Only Checkout Sessions with a status in ["open"] can be expired.`);
+      }
+      Object.assign(session, { status: "expired", url: null });
+      return { status: 200, body: publicSession(session) };
+    }
     if (method === "POST" && path === "/v1/payment_intents") return makeIntent(params);
     if (method === "GET" && (m = /^\/v1\/payment_intents\/([^/]+)$/.exec(path))) {
       const pi = paymentIntents.get(m[1]);
@@ -316,14 +327,29 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         authorization: req.headers.authorization ?? "",
       });
       const replyKey = key && method === "POST" ? `${target.pathname}|${key}` : null;
-      const replay = replyKey ? replies.get(replyKey) : undefined;
+      const params = JSON.stringify(Object.entries(flat).sort(([a], [b]) => a.localeCompare(b)));
+      const earlier = replyKey ? replies.get(replyKey) : undefined;
+      // Like Stripe: the same key with other parameters is refused (400 idempotency_error), not replayed.
+      const conflict = earlier !== undefined && earlier.params !== params;
+      const replay = earlier && !conflict ? earlier : undefined;
       const answer =
         replay ??
-        (() => {
-          const { status, body } = route(method, target.pathname, nest(flat));
-          return { status, body: JSON.stringify(body) };
-        })();
-      if (replyKey && !replay) replies.set(replyKey, answer);
+        (conflict
+          ? {
+              status: 400,
+              params,
+              body: JSON.stringify({
+                error: {
+                  type: "idempotency_error",
+                  message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+                },
+              }),
+            }
+          : (() => {
+              const { status, body } = route(method, target.pathname, nest(flat));
+              return { status, params, body: JSON.stringify(body) };
+            })());
+      if (replyKey && !earlier) replies.set(replyKey, answer);
       res.writeHead(answer.status, {
         "Content-Type": "application/json",
         "Request-Id": `req_${counter}`,
@@ -370,6 +396,8 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     completePaymentSession(sessionId, paymentMethodId) {
       const session = sessions.get(sessionId);
       if (!session) throw new Error("no such session");
+      // Stripe's page of an expired (or paid) session takes no payment.
+      if (session.status !== "open") throw new Error(`session ${sessionId} is ${session.status}`);
       const made = makeIntent({
         amount: String(session.amount_total),
         currency: session.currency,

@@ -24,6 +24,7 @@ import {
 } from "./payments.server";
 import { cardOnFile } from "./stripe-checkout.server";
 import { refundPayment } from "./stripe-payments.server";
+import { expireStaleCheckouts } from "./stripe-checkout-expiry.server";
 import { getSiteSettings } from "~/content/content.server";
 import { businessToday } from "~/features/visits/visit-dates";
 import {
@@ -340,6 +341,8 @@ export async function handleInvoiceAction(
       return refuse(intent, error.status, error.message, submission.reply({ formErrors: [error.message] }));
     }
     log.info("billing.changed", { intent, invoiceId: context.invoiceId, adminId: context.adminId });
+    // After the change's transaction: "Pay now" pages open for a balance the invoice no longer has are expired (decision 111).
+    await expireStaleCheckouts(db, context.invoiceId, now);
     return redirectWithSuccess(`/admin-dashboard/billing/${context.invoiceId}`, {
       message: "Success",
       // A change may say more than its intent's word (a card charge: still processing).

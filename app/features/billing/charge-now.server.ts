@@ -2,7 +2,7 @@ import { collectInvoice } from "./payment-recovery.server";
 import { BillingError } from "./payments.server";
 import { UNREACHABLE } from "./stripe-charge.server";
 import { getInvoice } from "~/models/invoice.server";
-import { getStripeCustomer } from "~/models/stripe.server";
+import { getStripeCustomer, hasChargeInFlight } from "~/models/stripe.server";
 import type { Db } from "~/utils/db.server";
 import { isStripeConfigured } from "~/utils/stripe.server";
 
@@ -15,6 +15,9 @@ import { isStripeConfigured } from "~/utils/stripe.server";
  *
  * Returns the toast's words; throws BillingError (409) when nothing could be charged, with why.
  */
+const IN_FLIGHT =
+  "A card payment of this invoice is still processing at the bank. Nothing new was charged; its result shows here when the bank answers.";
+
 export async function chargeCardNow(db: Db, input: { invoiceId: string; now: Date }): Promise<string> {
   if (!isStripeConfigured()) throw new BillingError("Card payments are not set up.", 409);
   const invoice = await getInvoice(db, input.invoiceId);
@@ -24,6 +27,8 @@ export async function chargeCardNow(db: Db, input: { invoiceId: string; now: Dat
   }
   const card = await getStripeCustomer(db, invoice.customer_id);
   if (!card?.payment_method_id) throw new BillingError("This customer has no card on file.", 409);
+  // A second PaymentIntent while the first is at the bank could take the money twice (111).
+  if (await hasChargeInFlight(db, invoice.id)) throw new BillingError(IN_FLIGHT, 409);
   const outcome = await collectInvoice(db, invoice, input.now);
   switch (outcome?.kind) {
     case "succeeded":
@@ -35,6 +40,13 @@ export async function chargeCardNow(db: Db, input: { invoiceId: string; now: Dat
       break;
     case "no_card":
       throw new BillingError("This customer has no card on file.", 409);
+    case "in_flight":
+      throw new BillingError(IN_FLIGHT, 409);
+    case "key_conflict":
+      throw new BillingError(
+        "Stripe has an earlier charge of this invoice that we have not heard back about. Nothing new was charged; check the invoice's payments in Stripe before trying again.",
+        409,
+      );
   }
   throw new BillingError("We could not reach Stripe. Nothing was charged; please try again.", 409);
 }

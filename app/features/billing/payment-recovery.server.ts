@@ -273,7 +273,11 @@ export async function collectInvoice(
     return null;
   }
   switch (outcome.kind) {
+    // key_conflict: logged by the charge; nothing recorded, no attempt counted (the earlier
+    // request's webhook settles it). in_flight: a charge is at the bank already (decision 111).
     case "not_configured":
+    case "key_conflict":
+    case "in_flight":
       return outcome;
     case "no_card":
       // Nothing to charge: the customer pays with "Pay now". A retry waits a day for a new card.

@@ -1,5 +1,6 @@
 import { brandLabel } from "./card-brands";
 import { BillingError } from "./payments.server";
+import { expireStaleCheckouts } from "./stripe-checkout-expiry.server";
 import { CURRENCY, syncStripeIntent } from "./stripe-payments.server";
 import { businessToday } from "~/features/visits/visit-dates";
 import { markDueForNewCard, type InvoiceDueNow } from "~/models/invoice-collection.server";
@@ -7,8 +8,10 @@ import { getCustomerInvoice } from "~/models/invoice.server";
 import {
   findUserByStripeCustomer,
   getStripeCustomer,
+  insertCheckoutSession,
   insertStripeCustomer,
   setCardOnFile,
+  setCheckoutSessionIntent,
 } from "~/models/stripe.server";
 import type { Db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
@@ -101,6 +104,14 @@ export async function startPayNow(
     { idempotencyKey: `pay-now:${invoice.id}:${balance}:${formKey}` },
   );
   if (!session.url) throw new Error("Stripe gave no Checkout URL");
+  // Kept before the invoice is read again, as a settling payment is committed before it reads
+  // the sessions: of the two, at least one sees the other (docs/decisions/111).
+  await insertCheckoutSession(db, { id: session.id, invoiceId: invoice.id, amountCents: balance });
+  const current = await getCustomerInvoice(db, invoice.id, user.id);
+  if (!current || current.status !== "open" || current.total_cents - current.paid_cents !== balance) {
+    await expireStaleCheckouts(db, invoice.id, new Date());
+    throw new BillingError("This invoice's balance just changed. Please look at it again.", 409);
+  }
   return session.url;
 }
 
@@ -178,7 +189,11 @@ export async function syncPaymentSession(db: Db, sessionId: string, now: Date, u
   }
   const paymentIntentId = idOf(session.payment_intent);
   if (!paymentIntentId) return "not_succeeded" as const;
-  const { recorded } = await syncStripeIntent(db, paymentIntentId, now);
+  const { intent, recorded } = await syncStripeIntent(db, paymentIntentId, now);
+  // A debit still at the bank holds the invoice's other charges until it answers (111).
+  if (session.status === "complete") {
+    await setCheckoutSessionIntent(db, session.id, intent.id, intent.status === "processing", now);
+  }
   return recorded;
 }
 

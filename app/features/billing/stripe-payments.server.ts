@@ -1,8 +1,9 @@
 import type { Stripe } from "~/utils/stripe.server";
 import { BillingError, recordPayment, recordRefund, type RefundInput } from "./payments.server";
+import { expireStaleCheckouts } from "./stripe-checkout-expiry.server";
 import { businessToday } from "~/features/visits/visit-dates";
 import { getInvoice } from "~/models/invoice.server";
-import { findPaymentByIntent, getStripeCustomer } from "~/models/stripe.server";
+import { closeCheckoutSessionsOfIntent, findPaymentByIntent, getStripeCustomer } from "~/models/stripe.server";
 import type { Db } from "~/utils/db.server";
 import { errorFields, log } from "~/utils/logger.server";
 import { isStripeConfigured, stripeClient } from "~/utils/stripe.server";
@@ -73,6 +74,8 @@ export async function recordStripeIntent(db: Db, intent: Stripe.PaymentIntent, n
   if (!repeated && invoice.total_cents - invoice.paid_cents < amount && invoice.status === "open") {
     log.warn("stripe.overpaid", { invoiceId: invoice.id });
   }
+  // After the payment's transaction: a "Pay now" page still open for the old balance is expired.
+  if (!repeated) await expireStaleCheckouts(db, invoice.id, now);
   return repeated ? "repeated" : "recorded";
 }
 
@@ -105,6 +108,8 @@ async function cardOfIntent(db: Db, intent: Stripe.PaymentIntent, customerId: st
 export async function syncStripeIntent(db: Db, paymentIntentId: string, now: Date) {
   const stripe = await stripeClient();
   const intent = await stripe.paymentIntents.retrieve(paymentIntentId);
+  // Out of the bank (paid or failed): a "Pay now" session of it no longer holds other charges.
+  if (intent.status !== "processing") await closeCheckoutSessionsOfIntent(db, intent.id, now);
   const recorded = await recordStripeIntent(db, intent, now);
   if (recorded === "recorded" || recorded === "repeated") await syncStripeRefunds(db, intent.id, now);
   return { intent, recorded };
@@ -182,6 +187,15 @@ export async function refundPayment(db: Db, input: RefundInput): Promise<{ repea
     );
   } catch (error) {
     const stripeError = error as { type?: string; message?: string };
+    if (stripeError?.type === "StripeIdempotencyError") {
+      // Stripe made a refund from this form's key for other parameters (its answer was lost):
+      // a new key could refund twice. Its charge.refunded webhook records that one.
+      log.error("stripe.refund_key_conflict", { paymentId: payment.id, ...errorFields(error) });
+      throw new BillingError(
+        "Stripe has a refund from this form for another amount. Nothing new was refunded; check the payment in Stripe.",
+        409,
+      );
+    }
     if (stripeError?.type === "StripeInvalidRequestError") {
       throw new BillingError(`Stripe refused the refund: ${stripeError.message ?? "unknown reason"}`, 409);
     }

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { BillingError } from "./payments.server";
 import { chargeNewCard } from "./new-card-charge.server";
 import { syncPaymentSession, syncSetupIntent, syncSetupSession } from "./stripe-checkout.server";
@@ -7,7 +8,7 @@ import { findPaymentByIntent, markPaymentDisputed, recordStripeEvent } from "~/m
 import { getDb, type Db } from "~/utils/db.server";
 import { errorFields, log } from "~/utils/logger.server";
 import { BodyTooLargeError, readBodyWithLimit } from "~/utils/read-body-with-limit.server";
-import { isStripeConfigured, stripeClient, verifyStripeEvent, type Stripe } from "~/utils/stripe.server";
+import { isStripeConfigured, stripeClient, verifyStripeEvent } from "~/utils/stripe.server";
 
 /** Stripe's events are a few kilobytes (an expanded Checkout session tens); 256 KB is generous. */
 export const STRIPE_WEBHOOK_MAX_BYTES = 256 * 1024;
@@ -31,18 +32,67 @@ const plain = (status: number, message: string) =>
     headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
   });
 
-const idOf = (value: string | { id: string } | null | undefined) =>
-  typeof value === "string" ? value : (value?.id ?? null);
+/** A Stripe object id as Stripe makes them ("pi_3Q…"): a prefix, letters, digits and underscores. */
+const stripeId = (prefix: string) =>
+  z
+    .string()
+    .max(255)
+    .regex(new RegExp(`^${prefix}_[A-Za-z0-9_]+$`));
+/** Stripe sends an expandable field as its id, or expanded as the object. */
+const ref = (prefix: string) =>
+  z.union([stripeId(prefix), z.object({ id: stripeId(prefix) }).transform((o) => o.id)]).nullish();
+
+/** What the webhook reads of any event, before anything else is looked at. */
+const envelopeSchema = z.object({
+  id: z.string().min(1).max(255),
+  type: z.string().max(255),
+  account: z.string().nullish(),
+  data: z.object({ object: z.record(z.unknown()) }),
+});
 
 /**
- * Stripe's webhook (docs/decisions/103). The body is bounded before it is read, the signature
- * checked by the package over the exact bytes, and only then is anything looked at. An event id
+ * What each handler reads of its event's object, and nothing more: everything else is read again
+ * from Stripe. A body that does not match is answered 200 and logged (a retry sends the same body).
+ */
+const objectSchemas = {
+  "checkout.session.completed": z.object({
+    id: stripeId("cs"),
+    mode: z.enum(["payment", "setup", "subscription"]),
+  }),
+  "payment_intent.succeeded": z.object({ id: stripeId("pi") }),
+  "payment_intent.payment_failed": z.object({ id: stripeId("pi") }),
+  "setup_intent.succeeded": z.object({ id: stripeId("seti") }),
+  "charge.refunded": z.object({ payment_intent: ref("pi") }),
+  "charge.dispute.created": z.object({ payment_intent: ref("pi"), reason: z.string().max(100).nullish() }),
+} satisfies Record<HandledType, z.ZodTypeAny>;
+type EventObject<T extends HandledType> = z.infer<(typeof objectSchemas)[T]>;
+type HandledEvent = { [T in HandledType]: { id: string; type: T; object: EventObject<T> } }[HandledType];
+
+/**
+ * Whether a retry of the event could end otherwise: not when Stripe answered the re-read with a
+ * refusal of the request itself (an object it no longer has, `resource_missing`; an id it does
+ * not accept; an idempotency key reused), since Stripe would send the same event and we the
+ * same request. Everything else (Stripe or the database out of reach, Stripe's own 5xx, a rate
+ * limit, a key rejected until the owner fixes it, a bug of ours) is worth Stripe's retries.
+ */
+function isFinalStripeAnswer(error: unknown) {
+  const type = (error as { type?: unknown } | null)?.type;
+  return type === "StripeInvalidRequestError" || type === "StripeIdempotencyError";
+}
+
+/**
+ * Stripe's webhook (docs/decisions/103, 111). The body is bounded before it is read, the
+ * signature checked by the package over the exact bytes, and only then is anything looked at:
+ * the event's envelope and the fields its handler reads are checked with zod first. An event id
  * already stored answers 200 at once; a new one is handled, then stored. Each handler reads the
  * object again from Stripe and records what it says now, keyed by Stripe's ids, so events out of
- * order, replayed or delivered twice at once leave one consistent state. Unknown types and
- * events of another account answer 200 and change nothing. A refusal of the data (another
- * customer's invoice) is logged and answered 200: Stripe resending it would change nothing. A
- * failure to reach Stripe or the database answers 500, and Stripe retries later.
+ * order, replayed or delivered twice at once leave one consistent state.
+ *
+ * 2xx for everything a retry cannot change (Stripe retries a 5xx for three days and disables an
+ * endpoint that keeps failing): unknown types, events of another account, a body without the
+ * fields read, an object Stripe no longer has, one that belongs to no invoice here or to another
+ * customer's: logged and answered 200. 500 only for what a retry can fix: Stripe or the
+ * database out of reach.
  */
 export async function receiveStripeWebhook(request: Request, now = new Date()): Promise<Response> {
   if (!isStripeConfigured()) return plain(404, "Not Found");
@@ -54,69 +104,94 @@ export async function receiveStripeWebhook(request: Request, now = new Date()): 
     return plain(400, "Bad Request");
   }
   const signature = request.headers.get("Stripe-Signature") ?? "";
-  let event: Stripe.Event;
+  let verified: unknown;
   try {
     if (!signature) throw new Error("unsigned");
-    event = await verifyStripeEvent(bytes, signature);
+    verified = await verifyStripeEvent(bytes, signature);
   } catch (error) {
     log.warn("stripe.webhook_refused", { reason: signature ? "bad signature" : "unsigned", ...errorFields(error) });
     return plain(400, "Bad Request");
   }
-  // This app has one Stripe account and no connected accounts: anything else is not ours.
-  if ((event as { account?: string }).account || !isHandled(event.type)) return plain(200, "Ignored");
-
-  const db = await getDb();
-  const seen = await db.selectFrom("stripe_events").select("id").where("id", "=", event.id).executeTakeFirst();
-  if (seen) return plain(200, "Already received");
-  try {
-    await handleEvent(db, event, now);
-  } catch (error) {
-    if (!(error instanceof BillingError)) {
-      log.error("stripe.webhook_failed", { eventId: event.id, type: event.type, ...errorFields(error) });
-      return plain(500, "Try again later");
-    }
-    log.warn("stripe.webhook_refused_data", { eventId: event.id, type: event.type, reason: error.message });
+  const envelope = envelopeSchema.safeParse(verified);
+  if (!envelope.success) {
+    // Signed, so Stripe's (or the secret's holder's): nothing here can be done with it, ever.
+    log.warn("stripe.webhook_malformed", { reason: "envelope", issues: issuesOf(envelope.error) });
+    return plain(200, "Ignored");
   }
-  await recordStripeEvent(db, event.id, event.type);
-  return plain(200, "OK");
+  const event = envelope.data;
+  // This app has one Stripe account and no connected accounts: anything else is not ours.
+  if (event.account || !isHandled(event.type)) return plain(200, "Ignored");
+
+  try {
+    const db = await getDb();
+    const seen = await db.selectFrom("stripe_events").select("id").where("id", "=", event.id).executeTakeFirst();
+    if (seen) return plain(200, "Already received");
+    const object = objectSchemas[event.type].safeParse(event.data.object);
+    if (!object.success) {
+      log.warn("stripe.webhook_malformed", { eventId: event.id, type: event.type, issues: issuesOf(object.error) });
+    } else {
+      try {
+        await handleEvent(db, { id: event.id, type: event.type, object: object.data } as HandledEvent, now);
+      } catch (error) {
+        if (error instanceof BillingError) {
+          log.warn("stripe.webhook_refused_data", { eventId: event.id, type: event.type, reason: error.message });
+        } else if (isFinalStripeAnswer(error)) {
+          // Most often `resource_missing`: the object was deleted, or is of another account or mode.
+          log.warn("stripe.webhook_object_refused", { eventId: event.id, type: event.type, ...errorFields(error) });
+        } else throw error;
+      }
+    }
+    await recordStripeEvent(db, event.id, event.type);
+    return plain(200, "OK");
+  } catch (error) {
+    log.error("stripe.webhook_failed", { eventId: event.id, type: event.type, ...errorFields(error) });
+    return plain(500, "Try again later");
+  }
 }
 
-async function handleEvent(db: Db, event: Stripe.Event, now: Date) {
-  const object = event.data.object as unknown as Record<string, unknown> & { id: string };
-  switch (event.type as HandledType) {
+/** Zod's complaints, short, for the log (never the body's values: they may be anyone's). */
+const issuesOf = (error: z.ZodError) =>
+  error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.code}`)
+    .join("; ");
+
+async function handleEvent(db: Db, event: HandledEvent, now: Date) {
+  switch (event.type) {
     case "checkout.session.completed": {
-      if (object.mode === "setup") {
-        const synced = await syncSetupSession(db, object.id, now);
+      const { id, mode } = event.object;
+      if (mode === "setup") {
+        const synced = await syncSetupSession(db, id, now);
         if (synced) await chargeNewCard(db, synced.due, now);
-      } else if (object.mode === "payment") await syncPaymentSession(db, object.id, now);
+      } else if (mode === "payment") await syncPaymentSession(db, id, now);
       return;
     }
     case "payment_intent.succeeded":
-      await syncStripeIntent(db, object.id, now);
+      await syncStripeIntent(db, event.object.id, now);
       return;
     case "payment_intent.payment_failed":
-      await paymentFailed(db, object.id, now);
+      await paymentFailed(db, event.object.id, now);
       return;
     case "setup_intent.succeeded": {
       const stripe = await stripeClient();
-      const synced = await syncSetupIntent(db, await stripe.setupIntents.retrieve(object.id), now);
+      const synced = await syncSetupIntent(db, await stripe.setupIntents.retrieve(event.object.id), now);
       // A new card pays what is due at once (only the first to see the card change charges).
       await chargeNewCard(db, synced.due, now);
       return;
     }
     case "charge.refunded": {
-      const paymentIntentId = idOf(object.payment_intent as string | null);
+      const paymentIntentId = event.object.payment_intent;
       if (paymentIntentId) await syncStripeIntent(db, paymentIntentId, now);
       return;
     }
     case "charge.dispute.created": {
-      const paymentIntentId = idOf(object.payment_intent as string | null);
+      const paymentIntentId = event.object.payment_intent;
       if (!paymentIntentId) return;
       // The disputed payment is recorded first if its own event has not come yet.
       await syncStripeIntent(db, paymentIntentId, now);
       const payment = await findPaymentByIntent(db, paymentIntentId);
       if (!payment) return;
-      const reason = typeof object.reason === "string" ? object.reason.replace(/_/g, " ") : "no reason given";
+      const reason = event.object.reason ? event.object.reason.replace(/_/g, " ") : "no reason given";
       await markPaymentDisputed(db, payment.id, `The customer disputed this payment with their bank (${reason}).`, now);
       log.warn("stripe.dispute_created", { paymentId: payment.id, invoiceId: payment.invoice_id });
       return;
