@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { invoiceNumber } from "../../db/enums";
 import type { CustomerPlan, InvoiceLineKind, Visit } from "../../db/schema";
 import type { Db } from "~/utils/db.server";
 
@@ -239,7 +240,7 @@ export async function insertInvoices(
       fresh.map((draft) => {
         next += 1;
         return {
-          number: `${year}-${String(next).padStart(6, "0")}`,
+          number: invoiceNumber(year, next),
           customer_id: draft.customerId,
           plan_id: draft.planId,
           period_month: invoice.period,

@@ -18,6 +18,7 @@ import * as paymentRecovery from "./0017-payment-recovery";
 import * as onMyWayInVisitHistory from "./0018-on-my-way-in-visit-history";
 import * as invoiceTallies from "./0019-invoice-tallies";
 import * as billingEmails from "./0020-billing-emails";
+import * as widerInvoiceNumbers from "./0022-wider-invoice-numbers";
 
 /**
  * Every migration, in order. A static map (not a folder scan) so that the same list works in
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   "0018-on-my-way-in-visit-history": onMyWayInVisitHistory,
   "0019-invoice-tallies": invoiceTallies,
   "0020-billing-emails": billingEmails,
+  "0022-wider-invoice-numbers": widerInvoiceNumbers,
 };
