@@ -18,6 +18,8 @@ export async function billingCollectCommand(argv: readonly string[], options: Co
     log(
       `Charged ${result.charged} (paid ${result.succeeded}, failed ${result.failed}); plans paused for payment ${result.paused}.`,
     );
+    if (result.budgetSpent)
+      log("The round's time budget is spent: run it again (or wait for the hourly round) for the rest.");
   }
   return 0;
 }
