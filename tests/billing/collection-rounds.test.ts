@@ -3,6 +3,7 @@ import { useAppDatabase } from "../helpers/app-database";
 import { clearBilling, createOpenInvoice, giveCard, useStripe } from "../helpers/stripe-billing";
 import { startStripeStandIn, type StripeStandIn } from "../helpers/stripe-stand-in";
 import { customerWithTuesdayPlan } from "../helpers/plan-seed";
+import { testServerUrl } from "../helpers/test-database";
 import {
   COLLECTION_CONCURRENCY,
   runPaymentCollection,
@@ -30,8 +31,10 @@ const context: RecoveryContext = {
   graceDays: 7,
   planRules: { changeNoticeHours: 24, longestPauseDays: 90, horizonDays: 28, firstVisitTime: "08:00", closedDays: [] },
 };
+// On PostgreSQL the charges' statements go to the pool, as in production; PGlite has one connection.
+const pooled = Boolean(testServerUrl());
 const collect = (options: Partial<CollectionOptions> = {}) =>
-  runPaymentCollection({ now: DUE_DAY, db: db(), context, stripeConfigured: true, ...options });
+  runPaymentCollection({ now: DUE_DAY, db: db(), context, stripeConfigured: true, pooled, ...options });
 
 beforeEach(async () => {
   await db().deleteFrom("outbox").execute();
@@ -181,9 +184,9 @@ describe("against the stand-in of Stripe's API", () => {
     const ids = await openInvoices(40);
     const customers = await db().selectFrom("invoices").select("customer_id").where("id", "in", ids).execute();
     for (const { customer_id } of customers) await giveCard(db(), standIn, customer_id);
-    const first = await runPaymentCollection({ now: DUE_DAY, db: db(), context, batchSize: 16 });
+    const first = await runPaymentCollection({ now: DUE_DAY, db: db(), context, batchSize: 16, pooled });
     expect(first).toMatchObject({ ran: true, charged: 40, succeeded: 40, failed: 0 });
-    const second = await runPaymentCollection({ now: DUE_DAY, db: db(), context });
+    const second = await runPaymentCollection({ now: DUE_DAY, db: db(), context, pooled });
     expect(second).toMatchObject({ ran: true, charged: 0 });
     const keys = standIn.posts("/v1/payment_intents").map((request) => request.idempotencyKey);
     expect(keys).toHaveLength(40);

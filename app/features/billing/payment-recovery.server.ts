@@ -22,6 +22,7 @@ import {
 import { lockInvoice } from "~/models/invoice.server";
 import { withAdvisoryLock } from "~/utils/advisory-lock.server";
 import { getDb, type Db } from "~/utils/db.server";
+import { getEnv } from "~/utils/env.server";
 import { byId, keysetBatches } from "~/utils/keyset-batches.server";
 import { errorFields, log } from "~/utils/logger.server";
 import { isStripeConfigured } from "~/utils/stripe.server";
@@ -207,6 +208,14 @@ export type CollectionOptions = {
   concurrency?: number;
   /** How long the round may start charges, in ms; by default COLLECTION_BUDGET_MS. */
   budgetMs?: number;
+  /**
+   * Whether the charges' database work runs on the pool (each statement or short transaction
+   * takes a connection as it needs one) instead of the job's one pinned connection, which then
+   * carries only the lock and the keyset reads. On PostgreSQL the 8 charges' statements then
+   * overlap too; PGlite has one connection, which the lock pins, so there it must stay off.
+   * By default: on with DATABASE_URL (PostgreSQL), off without (PGlite).
+   */
+  pooled?: boolean;
   /** Tests only: the clock the budget is read on (ms), by default performance.now. */
   clock?: () => number;
   /** Tests only: another lock name. */
@@ -250,6 +259,7 @@ export async function runPaymentCollection(options: CollectionOptions): Promise<
     const stripe = options.stripeConfigured ?? isStripeConfigured();
     if (stripe) {
       const charge = options.charge ?? chargeInvoiceOffSession;
+      const chargeDb = (options.pooled ?? Boolean(getEnv().DATABASE_URL)) ? db : conn;
       const clock = options.clock ?? (() => performance.now());
       const deadline = clock() + (options.budgetMs ?? COLLECTION_BUDGET_MS);
       const from = addDays(today, -FIRST_CHARGE_CATCH_UP_DAYS);
@@ -265,7 +275,7 @@ export async function runPaymentCollection(options: CollectionOptions): Promise<
             budgetSpent = true;
             return true;
           },
-          collect: (invoice) => collectInvoice(conn, invoice, options.now, { charge, context, counts }),
+          collect: (invoice) => collectInvoice(chargeDb, invoice, options.now, { charge, context, counts }),
         });
         // Stripe not set up after all, or the round's end: the pauses below are still made.
         if (ended === "not_configured" || ended === "aborted") return counts;
