@@ -113,6 +113,9 @@ function transactionSampler(databaseName: string) {
   let longest = 0;
   let timer: NodeJS.Timeout | undefined;
   let busy = false;
+  // What the sessions wait for, by statement (its first words): where the charges queue.
+  const waits = new Map<string, number>();
+  let samples = 0;
   return {
     async start() {
       await client.connect();
@@ -127,6 +130,13 @@ function transactionSampler(databaseName: string) {
             [databaseName],
           );
           longest = Math.max(longest, rows[0]?.ms ?? 0);
+          const waiting = await client.query<{ what: string }>(
+            `select left(regexp_replace(query, '\\s+', ' ', 'g'), 60) as what from pg_stat_activity
+             where datname = $1 and wait_event_type = 'Lock' and pid <> pg_backend_pid()`,
+            [databaseName],
+          );
+          samples += 1;
+          for (const { what } of waiting.rows) waits.set(what, (waits.get(what) ?? 0) + 1);
         } finally {
           busy = false;
         }
@@ -135,7 +145,8 @@ function transactionSampler(databaseName: string) {
     async stop() {
       clearInterval(timer);
       await client.end();
-      return longest;
+      const top = [...waits].sort((a, b) => b[1] - a[1]).slice(0, 3);
+      return { longest, samples, top };
     },
   };
 }
@@ -193,7 +204,7 @@ try {
   }
   const ms = performance.now() - started;
   clearInterval(memory);
-  const longest = await transactions.stop();
+  const { longest, samples, top } = await transactions.stop();
   peak = Math.max(peak, rssMiB());
   const left = CUSTOMERS - control.charged;
   const { rows: owed } = await sql<{ open: number; payments: number; failures: number }>`select
@@ -224,6 +235,15 @@ try {
     value: `${fmt(longest, 0)} ms`,
     goal: `<= ${TRANSACTION_GOAL_MS} ms`,
     ok: longest <= TRANSACTION_GOAL_MS,
+  });
+  report({
+    figure: `sessions waiting for a row lock, per sample (${fmt(samples)} samples)`,
+    value:
+      top.length === 0
+        ? "none seen"
+        : top.map(([what, n]) => `${fmt(n / Math.max(1, samples), 2)} in "${what}"`).join("; "),
+    goal: "information",
+    ok: null,
   });
   report({
     figure: "RSS growth of the collecting process (peak - before)",
