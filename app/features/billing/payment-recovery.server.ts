@@ -277,7 +277,8 @@ export async function runPaymentCollection(options: CollectionOptions): Promise<
           },
           collect: (invoice) => collectInvoice(chargeDb, invoice, options.now, { charge, context, counts }),
         });
-        // Stripe not set up after all, or the round's end: the pauses below are still made.
+        // Stripe not set up after all, or the server stopping: nothing more this round (as
+        // before). The budget spent: no more charges, but the pauses below are still made.
         if (ended === "not_configured" || ended === "aborted") return counts;
         if (ended === "out_of_time") break;
       }
