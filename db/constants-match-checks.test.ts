@@ -9,10 +9,12 @@ import {
   HEALTH_FLAGS,
   IMAGE_TYPES,
   INVOICE_LINE_KINDS,
+  INVOICE_SEQUENCE_MAX,
   INVOICE_STATUSES,
   LEDGER_ENTRY_KINDS,
   CREDIT_NOTE_PAYOUTS,
   CREDIT_NOTE_REASONS,
+  invoiceNumber,
   MISSED_REASONS,
   OAUTH_PROVIDERS,
   OUTBOX_KINDS,
@@ -103,5 +105,44 @@ describe("the live value lists", () => {
     // The check above is only worth having if it can fail: a list with one extra value differs.
     const drifted = [...VISIT_STATUSES, "teleported"].sort();
     expect((await allowedValues("services", "status")).sort()).not.toEqual(drifted);
+  });
+});
+
+/** A constraint's definition as the migrated database states it. */
+async function constraintDefinition(table: string, name: string): Promise<string> {
+  const { rows } = await sql<{ definition: string }>`
+    select pg_get_constraintdef(c.oid) as definition
+    from pg_constraint c join pg_class t on t.oid = c.conrelid
+    where t.relname = ${table} and c.conname = ${name}
+      and t.relnamespace = (select oid from pg_namespace where nspname = current_schema())`.execute(database.db);
+  expect(rows, `${table} has the CHECK ${name}`).toHaveLength(1);
+  return rows[0].definition;
+}
+
+// The invoice number's width is a CHECK too (migration 0022, docs/decisions/112): the format
+// invoiceNumber() writes and the counter's ceiling must be what the database accepts.
+describe("the invoice number format", () => {
+  it("matches the CHECK on invoice_number_counters.last_number", async () => {
+    const definition = await constraintDefinition(
+      "invoice_number_counters",
+      "invoice_number_counters_last_number_check",
+    );
+    const bounds = /last_number >= (\d+)\).*last_number <= (\d+)\)/.exec(definition);
+    expect(bounds, definition).not.toBeNull();
+    expect([Number(bounds![1]), Number(bounds![2])]).toEqual([0, INVOICE_SEQUENCE_MAX]);
+  });
+
+  it("matches the CHECK on invoices.number, from the first number to the last", async () => {
+    const definition = await constraintDefinition("invoices", "invoices_number_check");
+    const pattern = /'((?:[^']|'')*)'::text/.exec(definition)?.[1];
+    expect(pattern, definition).toBeDefined();
+    const accepted = async (number: string) =>
+      (await sql<{ ok: boolean }>`select ${number} ~ ${pattern} as ok`.execute(database.db)).rows[0].ok;
+    for (const sequence of [1, 999_999, 1_000_000, 10_000_000, INVOICE_SEQUENCE_MAX]) {
+      expect(await accepted(invoiceNumber(2027, sequence)), invoiceNumber(2027, sequence)).toBe(true);
+    }
+    // One digit wider than invoiceNumber() can write is refused: the two agree at the top too.
+    expect(await accepted(`2027-${INVOICE_SEQUENCE_MAX}0`)).toBe(false);
+    expect(await accepted("2027-00001")).toBe(false);
   });
 });

@@ -183,6 +183,23 @@ export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 export const INVOICE_LINE_KINDS = ["plan_month", "prorated_month", "one_time_service", "skip_credit"] as const;
 export type InvoiceLineKind = (typeof INVOICE_LINE_KINDS)[number];
 
+/**
+ * Invoice numbers are "YYYY-" and the year's sequence, zero-padded to at least 6 digits and at
+ * most 8 (migration 0022: 10 million invoices a year and more; the numbers 0014 issued, 6 digits,
+ * stay as they are). The CHECKs on invoices.number and invoice_number_counters.last_number state
+ * the same; db/constants-match-checks.test.ts compares them.
+ */
+export const INVOICE_SEQUENCE_MIN_DIGITS = 6;
+export const INVOICE_SEQUENCE_MAX = 99_999_999;
+
+/** The invoice number of the year's `sequence`-th invoice: "2027-000123", "2027-1000000". */
+export function invoiceNumber(year: number, sequence: number): string {
+  if (!Number.isInteger(sequence) || sequence < 1 || sequence > INVOICE_SEQUENCE_MAX) {
+    throw new RangeError(`An invoice sequence runs from 1 to ${INVOICE_SEQUENCE_MAX}: ${sequence}`);
+  }
+  return `${year}-${String(sequence).padStart(INVOICE_SEQUENCE_MIN_DIGITS, "0")}`;
+}
+
 /** How a payment was made (payments.method): the first four are recorded by hand. */
 export const PAYMENT_METHODS = ["cash", "check", "card_in_person", "other", "stripe"] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];

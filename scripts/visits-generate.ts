@@ -1,21 +1,26 @@
-// `npm run visits:generate`: makes every customer plan's visits for the plan horizon now, and
-// moves the ones on a newly closed day (docs/decisions/091), as the server does at start and every
-// hour. Prints the counts. Another generator running (a server, another machine) holds the lock:
-// this one then does nothing and says so. With PGlite, stop the app first.
-import { closeDatabase } from "../app/utils/db.server";
+// `npm run visits:generate [-- --date YYYY-MM-DD]`: makes every customer plan's visits for the plan
+// horizon, and moves the ones on a newly closed day (docs/decisions/091), as the server does at
+// start and every hour, as of now or of the business day given (docs/decisions/112). Prints the
+// counts. Another generator running (a server, another machine) holds the lock: this one then
+// does nothing and says so. A bad --date exits 2 and does nothing. With PGlite, stop the app first.
 import { generatePlanVisits } from "../app/features/plans/visit-generator.server";
+import { jobClockOrExplain, runAsScript, USAGE_EXIT, type CommandOptions } from "./job-clock";
 
-try {
+export async function visitsGenerateCommand(argv: readonly string[], options: CommandOptions = {}): Promise<number> {
+  const log = options.log ?? console.log;
+  const clock = jobClockOrExplain(argv, options);
+  if (!clock) return USAGE_EXIT;
   const started = Date.now();
-  const result = await generatePlanVisits({ now: new Date() });
+  const result = await generatePlanVisits({ now: clock.now });
   if (!result.ran) {
-    console.log("Another generator is running (it holds the lock): nothing done.");
+    log("Another generator is running (it holds the lock): nothing done.");
   } else {
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    console.log(
+    log(
       `Plans: ${result.plans}, visits made: ${result.inserted}, moved off closed days: ${result.moved}, cancelled (no open day): ${result.cancelled} (${seconds} s).`,
     );
   }
-} finally {
-  await closeDatabase();
+  return 0;
 }
+
+await runAsScript(import.meta.url, visitsGenerateCommand);

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { invoiceNumber } from "../../db/enums";
 import type { CustomerPlan, InvoiceLineKind, Visit } from "../../db/schema";
 import type { Db } from "~/utils/db.server";
 
@@ -223,7 +224,7 @@ export async function insertInvoices(
         // what it credits beyond its charges is credit on file (docs/decisions/113).
         const settled = total <= 0;
         return {
-          number: `${year}-${String(next).padStart(6, "0")}`,
+          number: invoiceNumber(year, next),
           customer_id: draft.customerId,
           plan_id: draft.planId,
           period_month: invoice.period,

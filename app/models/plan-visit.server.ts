@@ -304,6 +304,22 @@ export async function lastPlanVisitBefore(db: Db, planId: string, before: Date):
   return row?.service_date ?? null;
 }
 
+/**
+ * The plan of this customer's visit, read without a lock (null when the visit is not theirs or
+ * has no plan): a plan change locks the plan first and then its visits, so a visit's own change
+ * learns its plan here, locks the plan, and only then locks the visit (docs/decisions/112).
+ */
+export async function findCustomerVisitPlanId(db: Db, visitId: string, customerId: string): Promise<string | null> {
+  if (!isUuid(visitId) || !isUuid(customerId)) return null;
+  const row = await db
+    .selectFrom("services")
+    .select("plan_id")
+    .where("id", "=", visitId)
+    .where("customer_id", "=", customerId)
+    .executeTakeFirst();
+  return row?.plan_id ?? null;
+}
+
 /** A visit of this customer, locked for the transaction; null when it is not theirs. */
 export async function lockCustomerVisit(db: Db, visitId: string, customerId: string): Promise<Visit | null> {
   if (!isUuid(visitId) || !isUuid(customerId)) return null;

@@ -19,6 +19,7 @@ import * as onMyWayInVisitHistory from "./0018-on-my-way-in-visit-history";
 import * as invoiceTallies from "./0019-invoice-tallies";
 import * as billingEmails from "./0020-billing-emails";
 import * as customerLedger from "./0021-customer-ledger";
+import * as widerInvoiceNumbers from "./0022-wider-invoice-numbers";
 import * as messagesWithADeadline from "./0023-messages-with-a-deadline";
 import * as onMyWayBelongsToItsDay from "./0024-on-my-way-belongs-to-its-day";
 import * as checkoutSessions from "./0026-checkout-sessions";
@@ -48,6 +49,7 @@ export const migrations: Record<string, Migration> = {
   "0019-invoice-tallies": invoiceTallies,
   "0020-billing-emails": billingEmails,
   "0021-customer-ledger": customerLedger,
+  "0022-wider-invoice-numbers": widerInvoiceNumbers,
   "0023-messages-with-a-deadline": messagesWithADeadline,
   "0024-on-my-way-belongs-to-its-day": onMyWayBelongsToItsDay,
   "0026-checkout-sessions": checkoutSessions,

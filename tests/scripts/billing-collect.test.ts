@@ -7,7 +7,7 @@ import { useScriptDatabase } from "../helpers/script-database";
  * 7) and no Stripe: nothing is charged, and a plan whose invoice failed long enough ago is paused.
  */
 const script = useScriptDatabase({ prefix: "billing-collect", unset: ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"] });
-const collect = () => script.run("billing-collect");
+const collect = (args: string[] = []) => script.run("billing-collect", args);
 const COUNTS = /^Charged (\d+) \(paid (\d+), failed (\d+)\); plans paused for payment (\d+)\.$/m;
 
 describe("npm run billing:collect", { timeout: 120_000 }, () => {
@@ -52,6 +52,28 @@ describe("npm run billing:collect", { timeout: 120_000 }, () => {
         .execute();
       return plan.id;
     });
+
+    // Decision 112: a bad --date exits 2 and pauses nothing; a day before the pause day pauses nothing.
+    const refused = await collect(["--date", "next-week"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr).toContain('--date: "next-week" is not a day. Use --date YYYY-MM-DD');
+    const early = new Date(Date.now() - 5 * 86_400_000).toLocaleDateString("en-CA", {
+      timeZone: "America/Los_Angeles",
+    });
+    const before = await collect(["--date", early]);
+    expect(before.code).toBe(0);
+    expect(before.stdout).toContain(`As of business day ${early} `);
+    expect(COUNTS.exec(before.stdout)?.slice(1), before.stdout).toEqual(["0", "0", "0", "0"]);
+    const untouched = await script.withDb(async (db) => ({
+      plan: await db
+        .selectFrom("customer_plans")
+        .select("payment_hold_from")
+        .where("id", "=", planId)
+        .executeTakeFirstOrThrow(),
+      mail: await db.selectFrom("outbox").select("kind").execute(),
+    }));
+    expect(untouched).toEqual({ plan: { payment_hold_from: null }, mail: [] });
 
     const first = await collect();
     expect(first.stderr).toBe("");

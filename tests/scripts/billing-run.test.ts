@@ -6,11 +6,60 @@ import { useScriptDatabase } from "../helpers/script-database";
  * (PostgreSQL when configured, else a PGlite folder), with the bundled content's prices and rules.
  */
 const script = useScriptDatabase({ prefix: "billing-run" });
-const bill = () => script.run("billing-run");
+const bill = (args: string[] = []) => script.run("billing-run", args);
 const COUNTS = /^Month (\d{4}-\d{2}): plans (\d+), invoices made (\d+), plans without a price (\d+) \(/m;
 
 // Each case starts the built script and opens the database in a child process: slow on a busy machine.
 describe("npm run billing:run", { timeout: 120_000 }, () => {
+  // Decision 112: a bad --date exits 2, says why, and does nothing (no plan is billed).
+  it("refuses an impossible --date, stores nothing, and then bills the day it is given", async () => {
+    await script.withDb(async (db) => {
+      const customer = await db
+        .insertInto("users")
+        .values({ email: "script-billing-dated@example.com" })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto("customer_plans")
+        .values({
+          customer_id: customer.id,
+          catalogue_plan_id: "servicePlan.weekly",
+          catalogue_plan_name: "Weekly Swift Service",
+          visits_per_week: 1,
+          weekdays: [2],
+          dog_count: 1,
+          yard_size: "medium",
+          start_date: "2026-01-01",
+        })
+        .execute();
+    });
+    const refused = await bill(["--date", "2031-02-29"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr).toContain('--date: "2031-02-29" is not a day. Use --date YYYY-MM-DD');
+    expect(await script.withDb((db) => db.selectFrom("invoices").select("id").execute())).toEqual([]);
+
+    // The business day given: a month of its own, far from today's, numbered in its own year.
+    const dated = await bill(["--date", "2031-03-01"]);
+    expect(dated.stderr).toBe("");
+    expect(dated.code).toBe(0);
+    expect(dated.stdout).toMatch(/^As of business day 2031-03-01 \(America\/Los_Angeles\)\.$/m);
+    expect(COUNTS.exec(dated.stdout)?.slice(1), dated.stdout).toEqual(["2031-03", "1", "1", "0"]);
+    const invoices = await script.withDb((db) =>
+      db.selectFrom("invoices").select(["number", "period_month", "issued_on"]).execute(),
+    );
+    expect(invoices.map((row) => [row.number, String(row.period_month), String(row.issued_on)])).toEqual([
+      ["2031-000001", "2031-03-01", "2031-03-01"],
+    ]);
+    await script.withDb(async (db) => {
+      await db.deleteFrom("outbox").execute();
+      await db.deleteFrom("invoice_lines").execute();
+      await db.deleteFrom("invoices").execute();
+      await db.deleteFrom("customer_plans").execute();
+      await db.deleteFrom("users").execute();
+    });
+  });
+
   it("bills an active plan this month and prints the counts; a second run bills nothing", async () => {
     const customerId = await script.withDb(async (db) => {
       const customer = await db

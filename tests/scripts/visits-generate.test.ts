@@ -9,11 +9,58 @@ import { useScriptDatabase } from "../helpers/script-database";
  * (PostgreSQL when configured, else a PGlite folder), with the bundled content's plan rules.
  */
 const script = useScriptDatabase({ prefix: "visits-generate" });
-const generate = () => script.run("visits-generate");
+const generate = (args: string[] = []) => script.run("visits-generate", args);
 const COUNTS = /^Plans: (\d+), visits made: (\d+), moved off closed days: (\d+), cancelled \(no open day\): (\d+) \(/m;
 
 // Each case starts the built script and opens the database in a child process: slow on a busy machine.
 describe("npm run visits:generate", { timeout: 120_000 }, () => {
+  // Decision 112: a bad --date exits 2, says why, and makes nothing; a good one acts as that day.
+  it("refuses a --date that is not a day, makes nothing, then makes the visits as of the day given", async () => {
+    const planId = await script.withDb(async (db) => {
+      const customer = await db
+        .insertInto("users")
+        .values({ email: "script-plan-dated@example.com" })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      const plan = await db
+        .insertInto("customer_plans")
+        .values({
+          customer_id: customer.id,
+          catalogue_plan_id: "weekly-swift-service",
+          catalogue_plan_name: "Weekly Swift Service",
+          visits_per_week: 1,
+          weekdays: [2],
+          dog_count: 1,
+          yard_size: "medium",
+          start_date: "2031-01-01",
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      return plan.id;
+    });
+    const refused = await generate(["--date=2031-1-7"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr).toContain('--date: "2031-1-7" is not a day. Use --date YYYY-MM-DD');
+    expect(await script.withDb((db) => db.selectFrom("services").select("id").execute())).toEqual([]);
+
+    const dated = await generate(["--date", "2031-01-07"]);
+    expect(dated.stderr).toBe("");
+    expect(dated.code).toBe(0);
+    expect(dated.stdout).toMatch(/^As of business day 2031-01-07 /m);
+    const slots = await script.withDb((db) =>
+      db.selectFrom("services").select("plan_slot").where("plan_id", "=", planId).orderBy("plan_slot").execute(),
+    );
+    // Tuesdays from the day given (a Tuesday) to its horizon.
+    expect(slots.length).toBeGreaterThanOrEqual(4);
+    expect(String(slots[0].plan_slot)).toBe("2031-01-07");
+    await script.withDb(async (db) => {
+      await db.deleteFrom("services").execute();
+      await db.deleteFrom("customer_plans").execute();
+      await db.deleteFrom("users").execute();
+    });
+  });
+
   it("makes a plan's visits for the horizon and prints the counts; a second run makes none", async () => {
     const planId = await script.withDb(async (db) => {
       const customer = await db

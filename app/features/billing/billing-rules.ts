@@ -109,8 +109,3 @@ export function visitTypeSlug(visitType: string): string {
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-|-$/g, "");
 }
-
-/** The invoice number: year and a six-digit sequence, "2027-000123". */
-export function invoiceNumber(year: number, sequence: number): string {
-  return `${year}-${String(sequence).padStart(6, "0")}`;
-}

@@ -2,7 +2,7 @@ import type { PaymentMethod } from "../../../db/enums";
 import { queuePaymentReceipt } from "./billing-emails.server";
 import { billingMailContext, type MailContext } from "./payment-recovery-emails.server";
 import { afterInvoiceSettled, customerEmail } from "./payment-resume.server";
-import { invoiceNumber } from "./billing-rules";
+import { invoiceNumber } from "../../../db/enums";
 import { applyCreditOnFile } from "./customer-credit.server";
 import {
   addInvoiceRefunded,

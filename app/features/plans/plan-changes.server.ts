@@ -26,6 +26,7 @@ import {
 } from "~/models/customer-plan.server";
 import {
   deletePlanVisitWithoutMedia,
+  findCustomerVisitPlanId,
   insertPlanVisits,
   lastPlanVisitBefore,
   lockCustomerVisit,
@@ -531,12 +532,17 @@ export async function undoSkip(db: Db, input: VisitActionInput) {
 async function changeOneVisit(db: Db, input: VisitActionInput, change: "skip" | "undo") {
   const { rules, email } = await rulesAndContext(input);
   return db.transaction().execute(async (trx) => {
-    const found = await lockCustomerVisit(trx, input.visitId, input.customerId);
-    if (!found || !found.plan_id) throw new PlanChangeError("We could not find that visit.", 404);
-    const plan = await lockCustomersPlan(trx, found.plan_id, input.customerId);
-    // Locked after the plan, as every plan change does: the visit again, now that no change of
-    // the plan can run between the two reads.
-    const visit = (await lockCustomerVisit(trx, input.visitId, input.customerId))!;
+    // One lock order everywhere (docs/decisions/112): the plan, then its visits, as every plan
+    // change, pause and payment hold takes them. Locking the visit first and then the plan, as
+    // this did, deadlocked with a pause or a payment's resume of the same plan run at once. So
+    // the visit's plan is read without a lock, the plan locked, and the visit locked after it.
+    const planId = await findCustomerVisitPlanId(trx, input.visitId, input.customerId);
+    if (!planId) throw new PlanChangeError("We could not find that visit.", 404);
+    const plan = await lockCustomersPlan(trx, planId, input.customerId);
+    const visit = await lockCustomerVisit(trx, input.visitId, input.customerId);
+    // A visit's plan never changes, but a visit may be deleted meanwhile (a plan change removes
+    // a visit no longer on its days): read again under the locks.
+    if (!visit || visit.plan_id !== plan.id) throw new PlanChangeError("We could not find that visit.", 404);
     if (!input.actor.isAdmin && !canChangeVisit(visit.service_date, input.now, rules.changeNoticeHours)) {
       throw new PlanChangeError(changeNoticeMessage(rules.changeNoticeHours), 409);
     }
