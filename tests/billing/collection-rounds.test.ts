@@ -190,7 +190,8 @@ describe("against the stand-in of Stripe's API", () => {
     expect(second).toMatchObject({ ran: true, charged: 0 });
     const keys = standIn.posts("/v1/payment_intents").map((request) => request.idempotencyKey);
     expect(keys).toHaveLength(40);
-    expect(new Set(keys)).toEqual(new Set(ids.map((id) => `invoice:${id}:attempt:1`)));
+    // One key per invoice, attempt and amount (docs/decisions/111): the default 89.00 each.
+    expect(new Set(keys)).toEqual(new Set(ids.map((id) => `invoice:${id}:attempt:1:amount:8900`)));
     const payments = await db().selectFrom("payments").select(["invoice_id", "amount_cents"]).execute();
     expect(payments.map((row) => row.invoice_id).sort()).toEqual([...ids].sort());
     expect(new Set(await statuses(ids))).toEqual(new Set(["paid"]));

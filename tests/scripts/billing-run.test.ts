@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { clearMoney } from "../helpers/ledger";
 import { useScriptDatabase } from "../helpers/script-database";
 
 /**
@@ -53,8 +54,8 @@ describe("npm run billing:run", { timeout: 120_000 }, () => {
     ]);
     await script.withDb(async (db) => {
       await db.deleteFrom("outbox").execute();
-      await db.deleteFrom("invoice_lines").execute();
-      await db.deleteFrom("invoices").execute();
+      // Invoices are ledger entries (docs/decisions/113): emptied with the ledger.
+      await clearMoney(db);
       await db.deleteFrom("customer_plans").execute();
       await db.deleteFrom("users").execute();
     });

@@ -210,8 +210,8 @@ describe("the job commands with --date", () => {
     expect(await billingCollectCommand(["--date", "2030-01-04"], out.options)).toBe(0);
     expect(out.lines[1]).toBe("Charged 1 (paid 1, failed 0); plans paused for payment 0.");
     expect(standIn.posts("/v1/payment_intents").map((request) => request.idempotencyKey)).toEqual([
-      `invoice:${january.id}:attempt:1`,
-      `invoice:${january.id}:attempt:2`,
+      `invoice:${january.id}:attempt:1:amount:8900`,
+      `invoice:${january.id}:attempt:2:amount:8900`,
     ]);
 
     // February 1st: February's invoice, numbered on in the same year, charged and paid that day.
