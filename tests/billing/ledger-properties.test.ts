@@ -283,7 +283,7 @@ describe("the ledger's promises over random months of events", () => {
           expect(lines).toHaveLength(1);
         }
       }),
-      { numRuns: Number(process.env.LEDGER_PROPERTY_RUNS ?? 12), endOnFailure: true },
+      { numRuns: Number(process.env.LEDGER_PROPERTY_RUNS ?? 30), endOnFailure: true },
     );
   }, 240_000);
 });

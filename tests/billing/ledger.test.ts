@@ -231,6 +231,38 @@ describe("the customer ledger", () => {
     await expectBooksToAgree(customer);
   });
 
+  it("a reversal with credit on file uses the credit first (found by the property test)", async () => {
+    const customer = await createCustomer(db());
+    const invoice = await openInvoice(customer, 8900);
+    // A card paid 98.79 for 89.00: 9.79 is credit on file. Then 84.95 of it is reversed.
+    await pay(invoice.id, 9879, {
+      method: "stripe",
+      stripePaymentIntentId: "pi_over",
+      idempotencyKey: "stripe:pi_over",
+    });
+    const payment = await db()
+      .selectFrom("payments")
+      .select("id")
+      .where("invoice_id", "=", invoice.id)
+      .executeTakeFirstOrThrow();
+    await reversePayment(db(), {
+      invoiceId: invoice.id,
+      paymentId: payment.id,
+      amountCents: 8495,
+      reversedOn: "2027-03-08",
+      note: null,
+      recordedBy: null,
+      idempotencyKey: nextKey(),
+      now,
+    });
+    expect(await invoiceRow(invoice.id)).toMatchObject({
+      status: "open",
+      paid_cents: 405 + 979,
+      credit_applied_cents: 979,
+    });
+    expect(await expectBooksToAgree(customer)).toBe(8495 - 979);
+  });
+
   it("a Stripe payment on a settled invoice is kept as credit and pays what else is owed", async () => {
     const customer = await createCustomer(db());
     const march = await openInvoice(customer, 8900);

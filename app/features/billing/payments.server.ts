@@ -288,6 +288,8 @@ export async function reversePayment(db: Db, input: ReversePaymentInput): Promis
     if (id === null) return { repeated: true };
     await addPaymentReversed(trx, payment.id, input.amountCents);
     await setInvoicePaid(trx, invoice.id, invoice.paid_cents - input.amountCents, "open", null);
+    // Credit on file (an overpayment, say) pays what is owed again before any card is tried.
+    await applyCreditOnFile(trx, [invoice.customer_id], input.now);
     return { repeated: false };
   });
 }
