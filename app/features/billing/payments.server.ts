@@ -174,6 +174,28 @@ export async function markInvoiceUncollectible(db: Db, input: { invoiceId: strin
   });
 }
 
+/**
+ * The prologue of a refund and a reversal: the invoice locked, then its payment (another
+ * invoice's payment is a missing one), then the form's key looked up in the table the change
+ * writes. Null when the key was used already: the change was made, nothing more to do.
+ */
+async function lockInvoiceAndPayment(
+  trx: Db,
+  input: { invoiceId: string; paymentId: string; idempotencyKey: string },
+  keyedIn: "refunds" | "payment_reversals",
+) {
+  const invoice = await lockInvoice(trx, input.invoiceId);
+  if (!invoice) throw new BillingError("We could not find that invoice.", 404);
+  const payment = await lockPayment(trx, input.paymentId);
+  if (!payment || payment.invoice_id !== invoice.id) throw new BillingError("We could not find that payment.", 404);
+  const used = await trx
+    .selectFrom(keyedIn)
+    .select("id")
+    .where("idempotency_key", "=", input.idempotencyKey)
+    .executeTakeFirst();
+  return used ? null : { invoice, payment };
+}
+
 export type RefundInput = {
   invoiceId: string;
   paymentId: string;
@@ -196,16 +218,9 @@ export type RefundInput = {
  */
 export async function recordRefund(db: Db, input: RefundInput): Promise<{ repeated: boolean }> {
   return db.transaction().execute(async (trx) => {
-    const invoice = await lockInvoice(trx, input.invoiceId);
-    if (!invoice) throw new BillingError("We could not find that invoice.", 404);
-    const payment = await lockPayment(trx, input.paymentId);
-    if (!payment || payment.invoice_id !== invoice.id) throw new BillingError("We could not find that payment.", 404);
-    const used = await trx
-      .selectFrom("refunds")
-      .select("id")
-      .where("idempotency_key", "=", input.idempotencyKey)
-      .executeTakeFirst();
-    if (used) return { repeated: true };
+    const locked = await lockInvoiceAndPayment(trx, input, "refunds");
+    if (!locked) return { repeated: true };
+    const { invoice, payment } = locked;
     if (input.stripeRefundId) {
       const known = await trx
         .selectFrom("refunds")
@@ -264,16 +279,9 @@ export type ReversePaymentInput = {
  */
 export async function reversePayment(db: Db, input: ReversePaymentInput): Promise<{ repeated: boolean }> {
   return db.transaction().execute(async (trx) => {
-    const invoice = await lockInvoice(trx, input.invoiceId);
-    if (!invoice) throw new BillingError("We could not find that invoice.", 404);
-    const payment = await lockPayment(trx, input.paymentId);
-    if (!payment || payment.invoice_id !== invoice.id) throw new BillingError("We could not find that payment.", 404);
-    const used = await trx
-      .selectFrom("payment_reversals")
-      .select("id")
-      .where("idempotency_key", "=", input.idempotencyKey)
-      .executeTakeFirst();
-    if (used) return { repeated: true };
+    const locked = await lockInvoiceAndPayment(trx, input, "payment_reversals");
+    if (!locked) return { repeated: true };
+    const { invoice, payment } = locked;
     if (invoice.status === "void" || invoice.status === "draft" || invoice.status === "uncollectible") {
       throw new BillingError("Only a payment on an open or paid invoice can be reversed.", 409);
     }
