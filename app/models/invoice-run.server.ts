@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { invoiceNumber } from "../../db/enums";
 import type { CustomerPlan, InvoiceLineKind, Visit } from "../../db/schema";
+import { allocateNumber } from "./number-counters.server";
 import type { Db } from "~/utils/db.server";
 
 /**
@@ -378,18 +379,7 @@ export async function firstInvoicedMonth(db: Db): Promise<string | null> {
 
 /** The year's next invoice number, its counter row locked for the rest of the transaction. */
 export async function allocateInvoiceNumber(trx: Db, year: number): Promise<number> {
-  await trx
-    .insertInto("invoice_number_counters")
-    .values({ year, last_number: 0 })
-    .onConflict((oc) => oc.column("year").doNothing())
-    .execute();
-  const row = await trx
-    .updateTable("invoice_number_counters")
-    .set((eb) => ({ last_number: eb("last_number", "+", 1) }))
-    .where("year", "=", year)
-    .returning("last_number")
-    .executeTakeFirstOrThrow();
-  return row.last_number;
+  return allocateNumber(trx, "invoice_number_counters", year);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { CreditNotePayout, CreditNoteReason, LedgerEntryKind, PaymentReversalKind } from "../../db/schema";
+import { allocateNumber } from "./number-counters.server";
 import type { Db } from "~/utils/db.server";
 
 /**
@@ -137,18 +138,7 @@ export async function insertCreditNote(trx: Db, note: NewCreditNote): Promise<{ 
     .executeTakeFirst();
   if (used) return null;
   const year = Number(note.issuedOn.slice(0, 4));
-  await trx
-    .insertInto("credit_note_number_counters")
-    .values({ year, last_number: 0 })
-    .onConflict((oc) => oc.column("year").doNothing())
-    .execute();
-  const counter = await trx
-    .updateTable("credit_note_number_counters")
-    .set((eb) => ({ last_number: eb("last_number", "+", 1) }))
-    .where("year", "=", year)
-    .returning("last_number")
-    .executeTakeFirstOrThrow();
-  const number = `CN-${year}-${String(counter.last_number).padStart(7, "0")}`;
+  const number = `CN-${year}-${String(await allocateNumber(trx, "credit_note_number_counters", year)).padStart(7, "0")}`;
   const row = await trx
     .insertInto("credit_notes")
     .values({

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
+import { MAIL_CONTEXT, insertOpenInvoice } from "../helpers/billing-fixtures";
 import { createUser, sessionCookieFor, type TestUser } from "../helpers/factories";
 import { clearMoney } from "../helpers/ledger";
 import { callRoute } from "../helpers/route-calls";
@@ -20,13 +21,6 @@ let admin: TestUser;
 let customer: TestUser;
 let plotter: TestUser;
 const cookies: Record<string, string> = {};
-const mailContext = {
-  businessName: "Swift Scoop",
-  phone: "(702) 555-0100",
-  ownerEmail: "owner@example.com",
-  siteUrl: "http://localhost:3000",
-};
-
 beforeAll(async () => {
   admin = await createUser(db(), { admin: true, fullName: "Ada Admin" });
   customer = await createUser(db(), { fullName: "Carla Customer" });
@@ -36,26 +30,13 @@ beforeAll(async () => {
   cookies.customer = await sessionCookieFor(customer.id);
 });
 
-let number = 0;
-async function invoice(customerId: string, total: number, issuedOn: string) {
-  number += 1;
-  return (
-    await db()
-      .insertInto("invoices")
-      .values({
-        number: `2027-${String(number).padStart(6, "0")}`,
-        customer_id: customerId,
-        plan_id: null,
-        period_month: `${issuedOn.slice(0, 7)}-01`,
-        status: "open",
-        issued_on: issuedOn,
-        due_on: issuedOn,
-        total_cents: total,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow()
+const invoice = async (customerId: string, total: number, issuedOn: string) =>
+  (
+    await insertOpenInvoice(db(), customerId, total, {
+      period_month: `${issuedOn.slice(0, 7)}-01`,
+      issued_on: issuedOn,
+    })
   ).id;
-}
 
 beforeEach(async () => {
   await clearMoney(db());
@@ -72,7 +53,7 @@ beforeEach(async () => {
     recordedBy: admin.id,
     idempotencyKey: "export-pay",
     now: new Date("2027-03-03T18:00:00Z"),
-    context: mailContext,
+    context: MAIL_CONTEXT,
   });
   const payment = await db().selectFrom("payments").select("id").executeTakeFirstOrThrow();
   await recordRefund(db(), {

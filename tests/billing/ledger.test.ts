@@ -1,10 +1,19 @@
 import { sql } from "kysely";
 import { beforeEach, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
-import { addVisit, at8, bill, createCustomer, createPlan, hoursBefore } from "../helpers/billing-fixtures";
+import {
+  MAIL_CONTEXT,
+  addVisit,
+  at8,
+  bill,
+  createCustomer,
+  createPlan,
+  hoursBefore,
+  insertOpenInvoice,
+} from "../helpers/billing-fixtures";
 import { clearMoney, ledgerSum } from "../helpers/ledger";
 import { loadOverpaid } from "~/features/billing/ledger-export.server";
-import type { MailContext, RecoveryContext } from "~/features/billing/payment-recovery-emails.server";
+import type { RecoveryContext } from "~/features/billing/payment-recovery-emails.server";
 import { runPaymentCollection, type ChargeInvoice } from "~/features/billing/payment-recovery.server";
 import {
   BillingError,
@@ -30,37 +39,18 @@ const context: RecoveryContext = {
   graceDays: 7,
   planRules: { changeNoticeHours: 24, longestPauseDays: 90, horizonDays: 28, firstVisitTime: "08:00", closedDays: [] },
 };
-const mailContext: MailContext = {
-  businessName: "Swift Scoop",
-  phone: "(702) 555-0100",
-  ownerEmail: "owner@example.com",
-  siteUrl: "http://localhost:3000",
-};
-
 beforeEach(async () => {
   await clearMoney(db());
   await db().deleteFrom("outbox").execute();
 });
 
-let invoiceNumber = 0;
-async function openInvoice(customerId: string, totalCents: number, values: Record<string, unknown> = {}) {
-  invoiceNumber += 1;
-  return db()
-    .insertInto("invoices")
-    .values({
-      number: `2027-${String(invoiceNumber).padStart(6, "0")}`,
-      customer_id: customerId,
-      plan_id: null,
-      period_month: "2027-03-01",
-      status: "open",
-      issued_on: "2027-03-01",
-      due_on: "2027-03-01",
-      total_cents: totalCents,
-      ...values,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-}
+const openInvoice = (customerId: string, totalCents: number, values: Record<string, unknown> = {}) =>
+  insertOpenInvoice(db(), customerId, totalCents, {
+    period_month: "2027-03-01",
+    issued_on: "2027-03-01",
+    due_on: "2027-03-01",
+    ...values,
+  });
 const invoiceRow = (id: string) =>
   db().selectFrom("invoices").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 const now = new Date("2027-03-05T18:00:00Z");
@@ -77,7 +67,7 @@ const pay = (invoiceId: string, amountCents: number, extra: Partial<Parameters<t
     recordedBy: null,
     idempotencyKey: nextKey(),
     now,
-    context: mailContext,
+    context: MAIL_CONTEXT,
     ...extra,
   });
 const refund = async (invoiceId: string, amountCents: number) => {
@@ -335,7 +325,7 @@ describe("Issue again", () => {
       skipReason: "customer",
       skippedAt: hoursBefore(at8("2027-02-02"), 72),
     });
-    await bill({ db: db(), mailContext });
+    await bill({ db: db(), mailContext: MAIL_CONTEXT });
     const [march] = await db().selectFrom("invoices").selectAll().where("plan_id", "=", plan.id).execute();
     await expect(reissueInvoice(db(), { invoiceId: march.id, now })).rejects.toThrow(/Only a voided invoice/);
     await voidInvoice(db(), { invoiceId: march.id, now });
@@ -363,7 +353,9 @@ describe("Issue again", () => {
     expect(lines.filter((line) => line.visit_id !== null).map((line) => line.invoice_id)).toEqual([again]);
     expect(await ledgerSum(db(), plan.customer_id)).toBe(march.total_cents);
     // The run does not bill the month again.
-    expect(await bill({ db: db(), now: new Date("2027-03-05T19:00:00Z"), mailContext })).toMatchObject({ invoices: 0 });
+    expect(await bill({ db: db(), now: new Date("2027-03-05T19:00:00Z"), mailContext: MAIL_CONTEXT })).toMatchObject({
+      invoices: 0,
+    });
 
     // Voided again, and another invoice made live for the month meanwhile: refused, nothing stored.
     await voidInvoice(db(), { invoiceId: again, now });
@@ -388,7 +380,7 @@ describe("the billing run and the ledger", () => {
       db(),
     );
     const customer = plan.customer_id;
-    await bill({ db: db(), mailContext });
+    await bill({ db: db(), mailContext: MAIL_CONTEXT });
     const [march] = await db().selectFrom("invoices").selectAll().where("customer_id", "=", customer).execute();
     expect(march).toMatchObject({ total_cents: 15900 });
     await pay(march.id, 15900);
@@ -413,7 +405,7 @@ describe("the billing run and the ledger", () => {
       .where("id", "=", plan.id)
       .execute();
 
-    await bill({ db: db(), now: new Date("2027-04-01T16:00:00Z"), mailContext });
+    await bill({ db: db(), now: new Date("2027-04-01T16:00:00Z"), mailContext: MAIL_CONTEXT });
     const april = await db()
       .selectFrom("invoices")
       .selectAll()
@@ -424,7 +416,7 @@ describe("the billing run and the ledger", () => {
     expect(april).toMatchObject({ total_cents: 8900 - 15900, status: "paid" });
     expect(await ledgerSum(db(), customer)).toBe(-7000);
 
-    await bill({ db: db(), now: new Date("2027-05-01T16:00:00Z"), mailContext });
+    await bill({ db: db(), now: new Date("2027-05-01T16:00:00Z"), mailContext: MAIL_CONTEXT });
     const may = await db()
       .selectFrom("invoices")
       .selectAll()
@@ -461,14 +453,14 @@ describe("the billing run and the ledger", () => {
       status: "scheduled",
     });
 
-    await bill({ db: db(), batchSize: 2, mailContext });
+    await bill({ db: db(), batchSize: 2, mailContext: MAIL_CONTEXT });
     await db()
       .updateTable("services")
       .set({ status: "completed", completed_at: new Date() })
       .where("id", "=", late)
       .execute();
-    await bill({ db: db(), now: new Date("2027-03-02T16:00:00Z"), batchSize: 2, mailContext });
-    await bill({ db: db(), now: new Date("2027-03-02T17:00:00Z"), batchSize: 2, mailContext });
+    await bill({ db: db(), now: new Date("2027-03-02T16:00:00Z"), batchSize: 2, mailContext: MAIL_CONTEXT });
+    await bill({ db: db(), now: new Date("2027-03-02T17:00:00Z"), batchSize: 2, mailContext: MAIL_CONTEXT });
 
     const lines = await db()
       .selectFrom("invoice_lines")

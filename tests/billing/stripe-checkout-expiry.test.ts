@@ -3,9 +3,11 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
 import { createUser, sessionCookieFor, type TestUser } from "../helpers/factories";
 import { callRoute, toastOf } from "../helpers/route-calls";
+import { MAIL_CONTEXT, bill, createPlan, insertOpenInvoice } from "../helpers/billing-fixtures";
 import { STRIPE_TEST_ENV, createOpenInvoice, giveCard, useStripe, useStripeStandIn } from "../helpers/stripe-billing";
 import { runPaymentCollection } from "~/features/billing/payment-recovery.server";
 import { chargeInvoiceOffSession } from "~/features/billing/stripe-charge.server";
+import { recordPayment, voidInvoice } from "~/features/billing/payments.server";
 import { startPayNow } from "~/features/billing/stripe-checkout.server";
 import * as adminInvoice from "~/routes/admin-dashboard.billing.$invoiceId";
 import * as webhook from "~/routes/resources.webhooks.stripe";
@@ -174,6 +176,86 @@ describe("a Pay now page of an invoice voided or written off", () => {
     expect(stripe.current.sessions.get(page)?.status).toBe("expired");
     expect(await invoiceRow(voided)).toMatchObject({ status: "void", paid_cents: 0 });
     expect(await paymentsOf(voided)).toEqual([]);
+  });
+});
+
+describe("a Pay now page of an invoice that credit on file pays", () => {
+  /** Credit on file of `cents` for the customer: a Stripe payment beyond what its invoice owed. */
+  async function creditOnFile(customerId: string, cents: number) {
+    const paid = await insertOpenInvoice(db(), customerId, 100);
+    await recordPayment(db(), {
+      invoiceId: paid.id,
+      method: "stripe",
+      amountCents: 100 + cents,
+      paidOn: "2027-02-20",
+      note: null,
+      recordedBy: null,
+      idempotencyKey: `stripe:pi_credit${cents}`,
+      stripePaymentIntentId: `pi_credit${cents}`,
+      now: NOW,
+      context: MAIL_CONTEXT,
+    });
+  }
+  const customerOf = async (userId: string) => {
+    const user = await db()
+      .selectFrom("users")
+      .select(["id", "email"])
+      .where("id", "=", userId)
+      .executeTakeFirstOrThrow();
+    return { ...user, fullName: null };
+  };
+
+  it("the billing run's credit settles an older invoice: its page is expired at Stripe; another customer's stays open", async () => {
+    const plan = await createPlan({ weekdays: [2], start_date: "2027-01-04" }, db());
+    await creditOnFile(plan.customer_id, 10000);
+    // February, inserted by hand after the credit (so it has not taken it yet), with a Pay now page.
+    const february = await insertOpenInvoice(db(), plan.customer_id, 8900, {
+      period_month: "2027-02-01",
+      issued_on: "2027-02-01",
+    });
+    const customer = await customerOf(plan.customer_id);
+    const sessionId = (await startPayNow(db(), customer, february.id, crypto.randomUUID())).split("/").pop()!;
+    const other = await createOpenInvoice(db(), alice.id, 4000);
+    const untouched = await payNow(other);
+
+    await bill({ db: db(), mailContext: MAIL_CONTEXT });
+    expect(await invoiceRow(february.id)).toMatchObject({ status: "paid", paid_cents: 8900 });
+    expect(stripe.current.sessions.get(sessionId)?.status).toBe("expired");
+    expect((await sessionRow(sessionId)).closed_at).not.toBeNull();
+    expect(() => stripe.current.completePaymentSession(sessionId)).toThrow(/expired/);
+    // Only that page: the other customer's invoice still owes its page's amount.
+    expect(expiries().map((r) => r.path)).toEqual([`/v1/checkout/sessions/${sessionId}/expire`]);
+    expect(stripe.current.sessions.get(untouched)?.status).toBe("open");
+    expect((await sessionRow(untouched)).closed_at).toBeNull();
+    // The rest of the credit went to the new March invoice, which has no page to expire.
+    const march = await db()
+      .selectFrom("invoices")
+      .select(["credit_applied_cents"])
+      .where("plan_id", "=", plan.id)
+      .executeTakeFirstOrThrow();
+    expect(march.credit_applied_cents).toBe(1100);
+  });
+
+  it("a void gives credit back that pays part of another invoice: that invoice's page for the old balance is expired", async () => {
+    const plan = await createPlan({ weekdays: [2], start_date: "2027-01-04" }, db());
+    await creditOnFile(plan.customer_id, 3000);
+    const first = await insertOpenInvoice(db(), plan.customer_id, 5000, { issued_on: "2027-01-01" });
+    const { applyCreditOnFile } = await import("~/features/billing/customer-credit.server");
+    await db()
+      .transaction()
+      .execute((trx) => applyCreditOnFile(trx, [plan.customer_id], NOW));
+    const second = await insertOpenInvoice(db(), plan.customer_id, 8900, { issued_on: "2027-02-01" });
+    const customer = await customerOf(plan.customer_id);
+    const sessionId = (await startPayNow(db(), customer, second.id, crypto.randomUUID())).split("/").pop()!;
+
+    await voidInvoice(db(), { invoiceId: first.id, now: NOW });
+    expect(await invoiceRow(second.id)).toMatchObject({ status: "open", paid_cents: 3000 });
+    expect(stripe.current.sessions.get(sessionId)?.status).toBe("expired");
+    expect((await sessionRow(sessionId)).closed_at).not.toBeNull();
+    // A page for the new balance can be made and stays open.
+    const fresh = (await startPayNow(db(), customer, second.id, crypto.randomUUID())).split("/").pop()!;
+    expect(await sessionRow(fresh)).toMatchObject({ amount_cents: 5900, closed_at: null });
+    expect(expiries()).toHaveLength(1);
   });
 });
 

@@ -1,6 +1,7 @@
-import type { Kysely } from "kysely";
+import type { Insertable, Kysely } from "kysely";
 import type { Database, MissedReason, SkipReason, VisitStatus, VisitType } from "../../db/schema";
 import { runBilling, type BillingRunOptions, type BillingRunRules } from "~/features/billing/billing-run.server";
+import type { MailContext } from "~/features/billing/payment-recovery-emails.server";
 import type { AddOn, PlanCard } from "~/content/types";
 
 /**
@@ -144,4 +145,53 @@ export async function addVisit(
       .execute();
   }
   return visit.id;
+}
+
+/** The owner's words the billing e-mails use, instead of Sanity's. */
+export const MAIL_CONTEXT: MailContext = {
+  businessName: "Swift Scoop",
+  phone: "(702) 555-0100",
+  ownerEmail: "owner@example.com",
+  siteUrl: "http://localhost:3000",
+};
+
+let invoiceCount = 0;
+
+/**
+ * An open invoice of `totalCents` for the customer, numbered in the year it is issued (by default
+ * issued and due 2028-03-01, each in a month of its own); `values` sets any other column. No lines.
+ */
+export async function insertOpenInvoice(
+  db: Kysely<Database>,
+  customerId: string,
+  totalCents: number,
+  values: Partial<Insertable<Database["invoices"]>> = {},
+) {
+  invoiceCount += 1;
+  const issuedOn = (values.issued_on as string | undefined) ?? "2028-03-01";
+  return db
+    .insertInto("invoices")
+    .values({
+      number: `${issuedOn.slice(0, 4)}-${String(invoiceCount).padStart(6, "0")}`,
+      customer_id: customerId,
+      plan_id: null,
+      period_month: new Date(Date.UTC(2010, invoiceCount, 1)).toISOString().slice(0, 10),
+      status: "open",
+      issued_on: issuedOn,
+      due_on: issuedOn,
+      total_cents: totalCents,
+      ...values,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** An open invoice of `totalCents` with one line of its total (a month of weekly service); its id. */
+export async function createOpenInvoice(db: Kysely<Database>, customerId: string, totalCents = 8900) {
+  const invoice = await insertOpenInvoice(db, customerId, totalCents);
+  await db
+    .insertInto("invoice_lines")
+    .values({ invoice_id: invoice.id, kind: "plan_month", description: "Weekly service", amount_cents: totalCents })
+    .execute();
+  return invoice.id;
 }

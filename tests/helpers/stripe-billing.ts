@@ -54,31 +54,8 @@ export function useStripeStandIn(db: () => Kysely<Database>): { readonly current
   return holder;
 }
 
-let invoiceNumber = 0;
-
-/** An open invoice of `totalCents` for the customer, with one line, each in a month of its own. */
-export async function createOpenInvoice(db: Kysely<Database>, customerId: string, totalCents = 8900) {
-  invoiceNumber += 1;
-  const invoice = await db
-    .insertInto("invoices")
-    .values({
-      number: `2028-${String(invoiceNumber).padStart(6, "0")}`,
-      customer_id: customerId,
-      plan_id: null,
-      period_month: new Date(Date.UTC(2010, invoiceNumber, 1)).toISOString().slice(0, 10),
-      status: "open",
-      issued_on: "2028-03-01",
-      due_on: "2028-03-01",
-      total_cents: totalCents,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto("invoice_lines")
-    .values({ invoice_id: invoice.id, kind: "plan_month", description: "Weekly service", amount_cents: totalCents })
-    .execute();
-  return invoice.id;
-}
+// Where the Stripe tests have always found it.
+export { createOpenInvoice } from "./billing-fixtures";
 
 /** Empties the billing tables between tests (children first). */
 export async function clearBilling(db: Kysely<Database>) {

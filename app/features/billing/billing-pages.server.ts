@@ -368,28 +368,9 @@ export async function handleInvoiceAction(
         }),
       );
     }
-    case "reverse-payment": {
-      const submission = parseWithZod(formData, { schema: refundSchema });
-      if (submission.status !== "success") {
-        const result = submission.reply();
-        if (result.error?.paymentId) return refuse(intent, 404, "We could not find that payment.", result);
-        return refuse(intent, 400, "Please check the form", result);
-      }
-      const value = submission.value;
-      return run(submission, () =>
-        reversePayment(db, {
-          invoiceId: context.invoiceId,
-          paymentId: value.paymentId,
-          amountCents: value.amount,
-          reversedOn: businessToday(now),
-          note: value.note || null,
-          recordedBy: context.adminId,
-          idempotencyKey: value.key,
-          now,
-        }),
-      );
-    }
+    case "reverse-payment":
     case "refund": {
+      // The same form (a payment, an amount, a note): a payment not of this invoice is a 404.
       const submission = parseWithZod(formData, { schema: refundSchema });
       if (submission.status !== "success") {
         const result = submission.reply();
@@ -397,17 +378,19 @@ export async function handleInvoiceAction(
         return refuse(intent, 400, "Please check the form", result);
       }
       const value = submission.value;
+      const change = {
+        invoiceId: context.invoiceId,
+        paymentId: value.paymentId,
+        amountCents: value.amount,
+        note: value.note || null,
+        recordedBy: context.adminId,
+        idempotencyKey: value.key,
+        now,
+      };
       return run(submission, () =>
-        refundPayment(db, {
-          invoiceId: context.invoiceId,
-          paymentId: value.paymentId,
-          amountCents: value.amount,
-          refundedOn: businessToday(now),
-          note: value.note || null,
-          recordedBy: context.adminId,
-          idempotencyKey: value.key,
-          now,
-        }),
+        intent === "refund"
+          ? refundPayment(db, { ...change, refundedOn: businessToday(now) })
+          : reversePayment(db, { ...change, reversedOn: businessToday(now) }),
       );
     }
     case "void":

@@ -10,6 +10,7 @@ import {
   visitTypeSlug,
 } from "./billing-rules";
 import { applyCreditOnFile } from "./customer-credit.server";
+import { expireStaleCheckoutsOf } from "./stripe-checkout-expiry.server";
 import { queueInvoiceEmails } from "./billing-emails.server";
 import { billingMailContext } from "./payment-recovery-emails.server";
 import type { MailContext } from "./payment-recovery-emails.server";
@@ -265,7 +266,7 @@ async function write(conn: Db, run: Run, drafts: DraftInvoice[]) {
     const chunk = drafts.slice(start, start + WRITE_CHUNK);
     const started = performance.now();
     const footer = run.rules.invoiceFooter || null;
-    await conn.transaction().execute(async (trx) => {
+    const credited = await conn.transaction().execute(async (trx) => {
       const fresh = await insertInvoices(trx, chunk, {
         period: run.period,
         issuedOn: run.issuedOn,
@@ -275,7 +276,7 @@ async function write(conn: Db, run: Run, drafts: DraftInvoice[]) {
       });
       // Credit on file pays what it can of the new invoices first ("Credit from previous invoices"),
       // and an invoice settled at issue with credits beyond its charges leaves credit on file.
-      await applyCreditOnFile(
+      const credit = await applyCreditOnFile(
         trx,
         fresh.map((invoice) => invoice.customer_id),
         run.now,
@@ -294,8 +295,13 @@ async function write(conn: Db, run: Run, drafts: DraftInvoice[]) {
         stripeConfigured: run.stripeConfigured,
       });
       run.counts.invoices += inserted.length;
+      // Only an older invoice can have a "Pay now" page open.
+      const issued = new Set(fresh.map((invoice) => invoice.id));
+      return credit.credited.filter((id) => !issued.has(id));
     });
     run.counts.longestTransactionMs = Math.max(run.counts.longestTransactionMs, performance.now() - started);
+    // Committed: an older invoice the credit paid loses its open "Pay now" page (decision 111).
+    await expireStaleCheckoutsOf(conn, credited, run.now);
   }
 }
 

@@ -51,7 +51,8 @@ export const BILLING_MESSAGES = {
 } as const;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-function isCalendarDay(value: string) {
+/** A real day written YYYY-MM-DD ("2027-02-30" is not one). */
+export function isCalendarDay(value: string) {
   if (!DAY.test(value)) return false;
   const [y, m, d] = value.split("-").map(Number);
   const date = new Date(Date.UTC(y, m - 1, d));

@@ -3,7 +3,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { stringify } from "csv-stringify";
 import type { LedgerEntryKind } from "../../../db/enums";
 import { addMonths, monthOf } from "./billing-rules";
-import { PAYMENT_METHOD_LABELS } from "./billing-schema";
+import { PAYMENT_METHOD_LABELS, isCalendarDay } from "./billing-schema";
 import { formatCents } from "./money";
 import {
   creditsOnFile,
@@ -38,15 +38,6 @@ const EXPORT_BATCH = 1000;
 /** The longest range one export covers: two years. */
 export const LEDGER_EXPORT_MAX_DAYS = 731;
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-function calendarDay(value: string | null): string | null {
-  if (!value || !DAY.test(value)) return null;
-  const [y, m, d] = value.split("-").map(Number);
-  const date = new Date(Date.UTC(y, m - 1, d));
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return null;
-  return value;
-}
-
 /**
  * The range asked for (`from`, `to`, both days included), by default the month of `today`; a bad
  * or reversed range, or one over two years, is an error to show.
@@ -57,9 +48,10 @@ export function parseExportRange(
 ): { from: string; to: string; until: string } | { error: string } {
   const rawFrom = url.searchParams.get("from");
   const rawTo = url.searchParams.get("to");
-  const from = rawFrom ? calendarDay(rawFrom) : monthOf(today);
-  const to = rawTo ? calendarDay(rawTo) : addDays(addMonths(monthOf(today), 1), -1);
-  if (!from || !to) return { error: "Enter the dates as YYYY-MM-DD." };
+  if ((rawFrom && !isCalendarDay(rawFrom)) || (rawTo && !isCalendarDay(rawTo)))
+    return { error: "Enter the dates as YYYY-MM-DD." };
+  const from = rawFrom || monthOf(today);
+  const to = rawTo || addDays(addMonths(monthOf(today), 1), -1);
   if (to < from) return { error: "The first day must come before the last." };
   const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000 + 1;
   if (days > LEDGER_EXPORT_MAX_DAYS) return { error: "Export at most two years at a time." };

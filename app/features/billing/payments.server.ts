@@ -4,6 +4,7 @@ import { billingMailContext, type MailContext } from "./payment-recovery-emails.
 import { afterInvoiceSettled, customerEmail } from "./payment-resume.server";
 import { invoiceNumber } from "../../../db/enums";
 import { applyCreditOnFile } from "./customer-credit.server";
+import { expireStaleCheckoutsOf } from "./stripe-checkout-expiry.server";
 import {
   addInvoiceRefunded,
   addPaymentRefunded,
@@ -71,13 +72,13 @@ export type RecordPaymentInput = {
 export async function recordPayment(db: Db, input: RecordPaymentInput): Promise<{ repeated: boolean }> {
   // Read before the locks are taken (Sanity's settings are cached, but may be fetched).
   const context = input.context ?? (await billingMailContext());
-  return db.transaction().execute(async (trx) => {
+  const done = await db.transaction().execute(async (trx) => {
     const invoice = await lockInvoice(trx, input.invoiceId);
     if (!invoice) throw new BillingError("We could not find that invoice.", 404);
     const owed = invoice.status === "open" ? Math.max(0, invoice.total_cents - invoice.paid_cents) : 0;
     const applied = Math.min(input.amountCents, owed);
     const id = await insertPaymentChecked(trx, invoice, { ...input, toCreditCents: input.amountCents - applied });
-    if (id === null) return { repeated: true };
+    if (id === null) return { repeated: true, credited: [] };
     const paid = invoice.paid_cents + applied;
     const settled = invoice.status === "open" && paid >= invoice.total_cents;
     if (applied > 0) await setInvoicePaid(trx, invoice.id, paid, settled ? "paid" : "open", settled ? input.now : null);
@@ -101,9 +102,12 @@ export async function recordPayment(db: Db, input: RecordPaymentInput): Promise<
     // Every payment passes here (by hand, a Stripe charge, a webhook): a plan held for this
     // invoice resumes in the same transaction (docs/decisions/104).
     if (settled) await afterInvoiceSettled(trx, { invoiceId: invoice.id, now: input.now });
-    if (applied < input.amountCents) await applyCreditOnFile(trx, [invoice.customer_id], input.now);
-    return { repeated: false };
+    const credit = applied < input.amountCents ? await applyCreditOnFile(trx, [invoice.customer_id], input.now) : null;
+    return { repeated: false, credited: credit?.credited ?? [] };
   });
+  // Committed: a "Pay now" page of an invoice the overpayment's credit paid is expired (decision 111).
+  await expireStaleCheckoutsOf(db, done.credited, input.now);
+  return { repeated: done.repeated };
 }
 
 async function insertPaymentChecked(
@@ -132,10 +136,10 @@ async function insertPaymentChecked(
 
 /** Voids an open invoice with nothing paid on it: nothing is owed any more. */
 export async function voidInvoice(db: Db, input: { invoiceId: string; now: Date }) {
-  await db.transaction().execute(async (trx) => {
+  const credited = await db.transaction().execute(async (trx) => {
     const invoice = await lockInvoice(trx, input.invoiceId);
     if (!invoice) throw new BillingError("We could not find that invoice.", 404);
-    if (invoice.status === "void") return;
+    if (invoice.status === "void") return [];
     if (invoice.status !== "open" && invoice.status !== "draft") {
       throw new BillingError("Only an open invoice can be voided.", 409);
     }
@@ -154,8 +158,10 @@ export async function voidInvoice(db: Db, input: { invoiceId: string; now: Date 
     // Nothing is owed any more: a plan held for it resumes (docs/decisions/104).
     await afterInvoiceSettled(trx, { invoiceId: invoice.id, now: input.now });
     // Credit on file that paid part of it is the customer's again, for what else is owed.
-    if (invoice.credit_applied_cents > 0) await applyCreditOnFile(trx, [invoice.customer_id], input.now);
+    if (invoice.credit_applied_cents === 0) return [];
+    return (await applyCreditOnFile(trx, [invoice.customer_id], input.now)).credited;
   });
+  await expireStaleCheckoutsOf(db, credited, input.now);
 }
 
 /**
@@ -172,6 +178,28 @@ export async function markInvoiceUncollectible(db: Db, input: { invoiceId: strin
     await setInvoiceUncollectible(trx, invoice.id, input.now);
     await afterInvoiceSettled(trx, { invoiceId: invoice.id, now: input.now });
   });
+}
+
+/**
+ * The prologue of a refund and a reversal: the invoice locked, then its payment (another
+ * invoice's payment is a missing one), then the form's key looked up in the table the change
+ * writes. Null when the key was used already: the change was made, nothing more to do.
+ */
+async function lockInvoiceAndPayment(
+  trx: Db,
+  input: { invoiceId: string; paymentId: string; idempotencyKey: string },
+  keyedIn: "refunds" | "payment_reversals",
+) {
+  const invoice = await lockInvoice(trx, input.invoiceId);
+  if (!invoice) throw new BillingError("We could not find that invoice.", 404);
+  const payment = await lockPayment(trx, input.paymentId);
+  if (!payment || payment.invoice_id !== invoice.id) throw new BillingError("We could not find that payment.", 404);
+  const used = await trx
+    .selectFrom(keyedIn)
+    .select("id")
+    .where("idempotency_key", "=", input.idempotencyKey)
+    .executeTakeFirst();
+  return used ? null : { invoice, payment };
 }
 
 export type RefundInput = {
@@ -196,16 +224,9 @@ export type RefundInput = {
  */
 export async function recordRefund(db: Db, input: RefundInput): Promise<{ repeated: boolean }> {
   return db.transaction().execute(async (trx) => {
-    const invoice = await lockInvoice(trx, input.invoiceId);
-    if (!invoice) throw new BillingError("We could not find that invoice.", 404);
-    const payment = await lockPayment(trx, input.paymentId);
-    if (!payment || payment.invoice_id !== invoice.id) throw new BillingError("We could not find that payment.", 404);
-    const used = await trx
-      .selectFrom("refunds")
-      .select("id")
-      .where("idempotency_key", "=", input.idempotencyKey)
-      .executeTakeFirst();
-    if (used) return { repeated: true };
+    const locked = await lockInvoiceAndPayment(trx, input, "refunds");
+    if (!locked) return { repeated: true };
+    const { invoice, payment } = locked;
     if (input.stripeRefundId) {
       const known = await trx
         .selectFrom("refunds")
@@ -263,17 +284,10 @@ export type ReversePaymentInput = {
  * and is open for collection. The one action that makes money owed again (docs/decisions/113).
  */
 export async function reversePayment(db: Db, input: ReversePaymentInput): Promise<{ repeated: boolean }> {
-  return db.transaction().execute(async (trx) => {
-    const invoice = await lockInvoice(trx, input.invoiceId);
-    if (!invoice) throw new BillingError("We could not find that invoice.", 404);
-    const payment = await lockPayment(trx, input.paymentId);
-    if (!payment || payment.invoice_id !== invoice.id) throw new BillingError("We could not find that payment.", 404);
-    const used = await trx
-      .selectFrom("payment_reversals")
-      .select("id")
-      .where("idempotency_key", "=", input.idempotencyKey)
-      .executeTakeFirst();
-    if (used) return { repeated: true };
+  const done = await db.transaction().execute(async (trx) => {
+    const locked = await lockInvoiceAndPayment(trx, input, "payment_reversals");
+    if (!locked) return { repeated: true, credited: [] };
+    const { invoice, payment } = locked;
     if (invoice.status === "void" || invoice.status === "draft" || invoice.status === "uncollectible") {
       throw new BillingError("Only a payment on an open or paid invoice can be reversed.", 409);
     }
@@ -285,13 +299,15 @@ export async function reversePayment(db: Db, input: ReversePaymentInput): Promis
       throw new BillingError("A reversal cannot be more than what is left of the payment.", 409);
     }
     const id = await insertPaymentReversal(trx, { ...input, kind: "reversed" });
-    if (id === null) return { repeated: true };
+    if (id === null) return { repeated: true, credited: [] };
     await addPaymentReversed(trx, payment.id, input.amountCents);
     await setInvoicePaid(trx, invoice.id, invoice.paid_cents - input.amountCents, "open", null);
     // Credit on file (an overpayment, say) pays what is owed again before any card is tried.
-    await applyCreditOnFile(trx, [invoice.customer_id], input.now);
-    return { repeated: false };
+    const { credited } = await applyCreditOnFile(trx, [invoice.customer_id], input.now);
+    return { repeated: false, credited };
   });
+  await expireStaleCheckoutsOf(db, done.credited, input.now);
+  return { repeated: done.repeated };
 }
 
 /**

@@ -48,3 +48,13 @@ export async function expireStaleCheckouts(db: Db, invoiceId: string, now: Date)
   }
   return expired;
 }
+
+/**
+ * The same for each invoice that credit on file paid (applyCreditOnFile's `credited`: the billing
+ * run, a void, a reversal, an overpayment), after that transaction has committed. Never throws.
+ */
+export async function expireStaleCheckoutsOf(db: Db, invoiceIds: readonly string[], now: Date): Promise<number> {
+  let expired = 0;
+  for (const invoiceId of new Set(invoiceIds)) expired += await expireStaleCheckouts(db, invoiceId, now);
+  return expired;
+}
