@@ -8,6 +8,7 @@ import { migrateToLatest } from "../../db/migrator";
 import { databaseOptionsFromEnv } from "../../db/options";
 import { hashPassword } from "../../app/features/accounts/password.server";
 import { seedBillingCustomers } from "./seed-billing-customers";
+import { seedPausedMonthCustomers } from "./seed-paused-month-customers";
 import { seedPlanCustomers } from "./seed-plan-customers";
 import { allTestAdmins, TEST_ADMIN_PASSWORD } from "./test-admins";
 import { seedTestPlan } from "./test-plans";
@@ -56,6 +57,8 @@ try {
   await seedPlanCustomers(handle.db, admins[0].email);
   // Customers with an open invoice for the billing journeys (tests/e2e/billing-customers.ts).
   await seedBillingCustomers(handle.db);
+  // Customers with last month paused in part, billed for it (tests/e2e/paused-month-customers.ts).
+  await seedPausedMonthCustomers(handle.db, admins[0].email);
 } finally {
   await handle.close();
 }
