@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { Database } from "../../db/schema";
 import { hashPassword } from "../../app/features/accounts/password.server";
 import { runBilling } from "../../app/features/billing/billing-run.server";
@@ -59,12 +59,9 @@ export async function seedPausedMonthCustomers(db: Kysely<Database>, adminEmail:
       until: `${lastMonth.slice(0, 8)}14`,
     });
     // The database stamps a visit's history with its own clock; the pause was made on the 21st.
-    await db
-      .updateTable("service_events")
-      .set({ created_at: at(pausedOn) })
-      .where("service_id", "in", (eb) => eb.selectFrom("services").select("id").where("plan_id", "=", plan.id))
-      .where("to_status", "=", "skipped")
-      .execute();
+    // (history is never edited by the app: its column is read-only in the schema's types).
+    await sql`update service_events set created_at = ${at(pausedOn)}
+      where to_status = 'skipped' and service_id in (select id from services where plan_id = ${plan.id})`.execute(db);
     seeded += 1;
   }
   // Last month's invoice, as the billing run made it on its first (only these plans had begun).
