@@ -129,6 +129,8 @@ export const OUTBOX_KINDS = [
   "payment_receipt",
   // "Text me again" (migration 0023): the text that asks the number to reply START.
   "text_opt_in",
+  // A new catalogue price for the customer's plan, and the day it applies (migration 0029).
+  "price_change",
 ] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 

@@ -135,6 +135,16 @@ export interface CustomerPlansTable {
   last_visit_date: ColumnType<Day | null, Day | null | undefined, Day | null>;
   /** Visits from this day on are skipped "payment_overdue" (docs/decisions/104); null: not held. */
   payment_hold_from: ColumnType<Day | null, Day | null | undefined, Day | null>;
+  /**
+   * The price locked on the plan (docs/decisions/116): the catalogue plan's monthly price and the
+   * add-ons for its dogs, in cents, when it started or last changed. Null until locked.
+   */
+  price_cents: ColumnType<number | null, number | null | undefined, number | null>;
+  add_on_cents: ColumnType<number | null, number | null | undefined, number | null>;
+  /** A new catalogue price and the month's first day it applies from; all null when none. */
+  pending_price_cents: ColumnType<number | null, number | null | undefined, number | null>;
+  pending_add_on_cents: ColumnType<number | null, number | null | undefined, number | null>;
+  pending_price_from: ColumnType<Day | null, Day | null | undefined, Day | null>;
   created_by: string | null;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;

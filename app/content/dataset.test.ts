@@ -309,6 +309,8 @@ describe("the dataset holds the content of the spec", () => {
       // The notice is the plan rule from Site settings (rendered "24 hours before ..."): quoted, not typed.
       '"field":"changeNoticeHours"',
       "hours before the scheduled visit",
+      // The price change notice is the billing rule from Site settings (decision 116).
+      '"field":"priceChangeNoticeDays"',
       "full service rate",
       "within 24 hours",
       "the amount you paid for the most recent service",

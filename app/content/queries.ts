@@ -21,7 +21,7 @@ export const SITE_SETTINGS_QUERY = /* groq */ `*[_id == "siteSettings"][0]{
   bookingCalendarUrl,
   "bookingServiceTypes": bookingServiceTypes[]{eventType, serviceType},
   planRules{changeNoticeHours, longestPauseDays, horizonDays, firstVisitTime, "closedDays": closedDays[]{date, name}},
-  billingRules{billingDay, prorateFirstMonth, creditSkippedVisits, graceDays, invoiceFooter},
+  billingRules{billingDay, prorateFirstMonth, creditSkippedVisits, graceDays, priceChangeNoticeDays, invoiceFooter},
   ${SEO}
 }`;
 

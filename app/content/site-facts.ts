@@ -15,6 +15,8 @@ export type SiteFacts = {
   /** The plan rules the Terms quote (Site settings > Plans & schedule). */
   changeNoticeHours: string;
   longestPauseDays: string;
+  /** The billing rule the Terms quote: the notice before a new price applies (decision 116). */
+  priceChangeNoticeDays: string;
 };
 
 export function isSiteFact(field: unknown): field is keyof SiteFacts {
@@ -25,7 +27,8 @@ export function isSiteFact(field: unknown): field is keyof SiteFacts {
     field === "serviceAreas" ||
     field === "hours" ||
     field === "changeNoticeHours" ||
-    field === "longestPauseDays"
+    field === "longestPauseDays" ||
+    field === "priceChangeNoticeDays"
   );
 }
 
@@ -43,5 +46,6 @@ export function siteFacts(settings: SiteSettings): SiteFacts {
     hours: settings.hours.display,
     changeNoticeHours: String(settings.planRules.changeNoticeHours),
     longestPauseDays: String(settings.planRules.longestPauseDays),
+    priceChangeNoticeDays: String(settings.billingRules.priceChangeNoticeDays),
   };
 }

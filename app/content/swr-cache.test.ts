@@ -141,6 +141,7 @@ describe("content store cache", () => {
       prorateFirstMonth: true,
       creditSkippedVisits: true,
       graceDays: 7,
+      priceChangeNoticeDays: 14,
       invoiceFooter: "Thank you.",
     },
     seo: { title: "Title", description: "Description" },

@@ -95,6 +95,8 @@ export const siteSettingsSchema = z.object({
     prorateFirstMonth: z.boolean(),
     creditSkippedVisits: z.boolean(),
     graceDays: z.number().int().min(0).max(60),
+    /** The Terms' notice before a catalogue price change applies to existing plans (decision 116). */
+    priceChangeNoticeDays: z.number().int().min(0).max(120),
     invoiceFooter: z.string().max(500),
   }),
   seo: seoSchema,

@@ -20,6 +20,11 @@ export type PlanToBill = Pick<
   | "weekdays"
   | "dog_count"
   | "start_date"
+  | "price_cents"
+  | "add_on_cents"
+  | "pending_price_cents"
+  | "pending_add_on_cents"
+  | "pending_price_from"
 >;
 
 /** One keyset batch of the plans that are billed (active or paused), in id order. */
@@ -35,6 +40,11 @@ export async function listPlansToBillBatch(db: Db, afterId: string | null, limit
       "weekdays",
       "dog_count",
       "start_date",
+      "price_cents",
+      "add_on_cents",
+      "pending_price_cents",
+      "pending_add_on_cents",
+      "pending_price_from",
     ])
     .where("status", "<>", "cancelled")
     .orderBy("id")

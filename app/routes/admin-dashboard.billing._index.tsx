@@ -8,6 +8,7 @@ import { loadBillingTab } from "~/features/billing/billing-pages.server";
 import { InvoiceStatusNav } from "~/features/billing/invoice-status-nav";
 import { InvoiceTable, type InvoiceTableColumn } from "~/features/billing/invoice-table";
 import { FailedPaymentsList } from "~/features/billing/failed-payments";
+import { OutsideCatalogueList } from "~/features/billing/outside-catalogue";
 import { loadFailedPayments } from "~/features/billing/failed-payments.server";
 import { STATIC_PAGE } from "~/utils/static-page";
 
@@ -27,8 +28,19 @@ export const handle = STATIC_PAGE;
 const ADMIN_COLUMNS: readonly InvoiceTableColumn[] = ["customer", "month", "due", "total", "balance"];
 
 export default function Billing() {
-  const { status, statuses, month, totals, overdue, next, invoices, failedPayments, ledger, overpaid } =
-    useLoaderData<typeof loader>();
+  const {
+    status,
+    statuses,
+    month,
+    totals,
+    overdue,
+    next,
+    invoices,
+    failedPayments,
+    ledger,
+    overpaid,
+    outsideCatalogue,
+  } = useLoaderData<typeof loader>();
   return (
     <section aria-labelledby="billing-heading">
       <h2 id="billing-heading" className="text-2xl font-bold text-slate-900 dark:text-white">
@@ -54,6 +66,7 @@ export default function Billing() {
       </dl>
       <FailedPaymentsList failed={failedPayments} />
       <OverpaidList overpaid={overpaid} />
+      <OutsideCatalogueList outside={outsideCatalogue} />
       <InvoiceStatusNav statuses={statuses} current={status} />
       {invoices.length === 0 ? (
         <p className="mt-6 text-lg">No invoices here.</p>

@@ -401,6 +401,9 @@ describe("the billing run and the ledger", () => {
         catalogue_plan_name: "Weekly Swift Service",
         visits_per_week: 1,
         weekdays: [2],
+        // As changePlan stores it: the plan is priced at its new catalogue plan (decision 116).
+        price_cents: 8900,
+        add_on_cents: 0,
       })
       .where("id", "=", plan.id)
       .execute();

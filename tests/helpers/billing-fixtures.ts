@@ -15,6 +15,7 @@ export const RULES: BillingRunRules = {
   prorateFirstMonth: true,
   creditSkippedVisits: true,
   graceDays: 7,
+  priceChangeNoticeDays: 14,
   invoiceFooter: "Thank you.",
   changeNoticeHours: 24,
 };

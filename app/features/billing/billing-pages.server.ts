@@ -25,6 +25,7 @@ import {
 import { cardOnFile } from "./stripe-checkout.server";
 import { refundPayment } from "./stripe-payments.server";
 import { expireStaleCheckouts } from "./stripe-checkout-expiry.server";
+import { loadPlansOutsideCatalogue } from "./price-changes.server";
 import { getSiteSettings } from "~/content/content.server";
 import { businessToday } from "~/features/visits/visit-dates";
 import {
@@ -87,10 +88,11 @@ export async function loadBillingTab(url: URL, now = new Date()) {
   const requestedMonth = url.searchParams.get("ledger");
   const ledgerMonth =
     requestedMonth && /^\d{4}-(0[1-9]|1[0-2])$/.test(requestedMonth) ? `${requestedMonth}-01` : monthOf(today);
-  const [{ rows, figures: totals }, ledger, overpaid] = await Promise.all([
+  const [{ rows, figures: totals }, ledger, overpaid, outsideCatalogue] = await Promise.all([
     readBillingTab(db, { status, after, limit: PAGE_SIZE + 1, period, today }),
     loadLedgerMonth(db, ledgerMonth),
     loadOverpaid(db),
+    loadPlansOutsideCatalogue(db),
   ]);
   const page = rows.slice(0, PAGE_SIZE);
   const last = page[page.length - 1];
@@ -119,6 +121,7 @@ export async function loadBillingTab(url: URL, now = new Date()) {
       exportTo: lastDayOf(ledgerMonth),
     },
     overpaid,
+    outsideCatalogue,
     next,
     invoices: page.map((row) => ({
       id: row.id,

@@ -10,12 +10,13 @@ import {
   visitTypeSlug,
 } from "./billing-rules";
 import { applyCreditOnFile } from "./customer-credit.server";
+import { priceForMonth, totalCents } from "./plan-prices";
+import { applyCataloguePrices } from "./price-changes.server";
 import { expireStaleCheckoutsOf } from "./stripe-checkout-expiry.server";
 import { queueInvoiceEmails } from "./billing-emails.server";
 import { billingMailContext } from "./payment-recovery-emails.server";
 import type { MailContext } from "./payment-recovery-emails.server";
 import { getAddOns, getCatalogue, getSiteSettings } from "~/content/content.server";
-import { estimateMonthlyPrice } from "~/content/pricing";
 import type { AddOn, BillingRules, PlanCard } from "~/content/types";
 import { businessToday, startOfBusinessDay } from "~/features/visits/visit-dates";
 import {
@@ -95,7 +96,7 @@ export type BillingRunResult = {
   period: string;
   plans: number;
   invoices: number;
-  /** Plans left unbilled: their catalogue plan has no monthly price in Sanity. */
+  /** Plans left unbilled: no price locked on them, and their catalogue plan has no monthly price in Sanity. */
   unpriced: number;
   /** The longest transaction the run held, in milliseconds (the bench reads it). */
   longestTransactionMs: number;
@@ -127,7 +128,7 @@ export async function runBilling(options: BillingRunOptions): Promise<BillingRun
     windowEnd: startOfBusinessDay(window.until)!,
     issuedOn: today,
     dueOn: today > period ? today : period,
-    prices: priceBook(catalogue, addOns),
+    prices: priceBook(catalogue),
     mailContext,
     stripeConfigured: options.stripeConfigured ?? isStripeConfigured(),
     batchSize: options.batchSize ?? PLAN_BATCH,
@@ -136,6 +137,17 @@ export async function runBilling(options: BillingRunOptions): Promise<BillingRun
     counts: { plans: 0, invoices: 0, unpriced: 0, longestTransactionMs: 0 },
   };
   const locked = await withAdvisoryLock(db, options.lockName ?? BILLING_RUN_LOCK, async (conn) => {
+    // First the catalogue's prices reach the plans, with the Terms' notice (decision 116): the
+    // plans are then billed at the prices stored on them, never at Sanity's of the day.
+    await applyCataloguePrices(conn, {
+      now: options.now,
+      catalogue,
+      addOns,
+      rules,
+      mailContext,
+      batchSize: run.batchSize,
+      signal: options.signal,
+    });
     await billPlans(conn, run);
     await billOneTimeServicesAlone(conn, run);
     return run.counts;
@@ -174,21 +186,19 @@ type Run = {
 };
 
 type PriceBook = {
-  /** A plan's monthly price in cents, by its catalogue plan and dog count; null: not priced. */
-  monthlyCents(plan: PlanToBill): number | null;
+  /** A plan's monthly price in cents for a month: the price locked on it (decision 116); null: none. */
+  monthlyCents(plan: PlanToBill, month: string): number | null;
   /** A one-time service's price and name, by its visit type; null: not in the catalogue. */
   oneTime(visitType: string): { name: string; cents: number } | null;
 };
 
-function priceBook(catalogue: readonly PlanCard[], addOns: readonly AddOn[]): PriceBook {
-  const byId = new Map(catalogue.map((card) => [card._id, card]));
+function priceBook(catalogue: readonly PlanCard[]): PriceBook {
   const bySlug = new Map(catalogue.filter((card) => card.kind === "one-time").map((card) => [card.slug, card]));
   return {
-    monthlyCents(plan) {
-      const card = byId.get(plan.catalogue_plan_id);
-      if (!card) return null;
-      const amount = estimateMonthlyPrice(card.price, plan.dog_count, addOns);
-      return amount === null ? null : dollarsToCents(amount);
+    monthlyCents(plan, month) {
+      // A plan whose catalogue plan was deleted is still billed at its price (decision 116).
+      const price = priceForMonth(plan, month);
+      return price ? totalCents(price) : null;
     },
     oneTime(visitType) {
       const card = bySlug.get(visitTypeSlug(visitType));
@@ -317,7 +327,7 @@ function planInvoices(
   const monthOfPlan = new Map(months.map((month) => [`${month.plan_id} ${month.month}`, { ...month }]));
   const drafts: DraftInvoice[] = [];
   for (const plan of plans) {
-    const monthly = run.prices.monthlyCents(plan);
+    const monthly = run.prices.monthlyCents(plan, run.period);
     if (monthly === null) {
       run.counts.unpriced += 1;
       continue;

@@ -24,6 +24,7 @@ import { describeWeekdays, isoWeekday } from "./plan-schedule";
 import { getAddOns, getCatalogue, getSiteSettings } from "~/content/content.server";
 import { addOnAmountFor, estimateMonthlyPrice, formatMonthlyExtra, formatPrice } from "~/content/pricing";
 import type { PlanCard } from "~/content/types";
+import { planPriceText } from "~/features/billing/plan-prices";
 import { YARD_SIZE_OPTIONS } from "~/features/quotes/quote-schema";
 import { addDays, businessToday, startOfBusinessDay } from "~/features/visits/visit-dates";
 import { findLatestPlanWithVisits, type CustomerPlan } from "~/models/customer-plan.server";
@@ -81,12 +82,19 @@ function catalogueOptions(catalogue: readonly PlanCard[]): CataloguePlanOption[]
 }
 
 /** The monthly price from Sanity: the catalogue plan's price plus the multi-dog add-on's tier. */
+/**
+ * The plan's monthly price: the one locked on it (decision 116), with a new one waiting for its
+ * day; a plan not locked yet (the billing run locks it) shows the catalogue's.
+ */
 async function monthlyPrice(plan: CustomerPlan, catalogue: readonly PlanCard[]) {
   const card = catalogue.find((entry) => entry._id === plan.catalogue_plan_id);
-  if (!card) return { price: null, breakdown: null };
+  const stored = planPriceText(plan);
+  if (stored.price) return { ...stored, inCatalogue: card?.price.unit === "month" };
+  const none = { price: null, breakdown: null, newPrice: null, inCatalogue: false };
+  if (!card) return none;
   const addOns = await getAddOns();
   const amount = estimateMonthlyPrice(card.price, plan.dog_count, addOns);
-  if (amount === null) return { price: null, breakdown: null };
+  if (amount === null) return none;
   const extras = addOns
     .map((addOn) => ({ name: addOn.name, amount: addOnAmountFor(addOn, plan.dog_count) }))
     .filter((extra) => extra.amount > 0);
@@ -95,6 +103,8 @@ async function monthlyPrice(plan: CustomerPlan, catalogue: readonly PlanCard[]) 
     breakdown: extras.length
       ? [`${formatPrice(card.price)} plan`, ...extras.map((e) => `${formatMonthlyExtra(e.amount)} ${e.name}`)].join(" ")
       : null,
+    newPrice: null,
+    inCatalogue: true,
   };
 }
 
@@ -167,6 +177,9 @@ export async function loadAdminPlan(customerId: string, now = new Date()) {
       startLabel: dayLabel(plan.start_date),
       price: price.price,
       priceBreakdown: price.breakdown,
+      newPrice: price.newPrice,
+      /** Its catalogue plan is gone from Sanity: it is billed at its stored price (decision 116). */
+      notInCatalogue: !price.inCatalogue,
       lastVisitLabel: lastVisitLabel(plan),
     },
     upcoming: visits.map((visit): AdminPlanVisit => {

@@ -141,6 +141,13 @@ function PlanSummary({ plan }: { plan: PlanView }) {
       "Monthly price",
       plan.price ? `${plan.price}${plan.priceBreakdown ? ` (${plan.priceBreakdown})` : ""}` : "Not in the catalogue",
     ],
+    ["New price", plan.newPrice],
+    [
+      "Catalogue",
+      plan.price && plan.notInCatalogue
+        ? "No longer in the catalogue: billed at the price stored on the plan. Change the plan to re-price it."
+        : null,
+    ],
     ["Status", plan.statusLabel],
     ["Last visit", plan.lastVisitLabel],
     ["Started", plan.startLabel],

@@ -13,7 +13,8 @@ import {
   plannedVisitState,
   scheduleRules,
 } from "./plan-schedule";
-import { getSiteSettings } from "~/content/content.server";
+import { getAddOns, getCatalogue, getSiteSettings } from "~/content/content.server";
+import { cataloguePrice, type LockedPrice } from "~/features/billing/plan-prices";
 import type { PlanRules } from "~/content/types";
 import { enqueueEmail } from "~/features/outbox/outbox.server";
 import { addDays, businessToday, startOfBusinessDay } from "~/features/visits/visit-dates";
@@ -89,6 +90,28 @@ async function rulesAndContext(context: Context) {
 function lockedUntil(actor: PlanActor, rules: PlanRules, now: Date) {
   return actor.isAdmin ? now : new Date(now.getTime() + rules.changeNoticeHours * 3_600_000);
 }
+
+/**
+ * The price a plan starts or changes at, locked on it (decision 116): the catalogue's of today for
+ * this catalogue plan and dogs. Null (nothing locked, the billing run locks it) when the catalogue
+ * plan has no monthly price.
+ */
+async function priceToLock(cataloguePlanId: string, dogCount: number): Promise<LockedPrice | null> {
+  const [catalogue, addOns] = await Promise.all([getCatalogue(), getAddOns()]);
+  return cataloguePrice(
+    catalogue.find((card) => card._id === cataloguePlanId),
+    dogCount,
+    addOns,
+  );
+}
+
+const priceColumns = (price: LockedPrice | null) => ({
+  price_cents: price?.priceCents ?? null,
+  add_on_cents: price?.addOnCents ?? null,
+  pending_price_cents: null,
+  pending_add_on_cents: null,
+  pending_price_from: null,
+});
 
 function isRealDay(day: string) {
   return DAY.test(day) && startOfBusinessDay(day) !== null;
@@ -310,6 +333,7 @@ export async function startPlan(db: Db, input: StartPlanInput): Promise<Customer
   const startDate = checkedDayFrom(input.startDate, businessToday(input.now), "Start date");
   const notes = input.notes?.trim().slice(0, 1000) || null;
   const actor: PlanActor = { id: input.actorId, isAdmin: true, name: input.actorName };
+  const price = await priceToLock(input.cataloguePlan._id, input.dogCount);
   const write = async (trx: Db) => {
     await customerOf(trx, input.customerId);
     if (await findOpenPlanForCustomer(input.customerId, trx)) {
@@ -328,6 +352,7 @@ export async function startPlan(db: Db, input: StartPlanInput): Promise<Customer
         start_date: startDate,
         notes,
         created_by: input.actorId,
+        ...priceColumns(price),
       });
     } catch (error) {
       if (isUniqueViolation(error))
@@ -379,6 +404,9 @@ export async function changePlan(db: Db, input: ChangePlanInput): Promise<Custom
   if (fromDate > addDays(today, rules.horizonDays)) {
     throw new PlanChangeError(`Change from: a date within the next ${rules.horizonDays} days.`);
   }
+  // The changed plan is priced as the catalogue prices it today; a new price waiting for its day
+  // no longer applies to it (the customer agreed to this one).
+  const price = await priceToLock(input.cataloguePlan._id, input.dogCount);
   return db.transaction().execute(async (trx) => {
     const current = await lockCustomersPlan(trx, input.planId, input.customerId);
     if (current.status === "cancelled") throw new PlanChangeError("This plan is cancelled.", 409);
@@ -391,6 +419,7 @@ export async function changePlan(db: Db, input: ChangePlanInput): Promise<Custom
       yard_size: yardSize,
       notes: input.notes?.trim().slice(0, 1000) || null,
       schedule_from: fromDate,
+      ...(price ? priceColumns(price) : {}),
     });
     await syncPlanVisits(trx, plan, rules, {
       now: input.now,

@@ -54,6 +54,7 @@ export function PlanOverview({ plan, contact }: { plan: YourPlanInfo; contact: C
       </>
     ),
   ]);
+  if (plan.newPrice) rows.push(["New price", plan.newPrice]);
   return (
     <section aria-labelledby="plan-heading" className={sectionClass}>
       <h2 id="plan-heading" className={h2Class}>

@@ -27,6 +27,7 @@ import type { ActionToastMessage } from "~/components/action-toast";
 import { getAddOns, getCatalogue, getSiteSettings } from "~/content/content.server";
 import { describePrice, estimateMonthlyPrice, formatPrice } from "~/content/pricing";
 import type { PlanRules } from "~/content/types";
+import { lockedPrice, planPriceText, totalCents } from "~/features/billing/plan-prices";
 import { businessToday } from "~/features/visits/visit-dates";
 import { findLatestPlanWithVisits, type ListedPlanVisit } from "~/models/customer-plan.server";
 import { getDb } from "~/utils/db.server";
@@ -70,7 +71,13 @@ function planStatus(plan: CustomerPlan, today: string) {
   return { kind: "active" as const };
 }
 
+/** The price locked on the plan (decision 116); one not locked yet (the billing run locks it) shows the catalogue's. */
 async function monthlyPriceOf(plan: CustomerPlan) {
+  const locked = lockedPrice(plan);
+  if (locked) {
+    const price = { amount: totalCents(locked) / 100, unit: "month" as const };
+    return { shown: formatPrice(price), spoken: describePrice(price) };
+  }
   const [catalogue, addOns] = await Promise.all([getCatalogue(), getAddOns()]);
   const card = catalogue.find((entry) => entry._id === plan.catalogue_plan_id);
   const amount = card ? estimateMonthlyPrice(card.price, plan.dog_count, addOns) : null;
@@ -130,6 +137,8 @@ export async function loadYourPlan(user: YourPlanUser, url: URL, now: Date) {
       serviceDays: describeWeekdays(plan.weekdays),
       dogs: plan.dog_count,
       monthlyPrice,
+      /** "New price from April 1, 2027: $114/month" while a new price waits for its day. */
+      newPrice: planPriceText(plan).newPrice,
       startsOn: plan.start_date > today ? formatPlanDay(plan.start_date) : null,
       status,
       /** The pause form shows while the plan is active (a pause in force offers "Resume now"). */

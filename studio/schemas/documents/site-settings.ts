@@ -314,6 +314,15 @@ export const siteSettings = defineType({
           validation: (rule) => rule.required().integer().min(0).max(60),
         }),
         defineField({
+          name: 'priceChangeNoticeDays',
+          title: 'Price change notice (days)',
+          type: 'number',
+          description:
+            'A new catalogue price applies to existing plans from the first of the month at least this many days away; customers are e-mailed. The Terms quote it from here.',
+          initialValue: 14,
+          validation: (rule) => rule.required().integer().min(0).max(120),
+        }),
+        defineField({
           name: 'invoiceFooter',
           title: 'Invoice footer',
           type: 'text',

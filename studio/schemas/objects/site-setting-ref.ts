@@ -13,6 +13,7 @@ export const SITE_SETTING_FIELDS = [
   {title: 'Opening hours', value: 'hours'},
   {title: 'Change notice (hours)', value: 'changeNoticeHours'},
   {title: 'Longest pause (days)', value: 'longestPauseDays'},
+  {title: 'Price change notice (days)', value: 'priceChangeNoticeDays'},
 ] as const
 
 export type SiteSettingField = (typeof SITE_SETTING_FIELDS)[number]['value']

@@ -53,6 +53,7 @@ export const business = {
     prorateFirstMonth: true,
     creditSkippedVisits: true,
     graceDays: 7,
+    priceChangeNoticeDays: 14,
     invoiceFooter:
       'Thank you for choosing Swift Scoop. Questions about this invoice? Call (775) 555-0142 or write to hello@swiftscoopnv.com within 24 hours of a visit.',
   },

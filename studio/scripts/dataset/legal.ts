@@ -21,7 +21,7 @@ We provide pet waste removal, yard sanitizing and deodorizing, and trash bin cle
 You must be at least 18 years old and legally able to enter into a contract to book a service. You must be the owner or occupant of the property, or have the owner's permission for us to work there.
 
 ## 3. Quotes and prices
-Quotes are based on the information you give us, such as the number of dogs and the size of the yard. If the yard turns out to be very different from what was described, we will tell you and agree a new price with you before we continue. Prices marked "from" are starting prices; the final price for that service is confirmed with you before work begins. We may change our prices with at least 14 days' notice to existing subscription customers.
+Quotes are based on the information you give us, such as the number of dogs and the size of the yard. If the yard turns out to be very different from what was described, we will tell you and agree a new price with you before we continue. Prices marked "from" are starting prices; the final price for that service is confirmed with you before work begins. We may change our prices with at least {{priceChangeNoticeDays}} days' notice to existing subscription customers: a new price applies to your plan from the first of a month at least that far away, and we e-mail you before it does.
 
 ## 4. Subscriptions and billing
 Subscription plans recur until you cancel. There is no long-term contract and no cancellation fee. Subscription plans are billed monthly; one-time services are billed once the visit is completed. You agree to keep a valid payment method on file and to pay all charges for services performed.

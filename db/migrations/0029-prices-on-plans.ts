@@ -1,0 +1,76 @@
+import { sql, type Kysely } from "kysely";
+
+// This migration's own copy of the outbox kinds (frozen, docs/decisions/003; db/enums.ts holds the
+// live list): every kind before it (migration 0023's list), plus the e-mail of a new price.
+const KINDS_BEFORE = [
+  "visit_completed",
+  "visit_missed",
+  "quote_owner",
+  "quote_visitor",
+  "account_verification",
+  "account_password_reset",
+  "plan_customer",
+  "plan_owner",
+  "account_invite",
+  "other",
+  "on_my_way",
+  "text_on_my_way",
+  "payment_failed",
+  "payment_paused",
+  "payment_resumed",
+  "invoice_issued",
+  "payment_receipt",
+  "text_opt_in",
+];
+const OUTBOX_KINDS = [...KINDS_BEFORE, "price_change"];
+
+const oneOf = (column: string, values: readonly string[]) =>
+  sql`${sql.ref(column)} in (${sql.join(values.map((v) => sql.lit(v)))})`;
+
+/**
+ * Prices locked on the customer plan (docs/decisions/116).
+ * - price_cents, add_on_cents: the catalogue plan's monthly price and the add-ons for the plan's
+ *   dogs, as they were when the plan started or last changed; the billing run bills these, never
+ *   Sanity's price of the day. Null only until the billing run's first step locks them: the
+ *   catalogue lives in Sanity, which a migration cannot read (db/ stands alone), so the plans that
+ *   exist now are backfilled by that step from the catalogue exactly as the run reads it, before
+ *   the run bills anything.
+ * - pending_*: a new catalogue price and the first day it applies (a month's first day at least
+ *   the Terms' notice away); all three set or none.
+ * - outbox kind "price_change": the customer's e-mail about it.
+ */
+export async function up(db: Kysely<any>) {
+  const cents = (column: string) => sql`${sql.ref(column)} is null or ${sql.ref(column)} between 0 and 10000000`;
+  await db.schema
+    .alterTable("customer_plans")
+    .addColumn("price_cents", "integer", (c) => c.check(cents("price_cents")))
+    .addColumn("add_on_cents", "integer", (c) => c.check(cents("add_on_cents")))
+    .addColumn("pending_price_cents", "integer", (c) => c.check(cents("pending_price_cents")))
+    .addColumn("pending_add_on_cents", "integer", (c) => c.check(cents("pending_add_on_cents")))
+    .addColumn("pending_price_from", "date")
+    .execute();
+  await sql`alter table customer_plans add constraint customer_plans_price_whole
+    check ((price_cents is null) = (add_on_cents is null))`.execute(db);
+  await sql`alter table customer_plans add constraint customer_plans_pending_price_whole
+    check ((pending_price_cents is null) = (pending_add_on_cents is null)
+      and (pending_price_cents is null) = (pending_price_from is null)
+      and (pending_price_cents is null or price_cents is not null)
+      and (pending_price_from is null or extract(day from pending_price_from) = 1))`.execute(db);
+  await sql`alter table outbox drop constraint if exists outbox_kind_check`.execute(db);
+  await sql`alter table outbox add constraint outbox_kind_check check (${oneOf("kind", OUTBOX_KINDS)})`.execute(db);
+}
+
+export async function down(db: Kysely<any>) {
+  await sql`alter table outbox drop constraint if exists outbox_kind_check`.execute(db);
+  await sql`alter table outbox add constraint outbox_kind_check check (${oneOf("kind", KINDS_BEFORE)})`.execute(db);
+  await sql`alter table customer_plans drop constraint customer_plans_pending_price_whole`.execute(db);
+  await sql`alter table customer_plans drop constraint customer_plans_price_whole`.execute(db);
+  await db.schema
+    .alterTable("customer_plans")
+    .dropColumn("pending_price_from")
+    .dropColumn("pending_add_on_cents")
+    .dropColumn("pending_price_cents")
+    .dropColumn("add_on_cents")
+    .dropColumn("price_cents")
+    .execute();
+}
