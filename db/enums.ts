@@ -182,7 +182,14 @@ export const INVOICE_STATUSES = ["draft", "open", "paid", "void", "uncollectible
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 /** What an invoice line is (invoice_lines.kind); a skip credit is the only negative one. */
-export const INVOICE_LINE_KINDS = ["plan_month", "prorated_month", "one_time_service", "skip_credit"] as const;
+export const INVOICE_LINE_KINDS = [
+  "plan_month",
+  "prorated_month",
+  "one_time_service",
+  "skip_credit",
+  // A plan change's adjustment of a month, either sign (migration 0029, docs/decisions/117).
+  "plan_change",
+] as const;
 export type InvoiceLineKind = (typeof INVOICE_LINE_KINDS)[number];
 
 /**

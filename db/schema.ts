@@ -437,6 +437,29 @@ export interface InvoiceChargeFailuresTable {
   failed_at: Timestamp;
 }
 
+/** A change of a plan's terms from a day on, with the terms before it (docs/decisions/117). */
+export interface PlanChangesTable {
+  id: Generated<string>;
+  plan_id: string;
+  from_day: Day;
+  old_weekdays: number[];
+  /** The monthly price before the change, in cents; null when none was locked. */
+  old_monthly_cents: number | null;
+  created_at: CreatedAt;
+}
+
+/** What a plan change makes a month owe more (or less); billed on the plan's next invoice. */
+export interface PlanAdjustmentsTable {
+  id: Generated<string>;
+  plan_id: string;
+  change_id: string;
+  month: Day;
+  amount_cents: number;
+  description: string;
+  invoice_id: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: CreatedAt;
+}
+
 export interface InvoiceLinesTable {
   id: Generated<string>;
   invoice_id: string;
@@ -614,6 +637,8 @@ export interface Database {
   outbox: OutboxTable;
   customer_plans: CustomerPlansTable;
   customer_plan_events: CustomerPlanEventsTable;
+  plan_changes: PlanChangesTable;
+  plan_adjustments: PlanAdjustmentsTable;
   credit_note_number_counters: CreditNoteNumberCountersTable;
   credit_notes: CreditNotesTable;
   invoice_number_counters: InvoiceNumberCountersTable;

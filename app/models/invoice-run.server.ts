@@ -170,11 +170,20 @@ export async function listUnbilledOneTimeVisits(
   return query.execute();
 }
 
-export type DraftLine = { kind: InvoiceLineKind; description: string; visitId: string | null; amountCents: number };
+export type DraftLine = {
+  kind: InvoiceLineKind;
+  description: string;
+  visitId: string | null;
+  amountCents: number;
+  /** A plan change's adjustment this line bills (marked billed in the same transaction). */
+  adjustmentId?: string;
+};
 export type DraftInvoice = {
   customerId: string;
   planId: string | null;
   lines: DraftLine[];
+  /** The month it bills, when not the run's (a plan's first month started after its billing date). */
+  period?: string;
 };
 
 /**
@@ -204,8 +213,12 @@ export async function insertInvoices(
     .forUpdate()
     .executeTakeFirstOrThrow();
 
-  const planIds = drafts.flatMap((draft) => (draft.planId ? [draft.planId] : []));
-  const takenPlans = await findInvoicedPlans(trx, planIds, invoice.period);
+  const periodOf = (draft: DraftInvoice) => draft.period ?? invoice.period;
+  const takenPlans = new Set<string>();
+  for (const period of new Set(drafts.map(periodOf))) {
+    const planIds = drafts.flatMap((draft) => (draft.planId && periodOf(draft) === period ? [draft.planId] : []));
+    for (const planId of await findInvoicedPlans(trx, planIds, period)) takenPlans.add(`${planId} ${period}`);
+  }
   // A visit another run billed or credited meanwhile (committed before the lock) is left out.
   const visitIds = drafts.flatMap((draft) => draft.lines.flatMap((line) => (line.visitId ? [line.visitId] : [])));
   const settled = new Set(
@@ -216,7 +229,7 @@ export async function insertInvoices(
         ).map((row) => `${row.kind} ${row.visit_id}`),
   );
   const fresh = drafts
-    .filter((draft) => !draft.planId || !takenPlans.has(draft.planId))
+    .filter((draft) => !draft.planId || !takenPlans.has(`${draft.planId} ${periodOf(draft)}`))
     .map((draft) => ({
       ...draft,
       lines: draft.lines.filter((line) => !line.visitId || !settled.has(`${line.kind} ${line.visitId}`)),
@@ -238,7 +251,7 @@ export async function insertInvoices(
           number: invoiceNumber(year, next),
           customer_id: draft.customerId,
           plan_id: draft.planId,
-          period_month: invoice.period,
+          period_month: periodOf(draft),
           status: settled ? ("paid" as const) : ("open" as const),
           paid_at: settled ? invoice.issuedAt : null,
           issued_on: invoice.issuedOn,
@@ -248,13 +261,17 @@ export async function insertInvoices(
         };
       }),
     )
-    .returning(["id", "plan_id", "customer_id", "number", "total_cents"])
+    .returning(["id", "plan_id", "customer_id", "number", "total_cents", "period_month"])
     .execute();
   await trx.updateTable("invoice_number_counters").set({ last_number: next }).where("year", "=", year).execute();
 
-  const idOf = new Map(inserted.map((row) => [row.plan_id ?? `customer:${row.customer_id}`, row.id]));
+  const keyOf = (owner: string, period: string | Date) =>
+    `${owner} ${typeof period === "string" ? period.slice(0, 10) : period.toISOString().slice(0, 10)}`;
+  const idOf = new Map(
+    inserted.map((row) => [keyOf(row.plan_id ?? `customer:${row.customer_id}`, row.period_month), row.id]),
+  );
   const lines = fresh.flatMap((draft) => {
-    const invoiceId = idOf.get(draft.planId ?? `customer:${draft.customerId}`)!;
+    const invoiceId = idOf.get(keyOf(draft.planId ?? `customer:${draft.customerId}`, periodOf(draft)))!;
     return draft.lines.map((line, position) => ({
       invoice_id: invoiceId,
       kind: line.kind,
@@ -270,7 +287,7 @@ export async function insertInvoices(
       .values(lines.slice(start, start + 2000))
       .execute();
   }
-  return inserted;
+  return inserted.map((row) => ({ ...row, period_month: keyOf("", row.period_month).trim() }));
 }
 
 export type InsertedInvoice = {
@@ -279,6 +296,8 @@ export type InsertedInvoice = {
   customer_id: string;
   number: string;
   total_cents: number;
+  /** The month it bills ("YYYY-MM-01"). */
+  period_month?: string;
   /** Credit on file that paid part of it when it was issued. */
   credit_applied_cents?: number;
 };
@@ -330,7 +349,7 @@ export async function countInvoicesOf(db: Db, period: string): Promise<number> {
 export type MonthBilling = {
   plan_id: string;
   month: string;
-  /** What the plan's invoice for the month charged for it (its month or prorated month line). */
+  /** What the plan's invoice for the month charged for it (its month or prorated month line, and a change's adjustments). */
   billed: number;
   /** The skip credits already given for visits of that month. */
   credited: number;
@@ -361,6 +380,13 @@ export async function listMonthBilling(
         and i.period_month < ${untilMonth} and i.status <> 'void'
         and l.kind in ('plan_month', 'prorated_month')
       group by i.plan_id, i.period_month
+    ), adjusted as (
+      -- A plan change's adjustments of the month (decision 117), on a later invoice that is not void.
+      select a.plan_id, a.month, sum(a.amount_cents)::int8 as adjusted
+      from plan_adjustments a left join invoices ai on ai.id = a.invoice_id
+      where a.plan_id = any(${sql.val([...planIds])}::uuid[]) and a.month >= ${fromMonth}
+        and a.month < ${untilMonth} and (ai.id is null or ai.status <> 'void')
+      group by a.plan_id, a.month
     ), credited as (
       select s.plan_id, date_trunc('month', s.plan_slot)::date as month, sum(-l.amount_cents)::int8 as credited
       from services s join invoice_lines l on l.visit_id = s.id and l.kind = 'skip_credit'
@@ -368,8 +394,9 @@ export async function listMonthBilling(
         and s.plan_slot < ${untilMonth}
       group by s.plan_id, date_trunc('month', s.plan_slot)
     )
-    select b.plan_id, b.month, b.billed, coalesce(c.credited, 0) as credited
-    from billed b left join credited c on c.plan_id = b.plan_id and c.month = b.month`.execute(db);
+    select b.plan_id, b.month, b.billed + coalesce(a.adjusted, 0) as billed, coalesce(c.credited, 0) as credited
+    from billed b left join credited c on c.plan_id = b.plan_id and c.month = b.month
+    left join adjusted a on a.plan_id = b.plan_id and a.month = b.month`.execute(db);
   return rows.map((row) => ({
     plan_id: row.plan_id,
     month: typeof row.month === "string" ? row.month.slice(0, 10) : row.month.toISOString().slice(0, 10),

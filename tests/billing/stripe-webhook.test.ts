@@ -170,6 +170,17 @@ describe("POST /resources/webhooks/stripe", () => {
       { invoice_id: invoiceId, reason: "Your card was declined." },
     ]);
     expect((await state(invoiceId)).payments).toEqual([]);
+    // The invoice is not due yet (decision 117): a declined Pay now starts no retries, no pause
+    // countdown and no "payment failed" e-mail.
+    expect(
+      await db()
+        .selectFrom("invoices")
+        .select(["first_failed_at", "next_charge_on", "charge_attempts"])
+        .where("id", "=", invoiceId)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ first_failed_at: null, next_charge_on: null, charge_attempts: 0 });
+    expect(await db().selectFrom("invoice_charge_failures").select("id").execute()).toEqual([]);
+    expect(await db().selectFrom("outbox").select("id").where("kind", "=", "payment_failed").execute()).toEqual([]);
 
     // The customer tried another card on Stripe's page: the intent succeeded; its events come late.
     Object.assign(stripe.current.paymentIntents.get(paymentIntent.id)!, { status: "succeeded", amount_received: 8900 });

@@ -69,10 +69,21 @@ export function skipCreditCents(month: { billed: number; credited: number }, slo
   return Math.min(left, mulDivRound(month.billed, 1, slots));
 }
 
-/** The plan's service days in the month (its weekdays), from `from` on. */
-export function serviceDaysInMonth(weekdays: readonly number[], period: string, from = period): number {
+/**
+ * The plan's service days in the month (its weekdays), from `from` on (and up to `until`): the one
+ * home of "slots in a month" for the first month's share, a skip's credit and a change's proration.
+ */
+export function serviceDaysInMonth(
+  weekdays: readonly number[],
+  period: string,
+  from = period,
+  until = lastDayOf(period),
+): number {
   const start = from > period ? from : period;
-  return slotDays(weekdays, start, lastDayOf(period)).length;
+  const last = lastDayOf(period);
+  const end = until < last ? until : last;
+  if (start > end) return 0;
+  return slotDays(weekdays, start, end).length;
 }
 
 export type MonthCharge = { kind: "plan_month" | "prorated_month"; amountCents: number; visits: number; of: number };

@@ -4,6 +4,7 @@ import {
   dollarsToCents,
   monthCharge,
   monthOf,
+  mulDivRound,
   serviceDaysInMonth,
   settlementWindow,
   skipCreditCents,
@@ -11,6 +12,7 @@ import {
 } from "./billing-rules";
 import { applyCreditOnFile } from "./customer-credit.server";
 import { priceForMonth, totalCents } from "./plan-prices";
+import type { Terms } from "./prorations";
 import { applyCataloguePrices } from "./price-changes.server";
 import { expireStaleCheckoutsOf } from "./stripe-checkout-expiry.server";
 import { queueInvoiceEmails } from "./billing-emails.server";
@@ -35,6 +37,13 @@ import {
   type PlanToBill,
   type SkippedVisit,
 } from "~/models/invoice-run.server";
+import {
+  listPlanChanges,
+  listUnbilledAdjustments,
+  markAdjustmentsBilled,
+  type PlanChangeTerms,
+  type UnbilledAdjustment,
+} from "~/models/plan-adjustment.server";
 import { withAdvisoryLock } from "~/utils/advisory-lock.server";
 import { formatBusinessDate } from "~/utils/business-time";
 import { getDb, type Db } from "~/utils/db.server";
@@ -224,7 +233,7 @@ async function billPlans(conn: Db, run: Run) {
     const toBill = plans.filter((plan) => !invoiced.has(plan.id));
     if (toBill.length > 0) {
       const planIds = toBill.map((plan) => plan.id);
-      const [skips, oneTimes, months] = await Promise.all([
+      const [skips, oneTimes, months, adjustments, changes] = await Promise.all([
         run.rules.creditSkippedVisits
           ? listUncreditedSkips(conn, planIds, run.window.from, run.window.until)
           : Promise.resolve([]),
@@ -236,11 +245,48 @@ async function billPlans(conn: Db, run: Run) {
         run.rules.creditSkippedVisits
           ? listMonthBilling(conn, planIds, monthOf(run.window.from), addMonths(monthOf(run.window.until), 1))
           : Promise.resolve([]),
+        listUnbilledAdjustments(conn, planIds),
+        listPlanChanges(conn, planIds),
       ]);
-      const drafts = planInvoices(toBill, skips, oneTimes, months, run);
+      const drafts = [
+        ...(await firstMonthRemainders(conn, toBill, run)),
+        ...planInvoices(toBill, { skips, oneTimes, months, adjustments, changes }, run),
+      ];
       await write(conn, run, drafts);
     }
   }
+}
+
+/**
+ * With a billing day other than 1, a plan that started after the billing date of the month before
+ * the one billed (its start month was billed before it existed) gets that month's remainder on an
+ * invoice of its own (decision 117), as the run would have billed it: the share of the visits left
+ * from its start. Not for a month before billing began here (the owner billed it by hand).
+ */
+async function firstMonthRemainders(conn: Db, plans: readonly PlanToBill[], run: Run): Promise<DraftInvoice[]> {
+  const previous = addMonths(run.period, -1);
+  if (run.rules.billingDay <= 1 || run.firstInvoicedMonth === null || previous < run.firstInvoicedMonth) return [];
+  const started = plans.filter((plan) => monthOf(plan.start_date) === previous);
+  if (started.length === 0) return [];
+  const invoiced = await findInvoicedPlans(
+    conn,
+    started.map((plan) => plan.id),
+    previous,
+  );
+  return started.flatMap((plan): DraftInvoice[] => {
+    const monthly = run.prices.monthlyCents(plan, previous);
+    if (invoiced.has(plan.id) || monthly === null) return [];
+    const charge = monthCharge(plan, previous, monthly, run.rules.prorateFirstMonth);
+    if (!charge) return [];
+    return [
+      {
+        customerId: plan.customer_id,
+        planId: plan.id,
+        period: previous,
+        lines: [planMonthLine(plan, previous, charge)],
+      },
+    ];
+  });
 }
 
 /** The one-time services of customers with no plan invoice this month: an invoice of them alone. */
@@ -284,6 +330,22 @@ async function write(conn: Db, run: Run, drafts: DraftInvoice[]) {
         footer,
         issuedAt: run.now,
       });
+      // The plan changes' adjustments these invoices bill are billed now, in their transaction.
+      const invoiceOfPlan = new Map(
+        fresh.flatMap((invoice) =>
+          invoice.plan_id && invoice.period_month === run.period ? [[invoice.plan_id, invoice.id]] : [],
+        ),
+      );
+      await markAdjustmentsBilled(
+        trx,
+        chunk.flatMap((draft) => {
+          const invoiceId = draft.planId && !draft.period ? invoiceOfPlan.get(draft.planId) : undefined;
+          if (!invoiceId) return [];
+          return draft.lines.flatMap((line) =>
+            line.adjustmentId ? [{ adjustmentId: line.adjustmentId, invoiceId }] : [],
+          );
+        }),
+      );
       // Credit on file pays what it can of the new invoices first ("Credit from previous invoices"),
       // and an invoice settled at issue with credits beyond its charges leaves credit on file.
       const credit = await applyCreditOnFile(
@@ -315,15 +377,22 @@ async function write(conn: Db, run: Run, drafts: DraftInvoice[]) {
   }
 }
 
-function planInvoices(
-  plans: readonly PlanToBill[],
-  skips: readonly SkippedVisit[],
-  oneTimes: readonly OneTimeVisit[],
-  months: readonly MonthBilling[],
-  run: Run,
-): DraftInvoice[] {
+type PlanBatchFacts = {
+  skips: readonly SkippedVisit[];
+  oneTimes: readonly OneTimeVisit[];
+  months: readonly MonthBilling[];
+  /** Plan changes' adjustments not billed yet (decision 117). */
+  adjustments: readonly UnbilledAdjustment[];
+  /** Plan changes with the terms before each: a skip is credited at the terms of its day. */
+  changes: readonly PlanChangeTerms[];
+};
+
+function planInvoices(plans: readonly PlanToBill[], facts: PlanBatchFacts, run: Run): DraftInvoice[] {
+  const { skips, oneTimes, months } = facts;
   const skipsOf = groupBy(skips, (skip) => skip.plan_id!);
   const oneTimesOf = groupBy(oneTimes, (visit) => visit.customer_id);
+  const adjustmentsOf = groupBy(facts.adjustments, (adjustment) => adjustment.plan_id);
+  const changesOf = groupBy(facts.changes, (change) => change.plan_id);
   const monthOfPlan = new Map(months.map((month) => [`${month.plan_id} ${month.month}`, { ...month }]));
   const drafts: DraftInvoice[] = [];
   for (const plan of plans) {
@@ -334,27 +403,29 @@ function planInvoices(
     }
     const charge = monthCharge(plan, run.period, monthly, run.rules.prorateFirstMonth);
     if (!charge) continue;
-    const month = monthName(run.period);
-    const lines: DraftLine[] = [
-      {
-        kind: charge.kind,
-        description:
-          charge.kind === "plan_month"
-            ? `${plan.catalogue_plan_name}, ${month}`
-            : `${plan.catalogue_plan_name}, ${month}: ${charge.visits} of ${charge.of} visits (from ${dayName(plan.start_date)})`,
+    const lines: DraftLine[] = [planMonthLine(plan, run.period, charge)];
+    // A plan change's adjustments of earlier months, either sign (decision 117).
+    for (const adjustment of adjustmentsOf.get(plan.id) ?? []) {
+      lines.push({
+        kind: "plan_change",
+        description: adjustment.description,
         visitId: null,
-        amountCents: charge.amountCents,
-      },
-    ];
+        amountCents: adjustment.amount_cents,
+        adjustmentId: adjustment.id,
+      });
+    }
     // A skipped visit is worth what its month was billed divided by that month's visits, and a
-    // month's credits never exceed what it was billed (docs/decisions/113).
+    // month's credits never exceed what it was billed (docs/decisions/113); a month a plan change
+    // touched, the rate of the terms in force on its day (decision 117).
     const bySlot = [...(skipsOf.get(plan.id) ?? [])].sort((a, b) => (a.plan_slot < b.plan_slot ? -1 : 1));
     for (const skip of bySlot) {
       if (!skippedWithNotice(skip, run.rules.changeNoticeHours)) continue;
       const month = monthBilled(monthOfPlan, plan, monthOf(skip.plan_slot), monthly, run);
       if (!month) continue;
-      const slots = serviceDaysInMonth(plan.weekdays, monthOf(skip.plan_slot), plan.start_date);
-      const credit = skipCreditCents(month, slots);
+      const inForce = termsOn(changesOf.get(plan.id) ?? [], plan, skip.plan_slot);
+      const credit = inForce
+        ? Math.min(Math.max(0, month.billed - month.credited), visitRate(inForce, monthOf(skip.plan_slot)))
+        : skipCreditCents(month, serviceDaysInMonth(plan.weekdays, monthOf(skip.plan_slot), plan.start_date));
       if (credit <= 0) continue;
       month.credited += credit;
       lines.push({
@@ -371,6 +442,24 @@ function planInvoices(
     drafts.push({ customerId: plan.customer_id, planId: plan.id, lines });
   }
   return drafts;
+}
+
+/** The line of a plan's month: the whole month, or its share by the visits left from its start. */
+function planMonthLine(
+  plan: PlanToBill,
+  period: string,
+  charge: NonNullable<ReturnType<typeof monthCharge>>,
+): DraftLine {
+  const month = monthName(period);
+  return {
+    kind: charge.kind,
+    description:
+      charge.kind === "plan_month"
+        ? `${plan.catalogue_plan_name}, ${month}`
+        : `${plan.catalogue_plan_name}, ${month}: ${charge.visits} of ${charge.of} visits (from ${dayName(plan.start_date)})`,
+    visitId: null,
+    amountCents: charge.amountCents,
+  };
 }
 
 /**
@@ -393,6 +482,31 @@ function monthBilled(
   const assumed = { plan_id: plan.id, month, billed: charge?.amountCents ?? 0, credited: 0 };
   months.set(key, assumed);
   return assumed;
+}
+
+/**
+ * The terms (service days, monthly price) a plan was billed by on `day`, when a change touched
+ * that day's month: those before the first change from a later day, else the plan's as it is.
+ * Null when no change applies from after the month's first day: the month was billed as the plan
+ * is, and the rule of decision 113 applies unchanged.
+ */
+function termsOn(changes: readonly PlanChangeTerms[], plan: PlanToBill, day: string): Terms | null {
+  const month = monthOf(day);
+  if (!changes.some((change) => change.from_day > month)) return null;
+  const before = changes.find((change) => change.from_day > day);
+  if (!before) return { weekdays: plan.weekdays, monthlyCents: monthlyOf(plan, month) };
+  return { weekdays: before.old_weekdays, monthlyCents: before.old_monthly_cents ?? monthlyOf(plan, month) };
+}
+
+function monthlyOf(plan: PlanToBill, month: string): number {
+  const price = priceForMonth(plan, month);
+  return price ? totalCents(price) : 0;
+}
+
+/** One visit's rate under these terms: their monthly price ÷ their slots in the month. */
+function visitRate(terms: Terms, month: string): number {
+  const slots = serviceDaysInMonth(terms.weekdays, month);
+  return slots > 0 ? mulDivRound(terms.monthlyCents, 1, slots) : 0;
 }
 
 /**

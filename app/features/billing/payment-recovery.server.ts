@@ -78,6 +78,8 @@ export type NotePaymentFailedInput = {
   paymentIntentId: string | null;
   /** The attempt that failed, when the caller knows it (the job does; a webhook may not). */
   attempt?: number;
+  /** The customer's own "Pay now" (a Checkout payment), not a charge of the card on file. */
+  payNow?: boolean;
   now: Date;
   context?: RecoveryContext;
 };
@@ -95,6 +97,13 @@ export async function notePaymentFailed(db: Db, input: NotePaymentFailedInput): 
   const write = async (trx: Db) => {
     const invoice = await lockInvoice(trx, input.invoiceId);
     if (!invoice || invoice.status !== "open") return { recorded: false };
+    // A "Pay now" declined before the invoice is due is not a missed payment (decision 117):
+    // Stripe's page told the customer, and nothing is late yet, so no retry, no pause countdown
+    // and no e-mail; the collection charges the card on file on the due day as usual.
+    if (input.payNow && invoice.due_on !== null && businessToday(input.now) < String(invoice.due_on).slice(0, 10)) {
+      log.info("billing.payment_failed_before_due", { invoiceId: invoice.id, dueOn: invoice.due_on });
+      return { recorded: false };
+    }
     if (input.paymentIntentId && (await hasChargeFailureForIntent(trx, input.paymentIntentId))) {
       return { recorded: false };
     }

@@ -12,7 +12,7 @@ import { log } from "~/utils/logger.server";
  */
 export async function onStripePaymentFailed(
   db: Db,
-  input: { invoiceId: string; reason: string; paymentIntentId: string | null; now: Date },
+  input: { invoiceId: string; reason: string; paymentIntentId: string | null; payNow?: boolean; now: Date },
 ) {
   await insertPaymentFailure(db, {
     invoiceId: input.invoiceId,
@@ -24,6 +24,7 @@ export async function onStripePaymentFailed(
     invoiceId: input.invoiceId,
     reason: input.reason,
     paymentIntentId: input.paymentIntentId,
+    payNow: input.payNow,
     now: input.now,
   });
   log.info("stripe.payment_failed", {

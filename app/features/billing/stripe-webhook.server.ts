@@ -213,6 +213,8 @@ async function paymentFailed(db: Db, paymentIntentId: string, now: Date) {
     invoiceId: invoice.id,
     reason: intent.last_payment_error?.message ?? "The payment failed.",
     paymentIntentId: intent.id,
+    // The off-session charges name their attempt; a Checkout payment ("Pay now") does not.
+    payNow: !intent.metadata?.attempt,
     now,
   });
 }

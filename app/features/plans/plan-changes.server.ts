@@ -14,7 +14,9 @@ import {
   scheduleRules,
 } from "./plan-schedule";
 import { getAddOns, getCatalogue, getSiteSettings } from "~/content/content.server";
-import { cataloguePrice, type LockedPrice } from "~/features/billing/plan-prices";
+import { currentPeriod } from "~/features/billing/billing-rules";
+import { cataloguePrice, priceForMonth, totalCents, type LockedPrice } from "~/features/billing/plan-prices";
+import { changeAdjustments, monthsTouched, type ProrationRule } from "~/features/billing/prorations";
 import type { PlanRules } from "~/content/types";
 import { enqueueEmail } from "~/features/outbox/outbox.server";
 import { addDays, businessToday, startOfBusinessDay } from "~/features/visits/visit-dates";
@@ -35,6 +37,7 @@ import {
   setPlanVisit,
   type PlanVisitRow,
 } from "~/models/plan-visit.server";
+import { insertPlanAdjustments, insertPlanChange, listBilledMonths } from "~/models/plan-adjustment.server";
 import { recordVisitEvent } from "~/models/visit.server";
 import { formatBusinessDate } from "~/utils/business-time";
 import type { Db } from "~/utils/db.server";
@@ -391,6 +394,8 @@ export type ChangePlanInput = {
   actor: PlanActor;
   now: Date;
   rules?: PlanRules;
+  /** The owner's billing day (Site settings > Billing); by default Sanity's. */
+  billingDay?: number;
 };
 
 /** An admin changes the plan (catalogue plan, days, dogs, yard) from a date on. */
@@ -407,9 +412,18 @@ export async function changePlan(db: Db, input: ChangePlanInput): Promise<Custom
   // The changed plan is priced as the catalogue prices it today; a new price waiting for its day
   // no longer applies to it (the customer agreed to this one).
   const price = await priceToLock(input.cataloguePlan._id, input.dogCount);
+  const billingDay = input.billingDay ?? (await getSiteSettings()).billingRules.billingDay;
   return db.transaction().execute(async (trx) => {
     const current = await lockCustomersPlan(trx, input.planId, input.customerId);
     if (current.status === "cancelled") throw new PlanChangeError("This plan is cancelled.", 409);
+    await prorateChange(trx, current, {
+      weekdays,
+      price,
+      fromDate,
+      today,
+      billingDay,
+      name: input.cataloguePlan.name,
+    });
     const plan = await updatePlan(trx, current.id, {
       catalogue_plan_id: input.cataloguePlan._id,
       catalogue_plan_name: input.cataloguePlan.name,
@@ -443,6 +457,79 @@ export async function changePlan(db: Db, input: ChangePlanInput): Promise<Custom
     return plan;
   });
 }
+
+/**
+ * A change's prorations (docs/decisions/117), in the change's transaction: the old terms are kept
+ * (a skip of theirs is credited at their rate), and each month the change touches gets an
+ * adjustment for the plan's next invoice: a month billed already at the old terms owes the new
+ * ones' share of its days from the change on, less the old ones'; a month still to be billed (it
+ * is billed as the plan now is) the other way round for its days before the change. A change that
+ * applies at once is prorated by the slots each plan covers, a dated one by the days.
+ */
+async function prorateChange(
+  trx: Db,
+  current: CustomerPlan,
+  change: {
+    weekdays: readonly number[];
+    price: LockedPrice | null;
+    fromDate: string;
+    today: string;
+    billingDay: number;
+    name: string;
+  },
+) {
+  const changeId = await insertPlanChange(trx, {
+    planId: current.id,
+    fromDay: change.fromDate,
+    oldWeekdays: current.weekdays,
+    oldMonthlyCents: priceOrNull(current, monthOfDay(change.fromDate)),
+  });
+  const firstMonth = monthOfDay(change.today < change.fromDate ? change.today : change.fromDate);
+  const billed = new Set(await listBilledMonths(trx, current.id, firstMonth));
+  const lastBilled = [...billed].sort().pop() ?? null;
+  // A month before the one billed now that has no invoice is never billed: nothing to adjust.
+  const billedFrom = currentPeriod(change.today, change.billingDay);
+  const months = monthsTouched(change.today, change.fromDate, lastBilled).flatMap((month) => {
+    const old = priceOrNull(current, month);
+    const isBilled = billed.has(month);
+    if (old === null || (!isBilled && month < billedFrom)) return [];
+    return [{ month, billed: isBilled, oldMonthlyCents: old }];
+  });
+  const nextMonthly = change.price ? totalCents(change.price) : priceOrNull(current, monthOfDay(change.fromDate));
+  if (nextMonthly === null) return;
+  const rule: ProrationRule = change.fromDate === change.today ? "slots" : "days";
+  const adjustments = changeAdjustments({
+    oldWeekdays: current.weekdays,
+    next: { weekdays: change.weekdays, monthlyCents: nextMonthly },
+    startDate: current.start_date,
+    fromDay: change.fromDate,
+    rule,
+    months,
+  });
+  await insertPlanAdjustments(
+    trx,
+    adjustments.map((adjustment) => ({
+      planId: current.id,
+      changeId,
+      month: adjustment.month,
+      amountCents: adjustment.amountCents,
+      description:
+        `Plan change to ${change.name} from ${formatDay(change.fromDate)}: ${monthTitle(adjustment.month)}, by the ${rule === "slots" ? "visits" : "days"} each plan covers`.slice(
+          0,
+          300,
+        ),
+    })),
+  );
+}
+
+function priceOrNull(plan: CustomerPlan, month: string): number | null {
+  const price = priceForMonth(plan, month);
+  return price ? totalCents(price) : null;
+}
+
+const monthOfDay = (day: string) => `${day.slice(0, 7)}-01`;
+const monthTitleFormat = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
+const monthTitle = (month: string) => monthTitleFormat.format(new Date(`${month}T00:00:00Z`));
 
 export type PlanActionInput = { planId: string; customerId: string; actor: PlanActor; now: Date; rules?: PlanRules };
 
