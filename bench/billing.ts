@@ -55,7 +55,8 @@ async function seed(db: Kysely<Database>, customers: number) {
     db,
   );
   await sql`insert into customer_plans (customer_id, catalogue_plan_id, catalogue_plan_name, visits_per_week, weekdays,
-      dog_count, yard_size, start_date, status, paused_from, paused_until, cancelled_at, last_visit_date)
+      dog_count, yard_size, start_date, status, paused_from, paused_until, cancelled_at, last_visit_date,
+      price_cents, add_on_cents)
     select id,
       (array['servicePlan.weekly','servicePlan.twice-weekly','servicePlan.thrice-weekly'])[k],
       (array['Weekly Swift Service','Twice-Weekly Swift Service','Triple Swift Service'])[k],
@@ -64,7 +65,9 @@ async function seed(db: Kysely<Database>, customers: number) {
       1 + n % 3, 'medium', ${PERIOD}::date - 90,
       case n % 20 when 0 then 'paused' when 1 then 'cancelled' else 'active' end,
       case when n % 20 = 0 then ${PERIOD}::date end, case when n % 20 = 0 then ${PERIOD}::date + 13 end,
-      case when n % 20 = 1 then now() end, case when n % 20 = 1 then ${PERIOD}::date - 40 end
+      case when n % 20 = 1 then now() end, case when n % 20 = 1 then ${PERIOD}::date - 40 end,
+      -- The prices locked on the plans as the app stores them (decision 116): the bundled catalogue's.
+      (array[8900, 15900, 22500])[k], (array[0, 1500, 2500])[1 + n % 3]
     from (select id, n, case when n % 10 < 6 then 1 when n % 10 < 9 then 2 else 3 end as k
       from (select id, split_part(split_part(email, '@', 1), 'bill', 2)::int as n from users
         where email like '%@bench.example') c) p`.execute(db);

@@ -2,8 +2,9 @@ import fc from "fast-check";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
-import { addVisit, at8, bill, createPlan, hoursBefore } from "../helpers/billing-fixtures";
-import { addMonths, lastDayOf } from "~/features/billing/billing-rules";
+import { RULES, addVisit, at8, bill, createPlan, hoursBefore } from "../helpers/billing-fixtures";
+import { createUser } from "../helpers/factories";
+import { addMonths, billingDateOf, lastDayOf, monthOf } from "~/features/billing/billing-rules";
 import type { MailContext } from "~/features/billing/payment-recovery-emails.server";
 import {
   BillingError,
@@ -13,7 +14,10 @@ import {
   reversePayment,
   voidInvoice,
 } from "~/features/billing/payments.server";
+import { shareOfMonth, type ProrationRule, type Terms } from "~/features/billing/prorations";
+import { changePlan } from "~/features/plans/plan-changes.server";
 import { slotDays } from "~/features/plans/plan-schedule";
+import { addDays, businessToday } from "~/features/visits/visit-dates";
 
 /**
  * The Terms' money promises as properties (issue 34, docs/decisions/113), over random sequences
@@ -28,7 +32,10 @@ import { slotDays } from "~/features/plans/plan-schedule";
  *  - no month's skip credits exceed what the month was billed;
  *  - every completed one-time service is on exactly one invoice;
  *  - running the billing run again changes nothing;
- *  - a refusal stores nothing.
+ *  - a refusal stores nothing;
+ *  - plan changes at once and from a later day (docs/decisions/117): no month bills a plan more
+ *    than its price for the slots (or, for a dated change, the days) each of its terms covered;
+ * with billing day 1 and with billing day 15.
  */
 const database = useAppDatabase();
 const db = () => database.current.db;
@@ -46,7 +53,33 @@ type Step =
   | { kind: "refund"; pick: number; share: number }
   | { kind: "reverse"; pick: number; share: number }
   | { kind: "void"; pick: number }
-  | { kind: "writeOff"; pick: number };
+  | { kind: "writeOff"; pick: number }
+  | { kind: "change"; to: number; after: number }
+  | { kind: "datedChange"; to: number; after: number; ahead: number };
+
+/** The bundled catalogue's subscriptions (changePlan prices a change from it), for one dog. */
+const PLANS = [
+  { choice: { _id: "servicePlan.weekly", name: "Weekly Swift Service", visitsPerWeek: 1 }, weekdays: [2], cents: 8900 },
+  {
+    choice: { _id: "servicePlan.twice-weekly", name: "Twice-Weekly Swift Service", visitsPerWeek: 2 },
+    weekdays: [2, 4],
+    cents: 15900,
+  },
+  {
+    choice: { _id: "servicePlan.thrice-weekly", name: "Triple Swift Service", visitsPerWeek: 3 },
+    weekdays: [1, 3, 5],
+    cents: 22500,
+  },
+];
+const planRules = {
+  changeNoticeHours: 24,
+  longestPauseDays: 90,
+  horizonDays: 28,
+  firstVisitTime: "08:00",
+  closedDays: [],
+};
+/** The terms the test itself knows the plan had: from a day on, and how the change is prorated. */
+type Segment = { from: string; terms: Terms; rule: ProrationRule };
 
 const share = fc.integer({ min: 1, max: 120 });
 const pick = fc.nat({ max: 20 });
@@ -60,6 +93,19 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant("reverse" as const), pick, share }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant("void" as const), pick }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant("writeOff" as const), pick }), weight: 1 },
+  {
+    arbitrary: fc.record({ kind: fc.constant("change" as const), to: fc.nat({ max: 2 }), after: fc.nat({ max: 20 }) }),
+    weight: 1,
+  },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant("datedChange" as const),
+      to: fc.nat({ max: 2 }),
+      after: fc.nat({ max: 20 }),
+      ahead: fc.integer({ min: 1, max: 20 }),
+    }),
+    weight: 1,
+  },
 );
 
 let sequence = 0;
@@ -77,7 +123,7 @@ async function invoicesOf(customerId: string) {
   return db().selectFrom("invoices").selectAll().where("customer_id", "=", customerId).orderBy("number").execute();
 }
 
-async function checkBooks(customerId: string, planId: string) {
+async function checkBooks(customerId: string, planId: string, segments: readonly Segment[] = []) {
   const entries = await ledgerOf(customerId);
   const invoices = await invoicesOf(customerId);
   for (const entry of entries) expect(Number.isInteger(entry.amount_cents)).toBe(true);
@@ -99,19 +145,30 @@ async function checkBooks(customerId: string, planId: string) {
     }
     if (invoice.status === "open") expect(invoice.paid_cents).toBeLessThan(invoice.total_cents);
   }
-  // No month's credits above its bill.
+  // No month's credits above its bill (with a plan change's adjustments of it), and no month
+  // billed above the price of the slots (or days) each of its terms covered.
   const { rows } = await sql<{ month: string; billed: string; credited: string }>`
-    select b.month::text, b.billed, coalesce(c.credited, 0) as credited from (
+    select b.month::text, b.billed + coalesce(a.adjusted, 0) as billed, coalesce(c.credited, 0) as credited from (
       select i.period_month as month, sum(l.amount_cents) as billed from invoices i
       join invoice_lines l on l.invoice_id = i.id
       where i.plan_id = ${planId} and l.kind in ('plan_month', 'prorated_month') and i.status <> 'void'
       group by i.period_month
     ) b left join (
+      select a.month, sum(a.amount_cents) as adjusted from plan_adjustments a
+      left join invoices ai on ai.id = a.invoice_id
+      where a.plan_id = ${planId} and (ai.id is null or ai.status <> 'void') group by a.month
+    ) a on a.month = b.month left join (
       select date_trunc('month', s.plan_slot)::date as month, sum(-l.amount_cents) as credited
       from invoice_lines l join services s on s.id = l.visit_id
       where l.kind = 'skip_credit' and s.plan_id = ${planId} group by 1
     ) c on c.month = b.month`.execute(db());
-  for (const row of rows) expect(Number(row.credited)).toBeLessThanOrEqual(Number(row.billed));
+  for (const row of rows) {
+    expect(Number(row.credited)).toBeLessThanOrEqual(Number(row.billed));
+    if (segments.length > 0) {
+      const cap = priceOfMonth(segments, row.month.slice(0, 10));
+      expect(Number(row.billed), `${row.month} billed above ${cap.cents}`).toBeLessThanOrEqual(cap.cents + cap.pieces);
+    }
+  }
   // Every completed one-time service on exactly one invoice once its month was billed.
   const { rows: services } = await sql<{ id: string; lines: string }>`
     select s.id, (select count(*) from invoice_lines l where l.visit_id = s.id and l.kind = 'one_time_service') as lines
@@ -120,25 +177,51 @@ async function checkBooks(customerId: string, planId: string) {
   return { entries, invoices };
 }
 
-describe("the ledger's promises over random months of events", () => {
+/**
+ * What a month may bill at most: each of the plan's terms' share of the days it covered, by slots
+ * (or by days, for a dated change), and a cent of rounding per share.
+ */
+function priceOfMonth(segments: readonly Segment[], month: string) {
+  const last = lastDayOf(month);
+  let cents = 0;
+  let pieces = 0;
+  segments.forEach((segment, i) => {
+    const until = i + 1 < segments.length ? addDays(segments[i + 1].from, -1) : last;
+    if (until < month || segment.from > last) return;
+    // A month's part is prorated by the rule of the change that bounds it within the month.
+    const inside = i + 1 < segments.length && monthOf(segments[i + 1].from) === month ? segments[i + 1] : segment;
+    cents += shareOfMonth(segment.terms, month, segment.from, until, inside.rule);
+    pieces += 1;
+  });
+  return { cents, pieces };
+}
+
+describe.each([1, 15])("the ledger's promises over random months of events, billing day %i", (billingDay) => {
+  const rules = { ...RULES, billingDay };
+  const at9 = (day: string) => new Date(`${day}T17:00:00Z`);
   it("hold after every step", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 3, maxLength: 12 }), async (steps) => {
         sequence += 1;
         const plan = await createPlan({ weekdays: [2], start_date: "2027-01-04" }, db());
+        const admin = await createUser(db(), { admin: true, fullName: "Owner" });
         const customer = plan.customer_id;
         let month = "2027-03-01";
-        let now = new Date("2027-03-01T17:00:00Z");
+        let now = at9(billingDateOf(month, billingDay));
         let key = 0;
         const nextKey = () => `p${sequence}_${(key += 1)}`;
-        await bill({ db: db(), now, mailContext });
-        let books = await checkBooks(customer, plan.id);
+        const segments: Segment[] = [
+          { from: "2027-01-04", terms: { weekdays: [2], monthlyCents: 8900 }, rule: "slots" },
+        ];
+        const changedMonths = new Set<string>();
+        await bill({ db: db(), now, mailContext, rules });
+        let books = await checkBooks(customer, plan.id, segments);
         const unbilled: string[] = [];
 
         for (const s of steps) {
           const before = books;
           const choose = <T>(items: T[]) =>
-            items.length === 0 ? null : items[s.kind === "month" ? 0 : s.pick % items.length];
+            items.length === 0 ? null : items["pick" in s ? s.pick % items.length : 0];
           let refused = false;
           const attempt = async (work: () => Promise<unknown>) => {
             try {
@@ -150,11 +233,38 @@ describe("the ledger's promises over random months of events", () => {
           };
           switch (s.kind) {
             case "month": {
-              // This month's Tuesdays skipped (with notice) as the bits say, maybe a service, then the
-              // next month billed (and billed again: a second run changes nothing).
-              const slots = slotDays([2], month, lastDayOf(month));
+              // This month's service days skipped (with notice) as the bits say, maybe a service, then
+              // the next month billed (and billed again: a second run changes nothing).
+              const weekdays = segments[segments.length - 1].terms.weekdays;
+              const slots = slotDays(weekdays, month, lastDayOf(month));
               for (const [i, day] of slots.entries()) {
                 if ((s.skips >> i) & 1) {
+                  // A plan change made this slot's visit already: skip that one.
+                  const made = await db()
+                    .selectFrom("services")
+                    .select(["id", "status"])
+                    .where("plan_id", "=", plan.id)
+                    .where("plan_slot", "=", day)
+                    .executeTakeFirst();
+                  if (made) {
+                    if (made.status !== "scheduled") continue;
+                    await db()
+                      .updateTable("services")
+                      .set({ status: "skipped", skip_reason: "customer" })
+                      .where("id", "=", made.id)
+                      .execute();
+                    await db()
+                      .insertInto("service_events")
+                      .values({
+                        service_id: made.id,
+                        kind: "status",
+                        from_status: "scheduled",
+                        to_status: "skipped",
+                        created_at: hoursBefore(at8(day), 72),
+                      } as never)
+                      .execute();
+                    continue;
+                  }
                   await addVisit(db(), {
                     customerId: customer,
                     planId: plan.id,
@@ -176,11 +286,21 @@ describe("the ledger's promises over random months of events", () => {
                 );
               }
               month = addMonths(month, 1);
-              now = new Date(`${month}T17:00:00Z`);
-              await bill({ db: db(), now, mailContext });
-              const once = await checkBooks(customer, plan.id);
-              await bill({ db: db(), now: new Date(now.getTime() + 3_600_000), mailContext });
-              const twice = await checkBooks(customer, plan.id);
+              const billingDate = at9(billingDateOf(month, billingDay));
+              now = billingDate > now ? billingDate : new Date(now.getTime() + 3_600_000);
+              await bill({ db: db(), now, mailContext, rules });
+              // Every plan change's adjustment made before is on this month's invoice or an earlier one.
+              expect(
+                await db()
+                  .selectFrom("plan_adjustments")
+                  .select("id")
+                  .where("plan_id", "=", plan.id)
+                  .where("invoice_id", "is", null)
+                  .execute(),
+              ).toEqual([]);
+              const once = await checkBooks(customer, plan.id, segments);
+              await bill({ db: db(), now: new Date(now.getTime() + 3_600_000), mailContext, rules });
+              const twice = await checkBooks(customer, plan.id, segments);
               expect(twice.entries).toEqual(once.entries);
               break;
             }
@@ -255,6 +375,39 @@ describe("the ledger's promises over random months of events", () => {
               }
               break;
             }
+            case "change":
+            case "datedChange": {
+              // An admin's change on a day before the next billing date, at once or from a later day;
+              // at most one change a month (the bound below prorates a month by one rule).
+              const today = addDays(businessToday(now), s.after);
+              const fromDay = s.kind === "change" ? today : addDays(today, s.ahead);
+              const next = at9(billingDateOf(addMonths(month, 1), billingDay));
+              if (at9(today) >= next || changedMonths.has(monthOf(today)) || changedMonths.has(monthOf(fromDay))) break;
+              const target = PLANS[s.to];
+              now = at9(today);
+              await changePlan(db(), {
+                planId: plan.id,
+                customerId: customer,
+                cataloguePlan: target.choice,
+                weekdays: target.weekdays,
+                dogCount: 1,
+                yardSize: "medium",
+                fromDate: fromDay,
+                notes: null,
+                actor: { id: admin.id, isAdmin: true },
+                now,
+                rules: planRules,
+                billingDay,
+              });
+              changedMonths.add(monthOf(today));
+              changedMonths.add(monthOf(fromDay));
+              segments.push({
+                from: fromDay,
+                terms: { weekdays: target.weekdays, monthlyCents: target.cents },
+                rule: s.kind === "change" ? "slots" : "days",
+              });
+              break;
+            }
             case "void":
             case "writeOff": {
               const invoice = choose(before.invoices.filter((i) => i.status === "open"));
@@ -267,7 +420,7 @@ describe("the ledger's promises over random months of events", () => {
               break;
             }
           }
-          books = await checkBooks(customer, plan.id);
+          books = await checkBooks(customer, plan.id, segments);
           // The ledger only grows: what was there is there unchanged.
           expect(books.entries.slice(0, before.entries.length)).toEqual(before.entries);
           if (refused) expect(books.entries).toEqual(before.entries);
