@@ -16,6 +16,7 @@ import {
   TEXT_NO_CONSENT,
   TEXT_OPTED_OUT,
   TEXT_UNSUBSCRIBED_AT_TWILIO,
+  textNumberRefused,
 } from "./texts.server";
 import {
   claimNextOutboxMessage,
@@ -36,7 +37,7 @@ import { getEnv } from "~/utils/env.server";
 import { errorFields, log } from "~/utils/logger.server";
 import { isMailConfigured, sendMail, type OutgoingMail } from "~/utils/mailer.server";
 import { getStorage } from "~/utils/storage.server";
-import { isTextConfigured, isTwilioUnsubscribed, sendText } from "~/utils/texts.server";
+import { isTextConfigured, isTwilioUnsubscribed, sendText, twilioUnreachableNumberCode } from "~/utils/texts.server";
 
 /**
  * The product's one e-mail outbox (docs/decisions/031). A capability never sends mail itself: it
@@ -330,6 +331,14 @@ export async function deliverClaimedEmail(
     });
     log.info(recorded ? "outbox.text_unsubscribed" : "outbox.claim_lost", fields);
     return recorded ? "dropped" : "lost";
+  }
+  const refusedCode = text ? twilioUnreachableNumberCode(failure) : null;
+  if (refusedCode !== null) {
+    // An invalid or landline number fails the same way every time: about 40 hours of retries
+    // would only repeat the refusal, so the row is closed with Twilio's reason at once.
+    const dropped = await markOutboxSkipped(id, token, textNumberRefused(refusedCode));
+    log.warn(dropped ? "outbox.text_number_refused" : "outbox.claim_lost", { ...fields, code: refusedCode });
+    return dropped ? "dropped" : "lost";
   }
   const retryAt = nextAttemptAt(message.attempts);
   const recorded = await markOutboxAttemptFailed(id, token, describe(failure), retryAt);
