@@ -177,6 +177,8 @@ export async function insertPaymentReversal(
     note: string | null;
     recordedBy: string | null;
     idempotencyKey: string;
+    /** The lost Stripe dispute this is (docs/decisions/118). */
+    stripeDisputeId?: string | null;
   },
 ): Promise<string | null> {
   const row = await trx
@@ -189,11 +191,61 @@ export async function insertPaymentReversal(
       note: reversal.note,
       recorded_by: reversal.recordedBy,
       idempotency_key: reversal.idempotencyKey,
+      stripe_dispute_id: reversal.stripeDisputeId ?? null,
     })
     .onConflict((oc) => oc.column("idempotency_key").doNothing())
     .returning("id")
     .executeTakeFirst();
   return row?.id ?? null;
+}
+
+/** The lost disputes of an invoice's payments (docs/decisions/118), by payment. */
+export async function listDisputesLostOfInvoice(db: Db, invoiceId: string) {
+  return db
+    .selectFrom("payment_reversals as r")
+    .innerJoin("payments as p", "p.id", "r.payment_id")
+    .select(["r.id", "r.payment_id", "r.amount_cents", "r.reversed_on", "r.stripe_dispute_id"])
+    .where("p.invoice_id", "=", invoiceId)
+    .where("r.kind", "=", "dispute_lost")
+    .orderBy("r.created_at")
+    .execute();
+}
+
+/**
+ * The Billing tab's "Disputes lost": how many there are, and the newest (partial index
+ * payment_reversals_dispute_lost_idx; a business has few).
+ */
+export async function listDisputesLost(db: Db, limit: number) {
+  const [count, rows] = await Promise.all([
+    db
+      .selectFrom("payment_reversals")
+      .select((eb) => eb.fn.countAll<string | number>().as("n"))
+      .where("kind", "=", "dispute_lost")
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom("payment_reversals as r")
+      .innerJoin("payments as p", "p.id", "r.payment_id")
+      .innerJoin("invoices as i", "i.id", "p.invoice_id")
+      .innerJoin("users as u", "u.id", "i.customer_id")
+      .leftJoin("profiles as pr", "pr.user_id", "i.customer_id")
+      .select([
+        "r.id",
+        "r.amount_cents",
+        "r.reversed_on",
+        "r.stripe_dispute_id",
+        "i.id as invoice_id",
+        "i.number",
+        "i.customer_id",
+        "u.email",
+        "pr.full_name",
+      ])
+      .where("r.kind", "=", "dispute_lost")
+      .orderBy("r.created_at", "desc")
+      .orderBy("r.id", "desc")
+      .limit(limit)
+      .execute(),
+  ]);
+  return { count: Number(count.n), rows };
 }
 
 export type LedgerMonth = { opening: number; byKind: Map<LedgerEntryKind, { entries: number; cents: number }> };
