@@ -167,6 +167,44 @@ export async function listCreditNotesOfInvoice(db: Db, invoiceId: string) {
     .execute();
 }
 
+/** One credit note with whom it is for and the invoice it belongs to (its page and PDF). */
+export async function getCreditNote(db: Db, id: string) {
+  return db
+    .selectFrom("credit_notes as cn")
+    .innerJoin("users as u", "u.id", "cn.customer_id")
+    .leftJoin("profiles as p", "p.user_id", "cn.customer_id")
+    .leftJoin("invoices as i", "i.id", "cn.invoice_id")
+    .select([
+      "cn.id",
+      "cn.number",
+      "cn.customer_id",
+      "cn.invoice_id",
+      "cn.reason",
+      "cn.paid_out",
+      "cn.amount_cents",
+      "cn.issued_on",
+      "cn.description",
+      "u.email",
+      "p.full_name",
+      "i.number as invoice_number",
+      "i.status as invoice_status",
+    ])
+    .where("cn.id", "=", id)
+    .executeTakeFirst();
+}
+
+/** A customer's newest credit notes (credit_notes_customer_id_idx), for their Billing page. */
+export async function listCustomerCreditNotes(db: Db, customerId: string, limit: number) {
+  return db
+    .selectFrom("credit_notes")
+    .select(["id", "number", "reason", "paid_out", "amount_cents", "issued_on", "description"])
+    .where("customer_id", "=", customerId)
+    .orderBy("issued_on", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+}
+
 export async function insertPaymentReversal(
   trx: Db,
   reversal: {

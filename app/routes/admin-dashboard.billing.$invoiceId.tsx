@@ -56,7 +56,7 @@ export default function AdminInvoice() {
           {invoice.customer.name || invoice.customer.email}
         </Link>
       </p>
-      <InvoiceDocument invoice={invoice} />
+      <InvoiceDocument invoice={invoice} creditNoteHref={(id) => `/admin-dashboard/billing/credit-notes/${id}`} />
       <section aria-labelledby="payments-heading">
         <h3 id="payments-heading" className={h3Class}>
           Payments
