@@ -253,6 +253,26 @@ describe("charge.dispute.closed", () => {
   });
 });
 
+describe("charge.dispute.funds_withdrawn", () => {
+  it("marks the payment disputed when the opening never came, once; no money moves yet", async () => {
+    const { invoiceId, paymentIntent } = await paidByCard(8900);
+    const dispute = stripe.current.openDispute(paymentIntent.id, { reason: "duplicate" });
+    expect((await send(stripe.current.event("charge.dispute.funds_withdrawn", dispute))).status).toBe(200);
+    const first = await paymentOf(invoiceId);
+    expect(first).toMatchObject({ disputed_at: expect.any(Date), dispute_closed_at: null, reversed_cents: 0 });
+    expect((await send(stripe.current.event("charge.dispute.created", dispute))).status).toBe(200);
+    expect((await paymentOf(invoiceId)).disputed_at).toEqual(first.disputed_at);
+    const row = await db()
+      .selectFrom("payments")
+      .select("dispute_note")
+      .where("id", "=", first.id)
+      .executeTakeFirstOrThrow();
+    expect(row.dispute_note).toBe("The customer disputed this payment with their bank (duplicate).");
+    expect(await reversals()).toEqual([]);
+    expect(await invoiceRow(invoiceId)).toMatchObject({ status: "paid", paid_cents: 8900 });
+  });
+});
+
 describe("an open dispute holds the invoice's charges", () => {
   /** An open invoice a Stripe payment paid $40.00 of, that payment disputed (still open). */
   async function partlyPaidDisputed() {
