@@ -129,6 +129,8 @@ export const OUTBOX_KINDS = [
   "payment_receipt",
   // "Text me again" (migration 0023): the text that asks the number to reply START.
   "text_opt_in",
+  // A dispute lost at the customer's bank (migration 0030): to the owner's address.
+  "dispute_lost",
 ] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 

@@ -460,6 +460,8 @@ export interface PaymentsTable {
   /** A dispute (chargeback) opened in Stripe: when, and what Stripe said. */
   disputed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   dispute_note: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Stripe closed the dispute (won, lost, a warning closed; 0030): null while it is open. */
+  dispute_closed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface RefundsTable {
@@ -509,6 +511,8 @@ export interface PaymentReversalsTable {
   recorded_by: string | null;
   idempotency_key: string;
   created_at: CreatedAt;
+  /** The Stripe dispute a lost dispute is (0030), unique: a replayed event stores nothing more. */
+  stripe_dispute_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /**

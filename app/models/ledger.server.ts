@@ -167,6 +167,44 @@ export async function listCreditNotesOfInvoice(db: Db, invoiceId: string) {
     .execute();
 }
 
+/** One credit note with whom it is for and the invoice it belongs to (its page and PDF). */
+export async function getCreditNote(db: Db, id: string) {
+  return db
+    .selectFrom("credit_notes as cn")
+    .innerJoin("users as u", "u.id", "cn.customer_id")
+    .leftJoin("profiles as p", "p.user_id", "cn.customer_id")
+    .leftJoin("invoices as i", "i.id", "cn.invoice_id")
+    .select([
+      "cn.id",
+      "cn.number",
+      "cn.customer_id",
+      "cn.invoice_id",
+      "cn.reason",
+      "cn.paid_out",
+      "cn.amount_cents",
+      "cn.issued_on",
+      "cn.description",
+      "u.email",
+      "p.full_name",
+      "i.number as invoice_number",
+      "i.status as invoice_status",
+    ])
+    .where("cn.id", "=", id)
+    .executeTakeFirst();
+}
+
+/** A customer's newest credit notes (credit_notes_customer_id_idx), for their Billing page. */
+export async function listCustomerCreditNotes(db: Db, customerId: string, limit: number) {
+  return db
+    .selectFrom("credit_notes")
+    .select(["id", "number", "reason", "paid_out", "amount_cents", "issued_on", "description"])
+    .where("customer_id", "=", customerId)
+    .orderBy("issued_on", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+}
+
 export async function insertPaymentReversal(
   trx: Db,
   reversal: {
@@ -177,6 +215,8 @@ export async function insertPaymentReversal(
     note: string | null;
     recordedBy: string | null;
     idempotencyKey: string;
+    /** The lost Stripe dispute this is (docs/decisions/118). */
+    stripeDisputeId?: string | null;
   },
 ): Promise<string | null> {
   const row = await trx
@@ -189,11 +229,61 @@ export async function insertPaymentReversal(
       note: reversal.note,
       recorded_by: reversal.recordedBy,
       idempotency_key: reversal.idempotencyKey,
+      stripe_dispute_id: reversal.stripeDisputeId ?? null,
     })
     .onConflict((oc) => oc.column("idempotency_key").doNothing())
     .returning("id")
     .executeTakeFirst();
   return row?.id ?? null;
+}
+
+/** The lost disputes of an invoice's payments (docs/decisions/118), by payment. */
+export async function listDisputesLostOfInvoice(db: Db, invoiceId: string) {
+  return db
+    .selectFrom("payment_reversals as r")
+    .innerJoin("payments as p", "p.id", "r.payment_id")
+    .select(["r.id", "r.payment_id", "r.amount_cents", "r.reversed_on", "r.stripe_dispute_id"])
+    .where("p.invoice_id", "=", invoiceId)
+    .where("r.kind", "=", "dispute_lost")
+    .orderBy("r.created_at")
+    .execute();
+}
+
+/**
+ * The Billing tab's "Disputes lost": how many there are, and the newest (partial index
+ * payment_reversals_dispute_lost_idx; a business has few).
+ */
+export async function listDisputesLost(db: Db, limit: number) {
+  const [count, rows] = await Promise.all([
+    db
+      .selectFrom("payment_reversals")
+      .select((eb) => eb.fn.countAll<string | number>().as("n"))
+      .where("kind", "=", "dispute_lost")
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom("payment_reversals as r")
+      .innerJoin("payments as p", "p.id", "r.payment_id")
+      .innerJoin("invoices as i", "i.id", "p.invoice_id")
+      .innerJoin("users as u", "u.id", "i.customer_id")
+      .leftJoin("profiles as pr", "pr.user_id", "i.customer_id")
+      .select([
+        "r.id",
+        "r.amount_cents",
+        "r.reversed_on",
+        "r.stripe_dispute_id",
+        "i.id as invoice_id",
+        "i.number",
+        "i.customer_id",
+        "u.email",
+        "pr.full_name",
+      ])
+      .where("r.kind", "=", "dispute_lost")
+      .orderBy("r.created_at", "desc")
+      .orderBy("r.id", "desc")
+      .limit(limit)
+      .execute(),
+  ]);
+  return { count: Number(count.n), rows };
 }
 
 export type LedgerMonth = { opening: number; byKind: Map<LedgerEntryKind, { entries: number; cents: number }> };

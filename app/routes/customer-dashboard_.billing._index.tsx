@@ -5,6 +5,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { primaryButtonClass, secondaryButtonClass, tapLinkClass } from "~/components/ui-classes";
 import { requireUser } from "~/features/accounts/auth.server";
 import { loadCustomerBilling } from "~/features/billing/billing-pages.server";
+import { loadCustomerCreditNotes } from "~/features/billing/credit-notes.server";
 import { handleCheckoutReturn, handleCustomerBillingAction } from "~/features/billing/customer-payments.server";
 import { InvoiceTable, type InvoiceTableColumn } from "~/features/billing/invoice-table";
 import { PaymentProblemNotice } from "~/features/billing/failed-payments";
@@ -18,8 +19,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   const back = await handleCheckoutReturn(new URL(request.url), user);
   if (back) throw back;
-  const [billing, paymentNotice] = await Promise.all([loadCustomerBilling(user.id), loadPaymentNotice(user.id)]);
-  return json({ ...billing, paymentNotice }, { headers: { "Cache-Control": "private, no-store" } });
+  const [billing, paymentNotice, creditNotes] = await Promise.all([
+    loadCustomerBilling(user.id),
+    loadPaymentNotice(user.id),
+    loadCustomerCreditNotes(user.id),
+  ]);
+  return json({ ...billing, paymentNotice, creditNotes }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 // "Add a card" / "Update card" and "Pay now": 303 to Stripe Checkout.
@@ -33,7 +38,8 @@ export const headers = () => ({ "Cache-Control": "private, no-store" });
 const CUSTOMER_COLUMNS: readonly InvoiceTableColumn[] = ["month", "status", "total", "pdf"];
 
 export default function CustomerBilling() {
-  const { balance, owes, credit, invoices, stripe, card, formKey, paymentNotice } = useLoaderData<typeof loader>();
+  const { balance, owes, credit, invoices, stripe, card, formKey, paymentNotice, creditNotes } =
+    useLoaderData<typeof loader>();
   const busy = useNavigation().state === "submitting";
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
@@ -126,6 +132,23 @@ export default function CustomerBilling() {
           />
         )}
       </section>
+      {creditNotes.length > 0 ? (
+        <section aria-labelledby="credit-notes-heading" className="mt-8">
+          <h2 id="credit-notes-heading" className="text-xl font-semibold text-slate-900 dark:text-white">
+            Credit notes
+          </h2>
+          <ul className="mt-2 space-y-2" data-testid="credit-notes">
+            {creditNotes.map((note) => (
+              <li key={note.id}>
+                <Link to={`/customer-dashboard/billing/credit-notes/${note.id}`} className={tapLinkClass}>
+                  Credit note {note.number}
+                </Link>{" "}
+                of {note.date}: {note.reason}, {note.amount} ({note.paidOut})
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
     </div>
   );
 }

@@ -13,13 +13,14 @@ import {
   reversePayment,
   voidInvoice,
 } from "~/features/billing/payments.server";
+import { recordDisputeLost } from "~/features/billing/stripe-disputes.server";
 import { slotDays } from "~/features/plans/plan-schedule";
 
 /**
  * The Terms' money promises as properties (issue 34, docs/decisions/113), over random sequences
  * of months and events run through the real workflow on a real database: months billed with
  * random skips and one-time services, payments by hand and by card (some beyond what is owed),
- * refunds, reversals, voids and write-offs. After every step:
+ * refunds, reversals, disputes lost (replayed), voids and write-offs. After every step:
  *  - the balance is the ledger's sum, and equals what open invoices owe less credit on file, with
  *    never both at once (credit is used at once), and never negative credit;
  *  - no entry ever changes (the ledger so far is a prefix of the ledger after);
@@ -45,6 +46,7 @@ type Step =
   | { kind: "pay"; pick: number; share: number; card: boolean }
   | { kind: "refund"; pick: number; share: number }
   | { kind: "reverse"; pick: number; share: number }
+  | { kind: "disputeLost"; pick: number; share: number }
   | { kind: "void"; pick: number }
   | { kind: "writeOff"; pick: number };
 
@@ -58,6 +60,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant("pay" as const), pick, share, card: fc.boolean() }), weight: 3 },
   { arbitrary: fc.record({ kind: fc.constant("refund" as const), pick, share }), weight: 2 },
   { arbitrary: fc.record({ kind: fc.constant("reverse" as const), pick, share }), weight: 1 },
+  { arbitrary: fc.record({ kind: fc.constant("disputeLost" as const), pick, share }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant("void" as const), pick }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant("writeOff" as const), pick }), weight: 1 },
 );
@@ -253,6 +256,32 @@ describe("the ledger's promises over random months of events", () => {
                   }),
                 );
               }
+              break;
+            }
+            case "disputeLost": {
+              // The bank takes back part or all (or more than is left) of a card payment; Stripe
+              // may tell us twice: the second changes nothing.
+              const payments = await db()
+                .selectFrom("payments as p")
+                .innerJoin("invoices as i", "i.id", "p.invoice_id")
+                .select(["p.id", "p.invoice_id", "p.amount_cents"])
+                .where("i.customer_id", "=", customer)
+                .where("p.method", "=", "stripe")
+                .orderBy("p.created_at")
+                .execute();
+              const payment = choose(payments);
+              if (!payment) break;
+              const lost = {
+                disputeId: `du_${nextKey()}`,
+                paymentId: payment.id,
+                invoiceId: payment.invoice_id,
+                amountCents: Math.max(1, Math.floor((payment.amount_cents * s.share) / 100)),
+                reason: "fraudulent",
+              };
+              await attempt(() => recordDisputeLost(db(), lost, now, mailContext));
+              const once = await ledgerOf(customer);
+              await attempt(() => recordDisputeLost(db(), lost, now, mailContext));
+              expect(await ledgerOf(customer), "a replayed dispute stores nothing").toEqual(once);
               break;
             }
             case "void":
