@@ -21,6 +21,7 @@ import {
   previewCancellationCredit,
   type CancellationBilling,
 } from "~/features/billing/cancellation-credit.server";
+import { loadCustomerBilling } from "~/features/billing/billing-pages.server";
 import { recordPayment, recordRefund } from "~/features/billing/payments.server";
 import { CLOSED_DAY_CANCELLED_DETAIL } from "~/features/plans/plan-constants";
 import {
@@ -165,6 +166,21 @@ describe("a plan cancelled with notice", () => {
       .orderBy("created_at", "desc")
       .executeTakeFirstOrThrow();
     expect(mail.text_body).toContain(`$71.20 comes back to you (credit note ${note.number}): $32.20 is kept`);
+    // The customer's Billing page shows the credit on file and the credit note, visit by visit.
+    const page = await loadCustomerBilling(customer.id, now);
+    expect(page).toMatchObject({ owes: false, credit: "$32.20" });
+    expect(page.creditNotes).toEqual([
+      expect.objectContaining({
+        number: note.number,
+        amount: "$71.20",
+        paidOut: "Credit on file",
+        lines: expect.arrayContaining([
+          { description: "Credit: visit of March 30 cancelled with the plan", amount: "$17.80" },
+        ]),
+      }),
+    ]);
+    // Another customer sees none of it.
+    expect((await loadCustomerBilling(intruder.id, now)).creditNotes).toEqual([]);
 
     // Once: a second cancellation is refused, and the billing run gives nothing more.
     expect((await refusal(cancelPlanWithCredit(db(), input))).status).toBe(409);

@@ -103,9 +103,15 @@ for (const js of [true, false]) {
       await expect(page.getByRole("heading", { name: "Cancel plan" })).toHaveCount(0);
       if (js) await expectNoAxeViolations(page, "on Your Plan, cancelled");
 
-      // The credit paid this month's invoice in part: what is owed is the price less it.
+      // The credit paid this month's invoice (in part, or in full): what is owed is the price less it.
       await page.goto("/customer-dashboard/billing");
       await expect(page.getByTestId("open-balance")).toHaveText(money(price - credit));
+      const notes = page.getByRole("region", { name: "Credit notes" });
+      await expect(notes.getByText(/^Credit note CN-\d{4}-\d{7}: /)).toHaveText(
+        new RegExp(`: ${money(credit).replace(/[$.]/g, "\\$&")} \\(Credit on file\\)$`),
+      );
+      // One line per visit given back, inside the note's own item.
+      await expect(notes.locator("li li").filter({ hasText: "cancelled with the plan" })).toHaveCount(slots.ended);
       if (js) await expectNoAxeViolations(page, "billing after cancelling");
       await expectNoErrorToast(page);
     });

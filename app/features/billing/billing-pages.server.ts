@@ -37,7 +37,7 @@ import {
   readCustomerBilling,
   type InvoiceCursor,
 } from "~/models/invoice.server";
-import { listCreditNotesOfInvoice } from "~/models/ledger.server";
+import { listCreditNotesOfCustomer, listCreditNotesOfInvoice } from "~/models/ledger.server";
 import { getDb } from "~/utils/db.server";
 import { log } from "~/utils/logger.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
@@ -247,9 +247,10 @@ export async function loadCustomerBilling(customerId: string, now = new Date()) 
   const db = await getDb();
   const today = businessToday(now);
   const online = payOnline();
-  const [{ balance, invoices }, card] = await Promise.all([
+  const [{ balance, invoices }, card, creditNotes] = await Promise.all([
     readCustomerBilling(db, customerId, 36),
     online.stripe ? cardOnFile(db, customerId) : null,
+    listCreditNotesOfCustomer(db, customerId, CREDIT_NOTES_SHOWN),
   ]);
   return {
     balance: formatCents(Math.max(0, balance)),
@@ -268,8 +269,21 @@ export async function loadCustomerBilling(customerId: string, now = new Date()) 
       total: formatCents(row.total_cents),
       payable: row.status === "open" && row.total_cents > row.paid_cents,
     })),
+    // What came back (a cancellation's credit, a refund), each with the visits it gives back.
+    creditNotes: creditNotes.map((note) => ({
+      id: note.id,
+      number: note.number,
+      issued: dayLabel(note.issued_on),
+      amount: formatCents(note.amount_cents),
+      paidOut: note.paid_out === "refund" ? "Refunded" : "Credit on file",
+      description: note.description,
+      lines: note.lines.map((line) => ({ description: line.description, amount: formatCents(line.amount_cents) })),
+    })),
   };
 }
+
+/** The customer's Billing page lists their latest credit notes (bounded, decision 053). */
+const CREDIT_NOTES_SHOWN = 12;
 
 /** A customer's balance for the admin's customer page. */
 export async function customerBalanceLabel(customerId: string) {
