@@ -500,6 +500,22 @@ export interface CreditNotesTable {
   created_at: CreatedAt;
 }
 
+/** What a credit note gives back, visit by visit (0028, docs/decisions/115). */
+export interface CreditNoteLinesTable {
+  id: Generated<string>;
+  credit_note_id: string;
+  plan_id: string | null;
+  /** The month of the plan the visit was billed in ("YYYY-MM-01"). */
+  month: Day;
+  /** The plan's service day credited. */
+  slot: Day;
+  /** The visit credited; null for a slot beyond the visits made (the horizon). */
+  visit_id: string | null;
+  description: string;
+  amount_cents: number;
+  position: ColumnType<number, number | undefined, number>;
+}
+
 /** Money taken back out of a payment: a bounced check reversed, a dispute lost (0021). */
 export interface PaymentReversalsTable {
   id: Generated<string>;
@@ -610,6 +626,7 @@ export interface Database {
   customer_plan_events: CustomerPlanEventsTable;
   credit_note_number_counters: CreditNoteNumberCountersTable;
   credit_notes: CreditNotesTable;
+  credit_note_lines: CreditNoteLinesTable;
   invoice_number_counters: InvoiceNumberCountersTable;
   invoices: InvoicesTable;
   invoice_charge_failures: InvoiceChargeFailuresTable;

@@ -45,18 +45,20 @@ export async function lockCustomerMoney(trx: Db, customerIds: readonly string[])
     from unnest(${sql.val(keys)}::text[]) with ordinality as t(k, n) order by n`.execute(trx);
 }
 
-/** A customer's open invoices that owe something, oldest first (credit is applied in this order). */
-export async function listOpenInvoicesOwing(trx: Db, customerId: string) {
-  return trx
+/**
+ * A customer's open invoices that owe something, oldest first (credit is applied in this order),
+ * locked for the transaction unless `lock: false` (a page's read).
+ */
+export async function listOpenInvoicesOwing(trx: Db, customerId: string, options: { lock?: boolean } = {}) {
+  const query = trx
     .selectFrom("invoices")
     .select(["id", "total_cents", "paid_cents", "credit_applied_cents"])
     .where("customer_id", "=", customerId)
     .where("status", "=", "open")
     .whereRef("total_cents", ">", "paid_cents")
     .orderBy("due_on")
-    .orderBy("number")
-    .forUpdate()
-    .execute();
+    .orderBy("number");
+  return (options.lock === false ? query : query.forUpdate()).execute();
 }
 
 /** Adds credit on file to what paid an invoice; settled (paid) when nothing is left owing. */
@@ -158,6 +160,75 @@ export async function insertCreditNote(trx: Db, note: NewCreditNote): Promise<{ 
   return { id: row.id, number };
 }
 
+/** The lines of a credit note that gives visits back (0028, docs/decisions/115). */
+export async function insertCreditNoteLines(
+  trx: Db,
+  creditNoteId: string,
+  lines: readonly {
+    planId: string | null;
+    month: string;
+    slot: string;
+    visitId: string | null;
+    description: string;
+    amountCents: number;
+  }[],
+) {
+  if (lines.length === 0) return;
+  await trx
+    .insertInto("credit_note_lines")
+    .values(
+      lines.map((line, position) => ({
+        credit_note_id: creditNoteId,
+        plan_id: line.planId,
+        month: line.month,
+        slot: line.slot,
+        visit_id: line.visitId,
+        description: line.description.slice(0, 300),
+        amount_cents: line.amountCents,
+        position,
+      })),
+    )
+    .execute();
+}
+
+/** The latest month a plan has a live (not void) invoice for; null: never invoiced. */
+export async function lastInvoicedMonthOfPlan(db: Db, planId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("invoices")
+    .select((eb) => eb.fn.max("period_month").as("month"))
+    .where("plan_id", "=", planId)
+    .where("status", "<>", "void")
+    .executeTakeFirst();
+  const month = row?.month as string | Date | null | undefined;
+  if (!month) return null;
+  return typeof month === "string" ? month.slice(0, 10) : month.toISOString().slice(0, 10);
+}
+
+/** A customer's credit notes, newest first, with their lines (the Billing page and the PDF). */
+export async function listCreditNotesOfCustomer(db: Db, customerId: string, limit: number) {
+  const notes = await db
+    .selectFrom("credit_notes")
+    .select(["id", "number", "reason", "paid_out", "amount_cents", "issued_on", "description"])
+    .where("customer_id", "=", customerId)
+    .orderBy("issued_on", "desc")
+    .orderBy("number", "desc")
+    .limit(limit)
+    .execute();
+  if (notes.length === 0) return [];
+  const lines = await db
+    .selectFrom("credit_note_lines")
+    .select(["credit_note_id", "description", "amount_cents"])
+    .where(
+      "credit_note_id",
+      "in",
+      notes.map((note) => note.id),
+    )
+    .orderBy("credit_note_id")
+    .orderBy("position")
+    .execute();
+  return notes.map((note) => ({ ...note, lines: lines.filter((line) => line.credit_note_id === note.id) }));
+}
+
 export async function listCreditNotesOfInvoice(db: Db, invoiceId: string) {
   return db
     .selectFrom("credit_notes")
@@ -191,18 +262,6 @@ export async function getCreditNote(db: Db, id: string) {
     ])
     .where("cn.id", "=", id)
     .executeTakeFirst();
-}
-
-/** A customer's newest credit notes (credit_notes_customer_id_idx), for their Billing page. */
-export async function listCustomerCreditNotes(db: Db, customerId: string, limit: number) {
-  return db
-    .selectFrom("credit_notes")
-    .select(["id", "number", "reason", "paid_out", "amount_cents", "issued_on", "description"])
-    .where("customer_id", "=", customerId)
-    .orderBy("issued_on", "desc")
-    .orderBy("id", "desc")
-    .limit(limit)
-    .execute();
 }
 
 export async function insertPaymentReversal(

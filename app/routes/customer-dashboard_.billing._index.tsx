@@ -5,7 +5,6 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { primaryButtonClass, secondaryButtonClass, tapLinkClass } from "~/components/ui-classes";
 import { requireUser } from "~/features/accounts/auth.server";
 import { loadCustomerBilling } from "~/features/billing/billing-pages.server";
-import { loadCustomerCreditNotes } from "~/features/billing/credit-notes.server";
 import { handleCheckoutReturn, handleCustomerBillingAction } from "~/features/billing/customer-payments.server";
 import { InvoiceTable, type InvoiceTableColumn } from "~/features/billing/invoice-table";
 import { PaymentProblemNotice } from "~/features/billing/failed-payments";
@@ -19,12 +18,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   const back = await handleCheckoutReturn(new URL(request.url), user);
   if (back) throw back;
-  const [billing, paymentNotice, creditNotes] = await Promise.all([
-    loadCustomerBilling(user.id),
-    loadPaymentNotice(user.id),
-    loadCustomerCreditNotes(user.id),
-  ]);
-  return json({ ...billing, paymentNotice, creditNotes }, { headers: { "Cache-Control": "private, no-store" } });
+  const [billing, paymentNotice] = await Promise.all([loadCustomerBilling(user.id), loadPaymentNotice(user.id)]);
+  return json({ ...billing, paymentNotice }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 // "Add a card" / "Update card" and "Pay now": 303 to Stripe Checkout.
@@ -38,7 +33,7 @@ export const headers = () => ({ "Cache-Control": "private, no-store" });
 const CUSTOMER_COLUMNS: readonly InvoiceTableColumn[] = ["month", "status", "total", "pdf"];
 
 export default function CustomerBilling() {
-  const { balance, owes, credit, invoices, stripe, card, formKey, paymentNotice, creditNotes } =
+  const { balance, owes, credit, invoices, creditNotes, stripe, card, formKey, paymentNotice } =
     useLoaderData<typeof loader>();
   const busy = useNavigation().state === "submitting";
   return (
@@ -132,24 +127,46 @@ export default function CustomerBilling() {
           />
         )}
       </section>
-      {creditNotes.length > 0 ? (
-        <section aria-labelledby="credit-notes-heading" className="mt-8">
-          <h2 id="credit-notes-heading" className="text-xl font-semibold text-slate-900 dark:text-white">
-            Credit notes
-          </h2>
-          <ul className="mt-2 space-y-2" data-testid="credit-notes">
-            {creditNotes.map((note) => (
-              <li key={note.id}>
-                <Link to={`/customer-dashboard/billing/credit-notes/${note.id}`} className={tapLinkClass}>
-                  Credit note {note.number}
-                </Link>{" "}
-                of {note.date}: {note.reason}, {note.amount} ({note.paidOut})
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      <CreditNotes notes={creditNotes} />
     </div>
+  );
+}
+
+type CreditNoteView = ReturnType<typeof useLoaderData<typeof loader>>["creditNotes"][number];
+
+/** Numbered credit notes: money given back as credit on file or refunded (docs/decisions/113, 115). */
+function CreditNotes({ notes }: { notes: CreditNoteView[] }) {
+  if (notes.length === 0) return null;
+  return (
+    <section aria-labelledby="credit-notes-heading" className="mt-8">
+      <h2 id="credit-notes-heading" className="text-xl font-semibold text-slate-900 dark:text-white">
+        Credit notes
+      </h2>
+      <ul className="mt-4 space-y-4" data-testid="credit-notes">
+        {notes.map((note) => (
+          <li key={note.id} className="rounded-2xl border border-slate-300 p-4 dark:border-slate-600">
+            <p className="font-semibold text-slate-900 dark:text-white">
+              <Link to={`/customer-dashboard/billing/credit-notes/${note.id}`} className={tapLinkClass}>
+                Credit note {note.number}
+              </Link>
+              : {note.amount} ({note.paidOut})
+            </p>
+            <p className="mt-1 text-slate-700 dark:text-slate-300">
+              {note.issued}, {note.reason}. {note.description}
+            </p>
+            {note.lines.length > 0 ? (
+              <ul className="mt-2 list-disc pl-5 text-slate-700 dark:text-slate-300">
+                {note.lines.map((line, i) => (
+                  <li key={i}>
+                    {line.description}: {line.amount}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

@@ -23,6 +23,7 @@ import * as widerInvoiceNumbers from "./0022-wider-invoice-numbers";
 import * as messagesWithADeadline from "./0023-messages-with-a-deadline";
 import * as onMyWayBelongsToItsDay from "./0024-on-my-way-belongs-to-its-day";
 import * as checkoutSessions from "./0026-checkout-sessions";
+import * as creditNoteLines from "./0028-credit-note-lines";
 import * as disputesLost from "./0030-disputes-lost";
 
 /**
@@ -54,5 +55,6 @@ export const migrations: Record<string, Migration> = {
   "0023-messages-with-a-deadline": messagesWithADeadline,
   "0024-on-my-way-belongs-to-its-day": onMyWayBelongsToItsDay,
   "0026-checkout-sessions": checkoutSessions,
+  "0028-credit-note-lines": creditNoteLines,
   "0030-disputes-lost": disputesLost,
 };

@@ -2,8 +2,10 @@ import fc from "fast-check";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
-import { addVisit, at8, bill, createPlan, hoursBefore } from "../helpers/billing-fixtures";
+import { ADD_ONS, CATALOGUE, RULES, addVisit, at8, bill, createPlan, hoursBefore } from "../helpers/billing-fixtures";
 import { addMonths, lastDayOf } from "~/features/billing/billing-rules";
+import { cancelPlanWithCredit, previewCancellationCredit } from "~/features/billing/cancellation-credit.server";
+import { formatCents } from "~/features/billing/money";
 import type { MailContext } from "~/features/billing/payment-recovery-emails.server";
 import {
   BillingError,
@@ -14,19 +16,23 @@ import {
   voidInvoice,
 } from "~/features/billing/payments.server";
 import { recordDisputeLost } from "~/features/billing/stripe-disputes.server";
+import { PlanChangeError } from "~/features/plans/plan-changes.server";
 import { slotDays } from "~/features/plans/plan-schedule";
 
 /**
  * The Terms' money promises as properties (issue 34, docs/decisions/113), over random sequences
  * of months and events run through the real workflow on a real database: months billed with
  * random skips and one-time services, payments by hand and by card (some beyond what is owed),
- * refunds, reversals, disputes lost (replayed), voids and write-offs. After every step:
+ * refunds, reversals, disputes lost (replayed), voids and write-offs, visits the business
+ * cancelled, missed for weather or held for payment (docs/decisions/115), and the plan cancelled
+ * mid-month. After every step:
  *  - the balance is the ledger's sum, and equals what open invoices owe less credit on file, with
  *    never both at once (credit is used at once), and never negative credit;
  *  - no entry ever changes (the ledger so far is a prefix of the ledger after);
  *  - every amount is an integer number of cents;
  *  - a refund never makes an invoice owed again;
- *  - no month's skip credits exceed what the month was billed;
+ *  - no month's visit credits (invoice lines and credit note lines) exceed what it was billed;
+ *  - a cancellation gives what its preview said, as one credit note whose lines add up to it;
  *  - every completed one-time service is on exactly one invoice;
  *  - running the billing run again changes nothing;
  *  - a refusal stores nothing.
@@ -41,8 +47,12 @@ const mailContext: MailContext = {
   siteUrl: "http://localhost:3000",
 };
 
+/** What became of a month's Tuesday visit: made, or skipped with notice, or not made by the business. */
+type VisitFate = "made" | "skip" | "held" | "cancelled" | "weather" | "gate";
+
 type Step =
-  | { kind: "month"; skips: number; service: boolean }
+  | { kind: "month"; fates: VisitFate[]; service: boolean }
+  | { kind: "cancel"; days: number }
   | { kind: "pay"; pick: number; share: number; card: boolean }
   | { kind: "refund"; pick: number; share: number }
   | { kind: "reverse"; pick: number; share: number }
@@ -54,9 +64,16 @@ const share = fc.integer({ min: 1, max: 120 });
 const pick = fc.nat({ max: 20 });
 const step: fc.Arbitrary<Step> = fc.oneof(
   {
-    arbitrary: fc.record({ kind: fc.constant("month" as const), skips: fc.nat({ max: 31 }), service: fc.boolean() }),
+    arbitrary: fc.record({
+      kind: fc.constant("month" as const),
+      fates: fc.array(fc.constantFrom<VisitFate>("made", "made", "skip", "held", "cancelled", "weather", "gate"), {
+        maxLength: 5,
+      }),
+      service: fc.boolean(),
+    }),
     weight: 3,
   },
+  { arbitrary: fc.record({ kind: fc.constant("cancel" as const), days: fc.integer({ min: 0, max: 27 }) }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant("pay" as const), pick, share, card: fc.boolean() }), weight: 3 },
   { arbitrary: fc.record({ kind: fc.constant("refund" as const), pick, share }), weight: 2 },
   { arbitrary: fc.record({ kind: fc.constant("reverse" as const), pick, share }), weight: 1 },
@@ -110,9 +127,13 @@ async function checkBooks(customerId: string, planId: string) {
       where i.plan_id = ${planId} and l.kind in ('plan_month', 'prorated_month') and i.status <> 'void'
       group by i.period_month
     ) b left join (
-      select date_trunc('month', s.plan_slot)::date as month, sum(-l.amount_cents) as credited
-      from invoice_lines l join services s on s.id = l.visit_id
-      where l.kind = 'skip_credit' and s.plan_id = ${planId} group by 1
+      select month, sum(cents) as credited from (
+        select date_trunc('month', s.plan_slot)::date as month, -l.amount_cents as cents
+        from invoice_lines l join services s on s.id = l.visit_id
+        where l.kind = 'skip_credit' and s.plan_id = ${planId}
+        union all
+        select c.month, c.amount_cents from credit_note_lines c where c.plan_id = ${planId}
+      ) given group by 1
     ) c on c.month = b.month`.execute(db());
   for (const row of rows) expect(Number(row.credited)).toBeLessThanOrEqual(Number(row.billed));
   // Every completed one-time service on exactly one invoice once its month was billed.
@@ -137,35 +158,47 @@ describe("the ledger's promises over random months of events", () => {
         await bill({ db: db(), now, mailContext });
         let books = await checkBooks(customer, plan.id);
         const unbilled: string[] = [];
+        let cancelled = false;
 
         for (const s of steps) {
           const before = books;
           const choose = <T>(items: T[]) =>
-            items.length === 0 ? null : items[s.kind === "month" ? 0 : s.pick % items.length];
+            items.length === 0 ? null : items["pick" in s ? s.pick % items.length : 0];
           let refused = false;
           const attempt = async (work: () => Promise<unknown>) => {
             try {
               await work();
             } catch (error) {
-              if (!(error instanceof BillingError)) throw error;
+              if (!(error instanceof BillingError) && !(error instanceof PlanChangeError)) throw error;
               refused = true;
             }
           };
           switch (s.kind) {
             case "month": {
-              // This month's Tuesdays skipped (with notice) as the bits say, maybe a service, then the
-              // next month billed (and billed again: a second run changes nothing).
+              // This month's Tuesdays as their fates say (skipped with notice, held for payment, cancelled
+              // by an admin, missed for weather or for a locked gate), maybe a service, then the next
+              // month billed (and billed again: a second run changes nothing). A cancelled plan has none.
               const slots = slotDays([2], month, lastDayOf(month));
               for (const [i, day] of slots.entries()) {
-                if ((s.skips >> i) & 1) {
-                  await addVisit(db(), {
-                    customerId: customer,
-                    planId: plan.id,
-                    day,
-                    status: "skipped",
-                    skipReason: "customer",
-                    skippedAt: hoursBefore(at8(day), 72),
-                  });
+                const fate = cancelled ? "made" : (s.fates[i] ?? "made");
+                if (fate === "made") continue;
+                const visit = await addVisit(db(), {
+                  customerId: customer,
+                  planId: plan.id,
+                  day,
+                  status:
+                    fate === "skip" || fate === "held" ? "skipped" : fate === "cancelled" ? "cancelled" : "missed",
+                  skipReason: fate === "skip" ? "customer" : fate === "held" ? "payment_overdue" : undefined,
+                  missedReason: fate === "weather" ? "weather" : fate === "gate" ? "locked_gate" : undefined,
+                  skippedAt: fate === "skip" ? hoursBefore(at8(day), 72) : undefined,
+                });
+                // An admin's "Cancel Visit" takes the visit off its plan.
+                if (fate === "cancelled") {
+                  await db()
+                    .updateTable("services")
+                    .set({ plan_left_at: at8(day) })
+                    .where("id", "=", visit)
+                    .execute();
                 }
               }
               if (s.service) {
@@ -185,6 +218,39 @@ describe("the ledger's promises over random months of events", () => {
               await bill({ db: db(), now: new Date(now.getTime() + 3_600_000), mailContext });
               const twice = await checkBooks(customer, plan.id);
               expect(twice.entries).toEqual(once.entries);
+              break;
+            }
+            case "cancel": {
+              // The customer cancels some days into the month billed last: the preview says what comes
+              // back, and the credit note gives exactly that, its lines adding up to it, once.
+              const at = new Date(now.getTime() + s.days * 86_400_000);
+              const input = {
+                planId: plan.id,
+                customerId: customer,
+                actor: { id: customer, isAdmin: false },
+                now: at,
+                rules: {
+                  changeNoticeHours: 24,
+                  longestPauseDays: 90,
+                  horizonDays: 28,
+                  firstVisitTime: "08:00",
+                  closedDays: [],
+                },
+                billing: { rules: RULES, catalogue: CATALOGUE, addOns: ADD_ONS },
+              };
+              const preview = await previewCancellationCredit(db(), input);
+              let given = 0;
+              await attempt(async () => {
+                given = (await cancelPlanWithCredit(db(), input)).creditCents;
+              });
+              expect(refused, "only a cancelled plan refuses").toBe(cancelled);
+              if (!refused) expect(given === 0 ? null : formatCents(given)).toBe(preview.amount);
+              cancelled = true;
+              const { rows: notes } = await sql<{ amount: number; lines: string }>`
+                select n.amount_cents as amount, (select sum(amount_cents) from credit_note_lines c where c.credit_note_id = n.id) as lines
+                from credit_notes n where n.customer_id = ${customer} and n.reason = 'cancellation'`.execute(db());
+              expect(notes.length).toBeLessThanOrEqual(1);
+              for (const note of notes) expect(Number(note.lines)).toBe(note.amount);
               break;
             }
             case "pay": {

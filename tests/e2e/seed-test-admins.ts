@@ -9,6 +9,7 @@ import { databaseOptionsFromEnv } from "../../db/options";
 import { hashPassword } from "../../app/features/accounts/password.server";
 import { seedBillingCustomers } from "./seed-billing-customers";
 import { seedCreditNoteCustomers } from "./seed-credit-note-customers";
+import { seedCancelCreditCustomers } from "./seed-cancel-credit-customers";
 import { seedPausedMonthCustomers } from "./seed-paused-month-customers";
 import { seedPlanCustomers } from "./seed-plan-customers";
 import { allTestAdmins, TEST_ADMIN_PASSWORD } from "./test-admins";
@@ -62,6 +63,8 @@ try {
   await seedPausedMonthCustomers(handle.db, admins[0].email);
   // Customers with a refunded invoice and its credit note (tests/e2e/credit-note-customers.ts).
   await seedCreditNoteCustomers(handle.db);
+  // Customers with this month's plan to cancel with notice (tests/e2e/cancel-credit-customers.ts).
+  await seedCancelCreditCustomers(handle.db, admins[0].email);
 } finally {
   await handle.close();
 }

@@ -37,7 +37,13 @@ import {
   readCustomerBilling,
   type InvoiceCursor,
 } from "~/models/invoice.server";
-import { listCreditNotesOfInvoice, listDisputesLost, listDisputesLostOfInvoice } from "~/models/ledger.server";
+import {
+  listCreditNotesOfCustomer,
+  listCreditNotesOfInvoice,
+  listDisputesLost,
+  listDisputesLostOfInvoice,
+} from "~/models/ledger.server";
+import { CREDIT_NOTE_REASON_LABELS } from "./credit-note-labels";
 import { getDb } from "~/utils/db.server";
 import { log } from "~/utils/logger.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
@@ -284,9 +290,10 @@ export async function loadCustomerBilling(customerId: string, now = new Date()) 
   const db = await getDb();
   const today = businessToday(now);
   const online = payOnline();
-  const [{ balance, invoices }, card] = await Promise.all([
+  const [{ balance, invoices }, card, creditNotes] = await Promise.all([
     readCustomerBilling(db, customerId, 36),
     online.stripe ? cardOnFile(db, customerId) : null,
+    listCreditNotesOfCustomer(db, customerId, CREDIT_NOTES_SHOWN),
   ]);
   return {
     balance: formatCents(Math.max(0, balance)),
@@ -305,8 +312,22 @@ export async function loadCustomerBilling(customerId: string, now = new Date()) 
       total: formatCents(row.total_cents),
       payable: row.status === "open" && row.total_cents > row.paid_cents,
     })),
+    // What came back (a cancellation's credit, a refund), each with the visits it gives back.
+    creditNotes: creditNotes.map((note) => ({
+      id: note.id,
+      number: note.number,
+      issued: dayLabel(note.issued_on),
+      reason: CREDIT_NOTE_REASON_LABELS[note.reason],
+      amount: formatCents(note.amount_cents),
+      paidOut: note.paid_out === "refund" ? "Refunded" : "Credit on file",
+      description: note.description,
+      lines: note.lines.map((line) => ({ description: line.description, amount: formatCents(line.amount_cents) })),
+    })),
   };
 }
+
+/** The customer's Billing page lists their latest credit notes (bounded, decision 053). */
+const CREDIT_NOTES_SHOWN = 12;
 
 /** A customer's balance for the admin's customer page. */
 export async function customerBalanceLabel(customerId: string) {

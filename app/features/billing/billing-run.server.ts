@@ -4,11 +4,10 @@ import {
   dollarsToCents,
   monthCharge,
   monthOf,
-  serviceDaysInMonth,
   settlementWindow,
-  skipCreditCents,
   visitTypeSlug,
 } from "./billing-rules";
+import { candidateOf, creditVisits, dayName, monthBilledFrom, type MonthBilled } from "./visit-credits";
 import { applyCreditOnFile } from "./customer-credit.server";
 import { expireStaleCheckoutsOf } from "./stripe-checkout-expiry.server";
 import { queueInvoiceEmails } from "./billing-emails.server";
@@ -17,6 +16,7 @@ import type { MailContext } from "./payment-recovery-emails.server";
 import { getAddOns, getCatalogue, getSiteSettings } from "~/content/content.server";
 import { estimateMonthlyPrice } from "~/content/pricing";
 import type { AddOn, BillingRules, PlanCard } from "~/content/types";
+import { CLOSED_DAY_CANCELLED_DETAIL } from "~/features/plans/plan-constants";
 import { businessToday, startOfBusinessDay } from "~/features/visits/visit-dates";
 import {
   firstInvoicedMonth,
@@ -24,15 +24,14 @@ import {
   listMonthBilling,
   listPlansToBillBatch,
   readCreditApplied,
-  listUncreditedSkips,
+  listVisitsToCredit,
   listUnbilledOneTimeVisits,
   findInvoicedPlans,
   type DraftInvoice,
   type DraftLine,
-  type MonthBilling,
   type OneTimeVisit,
   type PlanToBill,
-  type SkippedVisit,
+  type VisitToCredit,
 } from "~/models/invoice-run.server";
 import { withAdvisoryLock } from "~/utils/advisory-lock.server";
 import { formatBusinessDate } from "~/utils/business-time";
@@ -55,7 +54,10 @@ import { isStripeConfigured } from "~/utils/stripe.server";
  * invoice of services alone (a customer may get several in a month; each visit is billed once).
  * Credit on file pays the new invoices first; one whose credits cover it is settled at issue
  * (docs/decisions/113).
- * Missed visits (locked gate, dog in yard: the Terms' denied access) are never credited.
+ * The business's own cancellations (an admin's "Cancel Visit", a closed day with no open weekday),
+ * weather misses and a payment hold's skipped visits are credited at the same rate, whatever the
+ * notice (docs/decisions/115). Other missed visits (locked gate, dog in yard: the Terms' denied
+ * access) are never credited.
  *
  * Each new invoice's "Your invoice" e-mail is queued in the transaction that inserts it
  * (docs/decisions/106): the invoice and its e-mail commit together, or neither does.
@@ -146,7 +148,7 @@ export async function runBilling(options: BillingRunOptions): Promise<BillingRun
   return { ran: true, period, ...locked.result };
 }
 
-async function billingRunRules(): Promise<BillingRunRules> {
+export async function billingRunRules(): Promise<BillingRunRules> {
   const settings = await getSiteSettings();
   return { ...settings.billingRules, changeNoticeHours: settings.planRules.changeNoticeHours };
 }
@@ -173,14 +175,14 @@ type Run = {
   counts: Omit<BillingRunResult, "ran" | "period">;
 };
 
-type PriceBook = {
+export type PriceBook = {
   /** A plan's monthly price in cents, by its catalogue plan and dog count; null: not priced. */
   monthlyCents(plan: PlanToBill): number | null;
   /** A one-time service's price and name, by its visit type; null: not in the catalogue. */
   oneTime(visitType: string): { name: string; cents: number } | null;
 };
 
-function priceBook(catalogue: readonly PlanCard[], addOns: readonly AddOn[]): PriceBook {
+export function priceBook(catalogue: readonly PlanCard[], addOns: readonly AddOn[]): PriceBook {
   const byId = new Map(catalogue.map((card) => [card._id, card]));
   const bySlug = new Map(catalogue.filter((card) => card.kind === "one-time").map((card) => [card.slug, card]));
   return {
@@ -214,20 +216,22 @@ async function billPlans(conn: Db, run: Run) {
     const toBill = plans.filter((plan) => !invoiced.has(plan.id));
     if (toBill.length > 0) {
       const planIds = toBill.map((plan) => plan.id);
-      const [skips, oneTimes, months] = await Promise.all([
-        run.rules.creditSkippedVisits
-          ? listUncreditedSkips(conn, planIds, run.window.from, run.window.until)
-          : Promise.resolve([]),
+      // The visits a credit may be owed for: skips (when the owner credits them), and the
+      // business's own cancellations, weather misses and payment holds (always; decision 115).
+      const [toCredit, oneTimes, months] = await Promise.all([
+        listVisitsToCredit(conn, planIds, run.window, {
+          statuses: ["skipped", "cancelled", "missed"],
+          closedDayDetail: CLOSED_DAY_CANCELLED_DETAIL,
+          uncreditedOnly: true,
+        }),
         listUnbilledOneTimeVisits(
           conn,
           { from: run.servicesStart, until: run.windowEnd },
           { customerIds: toBill.map((plan) => plan.customer_id) },
         ),
-        run.rules.creditSkippedVisits
-          ? listMonthBilling(conn, planIds, monthOf(run.window.from), addMonths(monthOf(run.window.until), 1))
-          : Promise.resolve([]),
+        listMonthBilling(conn, planIds, monthOf(run.window.from), addMonths(monthOf(run.window.until), 1)),
       ]);
-      const drafts = planInvoices(toBill, skips, oneTimes, months, run);
+      const drafts = planInvoices(toBill, toCredit, oneTimes, months, run);
       await write(conn, run, drafts);
     }
   }
@@ -307,14 +311,19 @@ async function write(conn: Db, run: Run, drafts: DraftInvoice[]) {
 
 function planInvoices(
   plans: readonly PlanToBill[],
-  skips: readonly SkippedVisit[],
+  toCredit: readonly VisitToCredit[],
   oneTimes: readonly OneTimeVisit[],
-  months: readonly MonthBilling[],
+  months: readonly MonthBilled[],
   run: Run,
 ): DraftInvoice[] {
-  const skipsOf = groupBy(skips, (skip) => skip.plan_id!);
+  const visitsOf = groupBy(toCredit, (visit) => visit.plan_id!);
   const oneTimesOf = groupBy(oneTimes, (visit) => visit.customer_id);
-  const monthOfPlan = new Map(months.map((month) => [`${month.plan_id} ${month.month}`, { ...month }]));
+  const monthsOf = new Map<string, Map<string, MonthBilled>>();
+  for (const month of months) {
+    const known = monthsOf.get(month.plan_id) ?? new Map<string, MonthBilled>();
+    known.set(month.month, { ...month });
+    monthsOf.set(month.plan_id, known);
+  }
   const drafts: DraftInvoice[] = [];
   for (const plan of plans) {
     const monthly = run.prices.monthlyCents(plan);
@@ -336,22 +345,25 @@ function planInvoices(
         amountCents: charge.amountCents,
       },
     ];
-    // A skipped visit is worth what its month was billed divided by that month's visits, and a
-    // month's credits never exceed what it was billed (docs/decisions/113).
-    const bySlot = [...(skipsOf.get(plan.id) ?? [])].sort((a, b) => (a.plan_slot < b.plan_slot ? -1 : 1));
-    for (const skip of bySlot) {
-      if (!skippedWithNotice(skip, run.rules.changeNoticeHours)) continue;
-      const month = monthBilled(monthOfPlan, plan, monthOf(skip.plan_slot), monthly, run);
-      if (!month) continue;
-      const slots = serviceDaysInMonth(plan.weekdays, monthOf(skip.plan_slot), plan.start_date);
-      const credit = skipCreditCents(month, slots);
-      if (credit <= 0) continue;
-      month.credited += credit;
+    // A visit not made is worth what its month was billed divided by that month's visits, and a
+    // month's credits never exceed what it was billed (docs/decisions/113, 115): one rule, in
+    // visit-credits.ts, for the invoice's credit lines and a cancellation's credit note.
+    const candidates = (visitsOf.get(plan.id) ?? []).flatMap((visit) => candidateOf(visit) ?? []);
+    const credits = creditVisits(plan, candidates, {
+      noticeHours: run.rules.changeNoticeHours,
+      creditSkips: run.rules.creditSkippedVisits,
+      monthBilled: monthBilledFrom(monthsOf.get(plan.id) ?? new Map(), plan, {
+        firstInvoicedMonth: run.firstInvoicedMonth,
+        monthlyCents: monthly,
+        prorateFirstMonth: run.rules.prorateFirstMonth,
+      }),
+    });
+    for (const credit of credits) {
       lines.push({
         kind: "skip_credit",
-        description: `Credit: visit of ${dayName(skip.plan_slot)} skipped with notice`,
-        visitId: skip.id,
-        amountCents: -credit,
+        description: credit.description,
+        visitId: credit.visitId,
+        amountCents: -credit.amountCents,
       });
     }
     for (const visit of oneTimesOf.get(plan.customer_id) ?? []) {
@@ -361,38 +373,6 @@ function planInvoices(
     drafts.push({ customerId: plan.customer_id, planId: plan.id, lines });
   }
   return drafts;
-}
-
-/**
- * What the plan was billed for a month, and credited for it so far. A month before billing began
- * here (the owner billed it by hand) counts as billed at the plan's price for it; a later month
- * without an invoice was not billed, so its skips have nothing to give back.
- */
-function monthBilled(
-  months: Map<string, MonthBilling>,
-  plan: PlanToBill,
-  month: string,
-  monthlyCents: number,
-  run: Run,
-): MonthBilling | null {
-  const key = `${plan.id} ${month}`;
-  const known = months.get(key);
-  if (known) return known;
-  if (run.firstInvoicedMonth !== null && month >= run.firstInvoicedMonth) return null;
-  const charge = monthCharge(plan, month, monthlyCents, run.rules.prorateFirstMonth);
-  const assumed = { plan_id: plan.id, month, billed: charge?.amountCents ?? 0, credited: 0 };
-  months.set(key, assumed);
-  return assumed;
-}
-
-/**
- * A skip is credited when the customer (or the owner, or a pause) made it at least the change
- * notice before the visit; a late skip an admin made for a customer who phoned, and a skip for an
- * overdue payment, are not.
- */
-function skippedWithNotice(skip: SkippedVisit, noticeHours: number): boolean {
-  if (skip.skip_reason === "payment_overdue") return false;
-  return skip.service_date.getTime() - new Date(skip.skipped_at).getTime() >= noticeHours * 3_600_000;
 }
 
 function oneTimeLine(visit: OneTimeVisit, run: Run): DraftLine | null {
@@ -419,13 +399,8 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
 }
 
 const monthFormat = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
-const dayFormat = new Intl.DateTimeFormat("en-US", { month: "long", day: "numeric", timeZone: "UTC" });
 
 /** "March 2027" for "2027-03-01". */
 function monthName(period: string): string {
   return monthFormat.format(new Date(`${period}T00:00:00Z`));
-}
-/** "March 17" for "2027-03-17". */
-function dayName(day: string): string {
-  return dayFormat.format(new Date(`${day}T00:00:00Z`));
 }

@@ -1,8 +1,8 @@
-import type { CreditNoteReason } from "../../../db/enums";
 import { dayLabel } from "./billing-pages.server";
+import { CREDIT_NOTE_REASON_LABELS } from "./credit-note-labels";
 import { formatCents } from "./money";
 import { getSiteSettings } from "~/content/content.server";
-import { getCreditNote, listCustomerCreditNotes } from "~/models/ledger.server";
+import { getCreditNote } from "~/models/ledger.server";
 import { getDb } from "~/utils/db.server";
 import { isUuid } from "~/utils/uuid";
 
@@ -11,16 +11,6 @@ import { isUuid } from "~/utils/uuid";
  * customer and for the admin, and the customer's list of them. A customer reads only their own
  * (anyone else's is missing: a 404, like an id that does not exist).
  */
-
-/** Why a credit note gives money back, in the customer's words. */
-export const CREDIT_NOTE_REASON_LABELS: Record<CreditNoteReason, string> = {
-  refund: "Refund",
-  cancellation: "Cancellation with notice",
-  business_cancelled: "Visits we cancelled",
-  weather: "Visits missed for weather",
-  plan_hold: "Service on hold",
-  goodwill: "Goodwill credit",
-};
 
 const paidOutLabel = (paidOut: string) => (paidOut === "refund" ? "Refunded" : "Credit on file");
 
@@ -65,17 +55,4 @@ export async function loadAdminCreditNote(creditNoteId: string) {
   if (!isUuid(creditNoteId)) return null;
   const note = await getCreditNote(await getDb(), creditNoteId);
   return note ? creditNoteView(note) : null;
-}
-
-/** The customer's newest credit notes, for their Billing page. */
-export async function loadCustomerCreditNotes(customerId: string, limit = 36) {
-  const rows = await listCustomerCreditNotes(await getDb(), customerId, limit);
-  return rows.map((row) => ({
-    id: row.id,
-    number: row.number,
-    date: dayLabel(row.issued_on),
-    reason: CREDIT_NOTE_REASON_LABELS[row.reason],
-    amount: formatCents(row.amount_cents),
-    paidOut: paidOutLabel(row.paid_out),
-  }));
 }

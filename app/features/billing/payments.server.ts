@@ -220,7 +220,8 @@ export type RefundInput = {
  * payments' CHECK). A refund never makes its invoice owed again (docs/decisions/113): the part of
  * it that pays back an overpayment still on file comes out of that credit; the rest is money the
  * business gives back, so it comes with a credit note paid out as this refund, and the balance
- * stays what it was. Only "Reverse payment" makes money owed again.
+ * stays what it was. Any credit on file is paid back first (decision 115: a cancellation's credit
+ * is refunded to the card this way). Only "Reverse payment" makes money owed again.
  */
 export async function recordRefund(db: Db, input: RefundInput): Promise<{ repeated: boolean }> {
   return db.transaction().execute(async (trx) => {
@@ -239,11 +240,11 @@ export async function recordRefund(db: Db, input: RefundInput): Promise<{ repeat
       throw new BillingError("A refund cannot be more than what is left of the payment.", 409);
     }
     await lockCustomerMoney(trx, [invoice.customer_id]);
-    // The overpayment this payment left on file is paid back first (refunds of it come out of it
-    // first), as far as it is still on file: read before the refund is entered.
-    const overpaidLeft = Math.max(0, payment.to_credit_cents - payment.refunded_cents);
+    // Credit on file is the customer's money held here (an overpayment, a cancellation's credit
+    // note: decision 115), so a refund pays it back first, as far as it is still on file (read
+    // before the refund is entered); only the rest is money given back with a credit note.
     const credit = (await creditsOnFile(trx, [invoice.customer_id])).get(invoice.customer_id) ?? 0;
-    const fromCredit = Math.min(input.amountCents, overpaidLeft, credit);
+    const fromCredit = Math.min(input.amountCents, credit);
     const given = input.amountCents - fromCredit;
     const id = await insertRefund(trx, { ...input });
     if (id === null) return { repeated: true };
