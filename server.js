@@ -136,8 +136,8 @@ try {
 }
 // A publish seen by this machine (its webhook or another machine's NOTIFY) drops cached pages.
 hooks.onContentChanged(() => pageCache.clear());
-// Migrations, purge jobs, the plan visit generator, the content listener and the outbox worker:
-// once per process.
+// Migrations, the job queue (the round, the purges, the outbox: decision 114) and the content
+// listener: once per process.
 hooks.startBackgroundWork();
 if (MODE === "development") {
   // The plain browser scripts of static pages (decision 068) are built beside Remix's build.
