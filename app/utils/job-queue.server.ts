@@ -153,11 +153,11 @@ let running: JobQueue | undefined;
  * committed); without a queue (a test, a script) it does nothing: the schedules come round.
  * Never throws: a lost wake-up only waits for the job's next scheduled run.
  */
-export function enqueueJob(name: string, payload: object = {}) {
+export function enqueueJob(name: string, payload: object = {}, options?: PgBoss.SendOptions) {
   const queue = running;
   if (!queue) return;
   queue
-    .send(name, payload)
+    .send(name, payload, options)
     .catch((error: unknown) => log.warn("jobs.send_failed", { job: name, ...errorFields(error) }));
 }
 

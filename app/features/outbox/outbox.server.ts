@@ -4,6 +4,7 @@ import { withoutMentions } from "./attachment-mentions.server";
 import { getSiteSettings } from "~/content/content.server";
 import { withInviteLink } from "~/features/accounts/account-invite.server";
 import { emailPhoto, UnreadablePhotoError } from "./email-photo.server";
+import { wakeOutboxWorkerAfterCommit } from "./outbox-wake.server";
 import { OUTBOX_KINDS } from "./outbox-constants";
 import { nextTextTime } from "./text-hours";
 import {
@@ -33,7 +34,6 @@ import { isOptedOut } from "~/models/text-opt-out.server";
 import { hasTextConsent } from "~/models/yard-profile.server";
 import { getDb, type Db } from "~/utils/db.server";
 import { getEnv } from "~/utils/env.server";
-import { enqueueJob } from "~/utils/job-queue.server";
 import { errorFields, log } from "~/utils/logger.server";
 import { isMailConfigured, sendMail, type OutgoingMail } from "~/utils/mailer.server";
 import { getStorage } from "~/utils/storage.server";
@@ -82,6 +82,7 @@ export async function enqueueEmail(db: Db, email: EmailToEnqueue) {
     status: isMailConfigured() ? "pending" : "skipped",
   });
   if (row) log.info("outbox.enqueued", { outboxId: row.id, kind: row.kind, status: row.status });
+  if (row?.status === "pending") wakeOutboxWorkerAfterCommit();
   return row;
 }
 
@@ -410,15 +411,4 @@ export async function pruneOutbox(now = Date.now()) {
   return deleted;
 }
 
-/** The queue's job that drains the outbox (app/features/jobs/jobs.server.ts, decision 114). */
-export const OUTBOX_DRAIN_JOB = "outbox:drain";
-
-/**
- * Asks for a drain now rather than at the job's next minute: sends the drain job on this
- * process's queue. Call after the transaction that enqueued has committed (the row is what the
- * job reads); it never waits for the send and never fails the request. Without a queue (tests,
- * scripts) it does nothing.
- */
-export function wakeOutboxWorker() {
-  enqueueJob(OUTBOX_DRAIN_JOB);
-}
+export { OUTBOX_DRAIN_JOB, wakeOutboxWorker } from "./outbox-wake.server";
