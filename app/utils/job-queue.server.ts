@@ -30,6 +30,8 @@ export type JobDefinition<Schema extends z.ZodTypeAny = z.ZodTypeAny> = {
   cron?: string;
   /** The payload the schedule sends (`{}` by default). */
   cronPayload?: object;
+  /** Its successes logged at debug, not info (the drain's run every minute). */
+  quiet?: boolean;
   /**
    * pg-boss's 'stately' policy: at most one of this job queued and one running, across every
    * machine; a send while one is queued is dropped (two servers' start-up sends make one run).
@@ -256,7 +258,7 @@ async function runOne(
   const lastAttempt = queued.retryCount >= queued.retryLimit;
   try {
     const result = await job.run(parsed.data, { ...context, jobId: queued.id, lastAttempt });
-    log.info("jobs.done", { job: job.name, jobId: queued.id, ms: Date.now() - started });
+    (job.quiet ? log.debug : log.info)("jobs.done", { job: job.name, jobId: queued.id, ms: Date.now() - started });
     return result;
   } catch (error) {
     log.warn(lastAttempt ? "jobs.parked" : "jobs.failed", {

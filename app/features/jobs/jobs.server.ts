@@ -153,6 +153,7 @@ export function buildJobs(runs: JobRuns = {}): JobDefinition[] {
       // Every minute (cron's finest) for retries after their backoff; a change that queues a
       // message sends this job at once (wakeOutboxWorker).
       cron: "* * * * *",
+      quiet: true,
       stately: true,
       concurrency: 1,
       retryLimit: 2,
