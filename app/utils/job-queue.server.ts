@@ -194,6 +194,37 @@ export async function startJobQueue(
   const timeZone = options.timeZone ?? "UTC";
   const send = (name: string, payload: object, sendOptions?: PgBoss.SendOptions) =>
     boss.send(name, payload, sendOptions ?? {});
+  try {
+    await registerJobs(boss, db, schema, jobs, { ...options, schedule, timeZone }, { signal: stopping.signal, send });
+  } catch (error) {
+    // A start that failed halfway leaves no timers behind (the caller tries again later).
+    await boss.stop({ graceful: false, wait: true }).catch(() => undefined);
+    throw error;
+  }
+  const queue: JobQueue = {
+    boss,
+    send,
+    async stop() {
+      if (running === queue) running = undefined;
+      stopping.abort();
+      // Graceful: running jobs finish (a run stops between its batches on the signal); one
+      // still running after the timeout is failed by pg-boss and retried by the next process.
+      await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
+    },
+  };
+  running = queue;
+  return queue;
+}
+
+/** Creates or updates each job's queue, registers its workers and (with `schedule`) its cron. */
+async function registerJobs(
+  boss: PgBoss,
+  db: Db,
+  schema: string,
+  jobs: readonly JobDefinition[],
+  options: JobQueueOptions & { schedule: boolean; timeZone: string },
+  context: Pick<JobContext, "signal" | "send">,
+) {
   for (const job of jobs) {
     const queue: PgBoss.Queue = {
       name: job.name,
@@ -210,25 +241,13 @@ export async function startJobQueue(
         await boss.work(
           job.name,
           { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2, batchSize: 1, includeMetadata: true },
-          async ([queued]) => (queued ? runOne(db, schema, job, queued, { signal: stopping.signal, send }) : undefined),
+          async ([queued]) => (queued ? runOne(db, schema, job, queued, context) : undefined),
         );
       }
     }
-    if (job.cron && schedule) await boss.schedule(job.name, job.cron, job.cronPayload ?? {}, { tz: timeZone });
+    if (job.cron && options.schedule)
+      await boss.schedule(job.name, job.cron, job.cronPayload ?? {}, { tz: options.timeZone });
   }
-  const queue: JobQueue = {
-    boss,
-    send,
-    async stop() {
-      if (running === queue) running = undefined;
-      stopping.abort();
-      // Graceful: running jobs finish (a run stops between its batches on the signal); one
-      // still running after the timeout is failed by pg-boss and retried by the next process.
-      await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
-    },
-  };
-  running = queue;
-  return queue;
 }
 
 async function runOne(
