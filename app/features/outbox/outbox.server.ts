@@ -4,6 +4,7 @@ import { withoutMentions } from "./attachment-mentions.server";
 import { getSiteSettings } from "~/content/content.server";
 import { withInviteLink } from "~/features/accounts/account-invite.server";
 import { emailPhoto, UnreadablePhotoError } from "./email-photo.server";
+import { wakeOutboxWorkerAfterCommit } from "./outbox-wake.server";
 import { OUTBOX_KINDS } from "./outbox-constants";
 import { nextTextTime } from "./text-hours";
 import {
@@ -82,6 +83,7 @@ export async function enqueueEmail(db: Db, email: EmailToEnqueue) {
     status: isMailConfigured() ? "pending" : "skipped",
   });
   if (row) log.info("outbox.enqueued", { outboxId: row.id, kind: row.kind, status: row.status });
+  if (row?.status === "pending") wakeOutboxWorkerAfterCommit();
   return row;
 }
 
@@ -402,7 +404,7 @@ const PRUNE_BATCH = 5_000;
 /**
  * The outbox stays bounded in every mode (docs/decisions/109): sent messages are deleted
  * OUTBOX_KEEP_SENT_DAYS (90 by default) after they were sent, skipped and failed ones that long
- * after they were queued. A purge job of background work (app/background-work.server.ts), so it
+ * after they were queued. The queue's outbox:prune job (decision 114), so it
  * runs whether or not this machine can send anything; pending messages are never deleted.
  */
 export async function pruneOutbox(now = Date.now()) {
@@ -418,56 +420,4 @@ export async function pruneOutbox(now = Date.now()) {
   return deleted;
 }
 
-/** Messages one pass of the in-process worker takes at most before it looks again. */
-const WORKER_PASS = 200;
-
-const INTERVAL_MS = 15_000;
-let timer: ReturnType<typeof setInterval> | undefined;
-let running: Promise<void> | undefined;
-let again = false;
-
-function tick() {
-  if (running) {
-    again = true;
-    return running;
-  }
-  running = (async () => {
-    try {
-      do {
-        again = false;
-        const { claimed, failed } = await deliverPass({ limit: WORKER_PASS });
-        // A full pass that went through: there may be more waiting.
-        if (claimed === WORKER_PASS && failed === 0) again = true;
-      } while (again);
-    } catch (error) {
-      log.error("outbox.worker_failed", errorFields(error));
-    } finally {
-      running = undefined;
-    }
-  })();
-  return running;
-}
-
-/**
- * Starts the in-process worker once (app/background-work.server.ts). unref'd: it never keeps a
- * process alive. Every machine runs one; SKIP LOCKED keeps them from sending a row twice.
- */
-export function startOutboxWorker(intervalMs = INTERVAL_MS) {
-  if (timer || getEnv().NODE_ENV === "test" || (!isMailConfigured() && !isTextConfigured())) return;
-  timer = setInterval(() => void tick(), intervalMs);
-  timer.unref();
-}
-
-export function stopOutboxWorker() {
-  if (timer) clearInterval(timer);
-  timer = undefined;
-}
-
-/**
- * Asks the worker to look now rather than at its next interval. Call after the transaction
- * that enqueued has committed; it runs after the response, never inside the request.
- */
-export function wakeOutboxWorker() {
-  if (!timer) return;
-  setTimeout(() => void tick(), 0).unref();
-}
+export { OUTBOX_DRAIN_JOB, wakeOutboxWorker } from "./outbox-wake.server";

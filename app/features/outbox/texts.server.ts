@@ -1,5 +1,6 @@
 import type { OutboxKind } from "./outbox-constants";
 import { OUTBOX_TEXT_KINDS } from "./outbox-constants";
+import { wakeOutboxWorkerAfterCommit } from "./outbox-wake.server";
 import { nextTextTime } from "./text-hours";
 import { insertOutboxMessage } from "~/models/outbox.server";
 import { isOptedOut, recordOptOut } from "~/models/text-opt-out.server";
@@ -84,5 +85,6 @@ export async function enqueueText(
     lastError: !configured ? TEXT_NOT_SET_UP : tooLate ? TEXT_EXPIRED_BEFORE_HOURS : null,
   });
   if (row) log.info("outbox.enqueued", { outboxId: row.id, kind: row.kind, status: row.status });
+  if (row?.status === "pending") wakeOutboxWorkerAfterCommit();
   return { queued: Boolean(row) as boolean, row };
 }
