@@ -136,9 +136,9 @@ try {
 }
 // A publish seen by this machine (its webhook or another machine's NOTIFY) drops cached pages.
 hooks.onContentChanged(() => pageCache.clear());
-// Migrations, purge jobs, the plan visit generator, the content listener and the outbox worker:
-// once per process.
-hooks.startBackgroundWork();
+// Migrations, the job queue (the round, the purges, the outbox: decision 114) and the content
+// listener: once per process.
+const background = hooks.startBackgroundWork();
 if (MODE === "development") {
   // The plain browser scripts of static pages (decision 068) are built beside Remix's build.
   const { watchBrowserScripts } = await import("./scripts/build-browser-scripts.mjs");
@@ -230,6 +230,13 @@ const server = http.createServer(pageCache.inFrontOf(app)).listen(port, host, ()
   if (MODE === "development") broadcastDevReady(build);
 });
 
+// A stop lets the running jobs end after their batch (pg-boss marks the job done, not expired);
+// bounded, so that a stuck job never keeps a deploy waiting: it is retried by the next process.
+const STOP_WAIT_MS = 10_000;
 for (const signal of ["SIGTERM", "SIGINT"]) {
-  process.once(signal, () => server.close(() => process.exit(0)));
+  process.once(signal, () => {
+    const jobsStopped = Promise.resolve(background?.stop?.()).catch(() => undefined);
+    const waited = new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref());
+    server.close(() => void Promise.race([jobsStopped, waited]).then(() => process.exit(0)));
+  });
 }

@@ -131,6 +131,8 @@ export const OUTBOX_KINDS = [
   "text_opt_in",
   // A new catalogue price for the customer's plan, and the day it applies (migration 0029).
   "price_change",
+  // A dispute lost at the customer's bank (migration 0030): to the owner's address.
+  "dispute_lost",
 ] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 

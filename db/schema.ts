@@ -493,6 +493,8 @@ export interface PaymentsTable {
   /** A dispute (chargeback) opened in Stripe: when, and what Stripe said. */
   disputed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   dispute_note: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Stripe closed the dispute (won, lost, a warning closed; 0030): null while it is open. */
+  dispute_closed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface RefundsTable {
@@ -531,6 +533,22 @@ export interface CreditNotesTable {
   created_at: CreatedAt;
 }
 
+/** What a credit note gives back, visit by visit (0028, docs/decisions/115). */
+export interface CreditNoteLinesTable {
+  id: Generated<string>;
+  credit_note_id: string;
+  plan_id: string | null;
+  /** The month of the plan the visit was billed in ("YYYY-MM-01"). */
+  month: Day;
+  /** The plan's service day credited. */
+  slot: Day;
+  /** The visit credited; null for a slot beyond the visits made (the horizon). */
+  visit_id: string | null;
+  description: string;
+  amount_cents: number;
+  position: ColumnType<number, number | undefined, number>;
+}
+
 /** Money taken back out of a payment: a bounced check reversed, a dispute lost (0021). */
 export interface PaymentReversalsTable {
   id: Generated<string>;
@@ -542,6 +560,8 @@ export interface PaymentReversalsTable {
   recorded_by: string | null;
   idempotency_key: string;
   created_at: CreatedAt;
+  /** The Stripe dispute a lost dispute is (0030), unique: a replayed event stores nothing more. */
+  stripe_dispute_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /**
@@ -641,6 +661,7 @@ export interface Database {
   plan_adjustments: PlanAdjustmentsTable;
   credit_note_number_counters: CreditNoteNumberCountersTable;
   credit_notes: CreditNotesTable;
+  credit_note_lines: CreditNoteLinesTable;
   invoice_number_counters: InvoiceNumberCountersTable;
   invoices: InvoicesTable;
   invoice_charge_failures: InvoiceChargeFailuresTable;

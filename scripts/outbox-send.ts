@@ -1,8 +1,9 @@
 // `npm run outbox:send`: sends every e-mail of the outbox that is waiting now, whatever its
 // backoff (after an SMTP outage), and tries once more each one given up on ('failed'). The app's
-// worker does the waiting ones on its own every 15 s; this is for an operator who does not want
-// to wait. Then deletes the finished ones (sent, skipped, failed) older than OUTBOX_KEEP_SENT_DAYS
-// (the app's purge job does that hourly too). Needs SMTP_URL. With PGlite, stop the app first.
+// outbox:drain job does the waiting ones on its own every minute and whenever a change queues one
+// (docs/decisions/114); this is for an operator who does not want to wait. Then deletes the
+// finished ones (sent, skipped, failed) older than OUTBOX_KEEP_SENT_DAYS (the app's outbox:prune
+// job does that hourly too). Needs SMTP_URL. With PGlite, stop the app first.
 import { closeDatabase } from "../app/utils/db.server";
 import { getEnv } from "../app/utils/env.server";
 import { closeMailTransport } from "../app/utils/mailer.server";

@@ -69,7 +69,7 @@ export async function consumeAccountToken(purpose: TokenPurpose, tokenHash: stri
   return row?.user_id ?? null;
 }
 
-/** Purge job (app/background-work.server.ts): account links a day past their expiry. */
+/** Purge job (app/features/jobs/job-runs.server.ts): account links a day past their expiry. */
 export async function purgeExpiredAccountTokens(): Promise<number> {
   const db = await getDb();
   const result = await db

@@ -1,6 +1,6 @@
 import type { Invoice } from "../../db/schema";
 import type { Db } from "~/utils/db.server";
-import { chargeInFlight } from "./stripe.server";
+import { chargeInFlight, underOpenDispute } from "./stripe.server";
 
 /**
  * Table access for the collection of invoices (docs/decisions/104): failed charges, the next try,
@@ -78,8 +78,10 @@ export async function listFirstChargesBatch(
     .where("charge_attempts", "=", 0)
     // Something to charge: an invoice whose credits cover it owes nothing.
     .whereRef("total_cents", ">", "paid_cents")
-    // Not while a "Pay now" payment is at the bank (docs/decisions/111).
+    // Not while a "Pay now" payment is at the bank (docs/decisions/111), nor while a payment of it
+    // is disputed at the customer's bank (118).
     .where((eb) => eb.not(chargeInFlight(eb)))
+    .where((eb) => eb.not(underOpenDispute(eb)))
     .where("due_on", ">=", range.from)
     .where("due_on", "<=", range.today)
     .orderBy("id")
@@ -103,6 +105,7 @@ export async function listRetriesBatch(
     .where("next_charge_on", "<=", today)
     .whereRef("total_cents", ">", "paid_cents")
     .where((eb) => eb.not(chargeInFlight(eb)))
+    .where((eb) => eb.not(underOpenDispute(eb)))
     .orderBy("id")
     .limit(limit);
   if (afterId) query = query.where("id", ">", afterId);
@@ -125,6 +128,8 @@ export async function markDueForNewCard(trx: Db, customerId: string, today: stri
     .where("status", "=", "open")
     .whereRef("total_cents", ">", "paid_cents")
     .where("due_on", "<=", today)
+    // A new card does not pay what a payment under dispute is contested for (docs/decisions/118).
+    .where((eb) => eb.not(underOpenDispute(eb)))
     .where((eb) =>
       eb.or([
         eb("charge_attempts", "=", 0),

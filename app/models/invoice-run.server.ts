@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { invoiceNumber } from "../../db/enums";
-import type { CustomerPlan, InvoiceLineKind, Visit } from "../../db/schema";
+import type { CustomerPlan, InvoiceLineKind, Visit, VisitStatus } from "../../db/schema";
 import { allocateNumber } from "./number-counters.server";
 import type { Db } from "~/utils/db.server";
 
@@ -65,31 +65,45 @@ export async function findInvoicedPlans(db: Db, planIds: readonly string[], peri
   return new Set(rows.map((row) => row.plan_id!));
 }
 
-export type SkippedVisit = Pick<Visit, "id" | "plan_id" | "skip_reason" | "service_date"> & {
+export type VisitToCredit = Pick<
+  Visit,
+  "id" | "plan_id" | "status" | "skip_reason" | "missed_reason" | "service_date" | "plan_left_at"
+> & {
   plan_slot: string;
-  /** When it was skipped: its latest change to "skipped", or, made skipped (a pause), its creation. */
-  skipped_at: Date;
+  /** When it took its status: its latest change to it, or, made so (a pause), its creation. */
+  changed_at: Date;
+  /** Cancelled by the generator: its day closed with no open weekday to move to (decision 091). */
+  closed_day: boolean;
+  /** A missed visit with a live return visit: the customer got the service after all. */
+  returned: boolean;
+  /** Credited already, on an invoice or a credit note (each visit once). */
+  credited: boolean;
 };
 
 /**
- * The skipped visits of these plans whose slots fall in [from, until), not yet credited. The
- * (plan_id, plan_slot) unique index serves the range.
+ * The visits of these plans whose slots fall in [from, until) that a credit may be owed for
+ * (docs/decisions/115): with `statuses`, only those; the caller's rule (visit-credits.ts) decides.
+ * A closed day's cancellation is known by its history line, which ends with `closedDayDetail`.
+ * The (plan_id, plan_slot) unique index serves the range.
  */
-export async function listUncreditedSkips(
+export async function listVisitsToCredit(
   db: Db,
   planIds: readonly string[],
-  from: string,
-  until: string,
-): Promise<SkippedVisit[]> {
+  range: { from: string; until: string },
+  options: { statuses?: readonly VisitStatus[]; closedDayDetail: string; uncreditedOnly?: boolean },
+): Promise<VisitToCredit[]> {
   if (planIds.length === 0) return [];
-  const rows = await db
+  let query = db
     .selectFrom("services as s")
     .select([
       "s.id",
       "s.plan_id",
       "s.plan_slot",
+      "s.status",
       "s.skip_reason",
+      "s.missed_reason",
       "s.service_date",
+      "s.plan_left_at",
       (eb) =>
         eb.fn
           .coalesce(
@@ -97,28 +111,59 @@ export async function listUncreditedSkips(
               .selectFrom("service_events as e")
               .select((inner) => inner.fn.max("e.created_at").as("at"))
               .whereRef("e.service_id", "=", "s.id")
-              .where("e.to_status", "=", "skipped"),
+              .whereRef("e.to_status", "=", "s.status"),
             "s.created_at",
           )
-          .as("skipped_at"),
+          .as("changed_at"),
+      (eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom("service_events as e")
+              .select("e.id")
+              .whereRef("e.service_id", "=", "s.id")
+              .where("e.to_status", "=", "cancelled")
+              .where("e.detail", "like", `%${options.closedDayDetail}`),
+          )
+          .as("closed_day"),
+      (eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom("services as r")
+              .select("r.id")
+              .whereRef("r.return_visit_of", "=", "s.id")
+              .where("r.status", "<>", "cancelled"),
+          )
+          .as("returned"),
+      (eb) =>
+        eb
+          .or([
+            eb.exists(
+              eb
+                .selectFrom("invoice_lines as l")
+                .select("l.id")
+                .whereRef("l.visit_id", "=", "s.id")
+                .where("l.kind", "=", "skip_credit"),
+            ),
+            eb.exists(eb.selectFrom("credit_note_lines as c").select("c.id").whereRef("c.visit_id", "=", "s.id")),
+          ])
+          .as("credited"),
     ])
     .where("s.plan_id", "in", planIds)
-    .where("s.plan_slot", ">=", from)
-    .where("s.plan_slot", "<", until)
-    .where("s.status", "=", "skipped")
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom("invoice_lines as l")
-            .select("l.id")
-            .whereRef("l.visit_id", "=", "s.id")
-            .where("l.kind", "=", "skip_credit"),
-        ),
-      ),
-    )
-    .execute();
-  return rows as SkippedVisit[];
+    .where("s.plan_slot", ">=", range.from)
+    .where("s.plan_slot", "<", range.until);
+  if (options.statuses) query = query.where("s.status", "in", [...options.statuses]);
+  const rows = await query.execute();
+  return rows
+    .map((row) => ({
+      ...row,
+      changed_at: new Date(row.changed_at as Date | string),
+      closed_day: Boolean(row.closed_day),
+      returned: Boolean(row.returned),
+      credited: Boolean(row.credited),
+    }))
+    .filter((row) => !options.uncreditedOnly || !row.credited) as VisitToCredit[];
 }
 
 export type OneTimeVisit = Pick<Visit, "id" | "customer_id" | "service_type" | "service_date">;
@@ -351,14 +396,14 @@ export type MonthBilling = {
   month: string;
   /** What the plan's invoice for the month charged for it (its month or prorated month line, and a change's adjustments). */
   billed: number;
-  /** The skip credits already given for visits of that month. */
+  /** The visit credits already given for that month: skip_credit lines and credit note lines. */
   credited: number;
 };
 
 /**
  * What each of these plans was billed for each month from `fromMonth` to before `untilMonth`, and
- * what was credited since for skipped visits of those months: a month's credits never exceed what
- * was billed for it (docs/decisions/113).
+ * what was credited since for visits of those months (on invoices and credit notes): a month's
+ * credits never exceed what was billed for it (docs/decisions/113, 115).
  */
 export async function listMonthBilling(
   db: Db,
@@ -388,11 +433,18 @@ export async function listMonthBilling(
         and a.month < ${untilMonth} and (ai.id is null or ai.status <> 'void')
       group by a.plan_id, a.month
     ), credited as (
-      select s.plan_id, date_trunc('month', s.plan_slot)::date as month, sum(-l.amount_cents)::int8 as credited
-      from services s join invoice_lines l on l.visit_id = s.id and l.kind = 'skip_credit'
-      where s.plan_id = any(${sql.val([...planIds])}::uuid[]) and s.plan_slot >= ${fromMonth}
-        and s.plan_slot < ${untilMonth}
-      group by s.plan_id, date_trunc('month', s.plan_slot)
+      select plan_id, month, sum(cents)::int8 as credited from (
+        select s.plan_id, date_trunc('month', s.plan_slot)::date as month, -l.amount_cents as cents
+        from services s join invoice_lines l on l.visit_id = s.id and l.kind = 'skip_credit'
+        where s.plan_id = any(${sql.val([...planIds])}::uuid[]) and s.plan_slot >= ${fromMonth}
+          and s.plan_slot < ${untilMonth}
+        union all
+        -- What a cancellation's credit note gave back (0028): its lines name their plan's month.
+        select c.plan_id, c.month, c.amount_cents
+        from credit_note_lines c
+        where c.plan_id = any(${sql.val([...planIds])}::uuid[]) and c.month >= ${fromMonth} and c.month < ${untilMonth}
+      ) given
+      group by plan_id, month
     )
     select b.plan_id, b.month, b.billed + coalesce(a.adjusted, 0) as billed, coalesce(c.credited, 0) as credited
     from billed b left join credited c on c.plan_id = b.plan_id and c.month = b.month

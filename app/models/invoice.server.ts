@@ -146,6 +146,7 @@ export async function listInvoicePayments(db: Db, invoiceId: string) {
       "pay.stripe_payment_intent_id",
       "pay.disputed_at",
       "pay.dispute_note",
+      "pay.dispute_closed_at",
       "p.full_name as recorded_by_name",
     ])
     .where("pay.invoice_id", "=", invoiceId)

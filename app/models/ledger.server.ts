@@ -45,18 +45,20 @@ export async function lockCustomerMoney(trx: Db, customerIds: readonly string[])
     from unnest(${sql.val(keys)}::text[]) with ordinality as t(k, n) order by n`.execute(trx);
 }
 
-/** A customer's open invoices that owe something, oldest first (credit is applied in this order). */
-export async function listOpenInvoicesOwing(trx: Db, customerId: string) {
-  return trx
+/**
+ * A customer's open invoices that owe something, oldest first (credit is applied in this order),
+ * locked for the transaction unless `lock: false` (a page's read).
+ */
+export async function listOpenInvoicesOwing(trx: Db, customerId: string, options: { lock?: boolean } = {}) {
+  const query = trx
     .selectFrom("invoices")
     .select(["id", "total_cents", "paid_cents", "credit_applied_cents"])
     .where("customer_id", "=", customerId)
     .where("status", "=", "open")
     .whereRef("total_cents", ">", "paid_cents")
     .orderBy("due_on")
-    .orderBy("number")
-    .forUpdate()
-    .execute();
+    .orderBy("number");
+  return (options.lock === false ? query : query.forUpdate()).execute();
 }
 
 /** Adds credit on file to what paid an invoice; settled (paid) when nothing is left owing. */
@@ -158,6 +160,75 @@ export async function insertCreditNote(trx: Db, note: NewCreditNote): Promise<{ 
   return { id: row.id, number };
 }
 
+/** The lines of a credit note that gives visits back (0028, docs/decisions/115). */
+export async function insertCreditNoteLines(
+  trx: Db,
+  creditNoteId: string,
+  lines: readonly {
+    planId: string | null;
+    month: string;
+    slot: string;
+    visitId: string | null;
+    description: string;
+    amountCents: number;
+  }[],
+) {
+  if (lines.length === 0) return;
+  await trx
+    .insertInto("credit_note_lines")
+    .values(
+      lines.map((line, position) => ({
+        credit_note_id: creditNoteId,
+        plan_id: line.planId,
+        month: line.month,
+        slot: line.slot,
+        visit_id: line.visitId,
+        description: line.description.slice(0, 300),
+        amount_cents: line.amountCents,
+        position,
+      })),
+    )
+    .execute();
+}
+
+/** The latest month a plan has a live (not void) invoice for; null: never invoiced. */
+export async function lastInvoicedMonthOfPlan(db: Db, planId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("invoices")
+    .select((eb) => eb.fn.max("period_month").as("month"))
+    .where("plan_id", "=", planId)
+    .where("status", "<>", "void")
+    .executeTakeFirst();
+  const month = row?.month as string | Date | null | undefined;
+  if (!month) return null;
+  return typeof month === "string" ? month.slice(0, 10) : month.toISOString().slice(0, 10);
+}
+
+/** A customer's credit notes, newest first, with their lines (the Billing page and the PDF). */
+export async function listCreditNotesOfCustomer(db: Db, customerId: string, limit: number) {
+  const notes = await db
+    .selectFrom("credit_notes")
+    .select(["id", "number", "reason", "paid_out", "amount_cents", "issued_on", "description"])
+    .where("customer_id", "=", customerId)
+    .orderBy("issued_on", "desc")
+    .orderBy("number", "desc")
+    .limit(limit)
+    .execute();
+  if (notes.length === 0) return [];
+  const lines = await db
+    .selectFrom("credit_note_lines")
+    .select(["credit_note_id", "description", "amount_cents"])
+    .where(
+      "credit_note_id",
+      "in",
+      notes.map((note) => note.id),
+    )
+    .orderBy("credit_note_id")
+    .orderBy("position")
+    .execute();
+  return notes.map((note) => ({ ...note, lines: lines.filter((line) => line.credit_note_id === note.id) }));
+}
+
 export async function listCreditNotesOfInvoice(db: Db, invoiceId: string) {
   return db
     .selectFrom("credit_notes")
@@ -165,6 +236,32 @@ export async function listCreditNotesOfInvoice(db: Db, invoiceId: string) {
     .where("invoice_id", "=", invoiceId)
     .orderBy("number")
     .execute();
+}
+
+/** One credit note with whom it is for and the invoice it belongs to (its page and PDF). */
+export async function getCreditNote(db: Db, id: string) {
+  return db
+    .selectFrom("credit_notes as cn")
+    .innerJoin("users as u", "u.id", "cn.customer_id")
+    .leftJoin("profiles as p", "p.user_id", "cn.customer_id")
+    .leftJoin("invoices as i", "i.id", "cn.invoice_id")
+    .select([
+      "cn.id",
+      "cn.number",
+      "cn.customer_id",
+      "cn.invoice_id",
+      "cn.reason",
+      "cn.paid_out",
+      "cn.amount_cents",
+      "cn.issued_on",
+      "cn.description",
+      "u.email",
+      "p.full_name",
+      "i.number as invoice_number",
+      "i.status as invoice_status",
+    ])
+    .where("cn.id", "=", id)
+    .executeTakeFirst();
 }
 
 export async function insertPaymentReversal(
@@ -177,6 +274,8 @@ export async function insertPaymentReversal(
     note: string | null;
     recordedBy: string | null;
     idempotencyKey: string;
+    /** The lost Stripe dispute this is (docs/decisions/118). */
+    stripeDisputeId?: string | null;
   },
 ): Promise<string | null> {
   const row = await trx
@@ -189,11 +288,61 @@ export async function insertPaymentReversal(
       note: reversal.note,
       recorded_by: reversal.recordedBy,
       idempotency_key: reversal.idempotencyKey,
+      stripe_dispute_id: reversal.stripeDisputeId ?? null,
     })
     .onConflict((oc) => oc.column("idempotency_key").doNothing())
     .returning("id")
     .executeTakeFirst();
   return row?.id ?? null;
+}
+
+/** The lost disputes of an invoice's payments (docs/decisions/118), by payment. */
+export async function listDisputesLostOfInvoice(db: Db, invoiceId: string) {
+  return db
+    .selectFrom("payment_reversals as r")
+    .innerJoin("payments as p", "p.id", "r.payment_id")
+    .select(["r.id", "r.payment_id", "r.amount_cents", "r.reversed_on", "r.stripe_dispute_id"])
+    .where("p.invoice_id", "=", invoiceId)
+    .where("r.kind", "=", "dispute_lost")
+    .orderBy("r.created_at")
+    .execute();
+}
+
+/**
+ * The Billing tab's "Disputes lost": how many there are, and the newest (partial index
+ * payment_reversals_dispute_lost_idx; a business has few).
+ */
+export async function listDisputesLost(db: Db, limit: number) {
+  const [count, rows] = await Promise.all([
+    db
+      .selectFrom("payment_reversals")
+      .select((eb) => eb.fn.countAll<string | number>().as("n"))
+      .where("kind", "=", "dispute_lost")
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom("payment_reversals as r")
+      .innerJoin("payments as p", "p.id", "r.payment_id")
+      .innerJoin("invoices as i", "i.id", "p.invoice_id")
+      .innerJoin("users as u", "u.id", "i.customer_id")
+      .leftJoin("profiles as pr", "pr.user_id", "i.customer_id")
+      .select([
+        "r.id",
+        "r.amount_cents",
+        "r.reversed_on",
+        "r.stripe_dispute_id",
+        "i.id as invoice_id",
+        "i.number",
+        "i.customer_id",
+        "u.email",
+        "pr.full_name",
+      ])
+      .where("r.kind", "=", "dispute_lost")
+      .orderBy("r.created_at", "desc")
+      .orderBy("r.id", "desc")
+      .limit(limit)
+      .execute(),
+  ]);
+  return { count: Number(count.n), rows };
 }
 
 export type LedgerMonth = { opening: number; byKind: Map<LedgerEntryKind, { entries: number; cents: number }> };

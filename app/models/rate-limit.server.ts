@@ -66,7 +66,7 @@ export async function peekRateLimit(key: string, windowMs: number): Promise<numb
   return row?.hits ?? 0;
 }
 
-/** Purge job (app/background-work.server.ts): windows that closed over a day ago count nothing. */
+/** Purge job (app/features/jobs/job-runs.server.ts): windows that closed over a day ago count nothing. */
 export async function purgeStaleRateLimits(): Promise<number> {
   const db = await getDb();
   const result = await db

@@ -108,7 +108,7 @@ export async function purgeOldStripeEvents(db: Db, now = new Date()): Promise<nu
 export async function findPaymentByIntent(db: Db, paymentIntentId: string) {
   return db
     .selectFrom("payments")
-    .select(["id", "invoice_id", "amount_cents", "refunded_cents", "disputed_at"])
+    .select(["id", "invoice_id", "amount_cents", "refunded_cents", "disputed_at", "dispute_closed_at"])
     .where("stripe_payment_intent_id", "=", paymentIntentId)
     .executeTakeFirst();
 }
@@ -120,6 +120,50 @@ export async function markPaymentDisputed(db: Db, paymentId: string, note: strin
     .where("id", "=", paymentId)
     .where("disputed_at", "is", null)
     .execute();
+}
+
+/**
+ * Stripe closed the payment's dispute (won, lost, a warning closed; docs/decisions/118): it is no
+ * longer open, so its invoice may be charged again. A close whose opening never arrived marks both.
+ * The note says how it ended; a second close changes nothing.
+ */
+export async function markPaymentDisputeClosed(db: Db, paymentId: string, note: string, at: Date) {
+  await db
+    .updateTable("payments")
+    .set((eb) => ({
+      disputed_at: eb.fn.coalesce("disputed_at", eb.val(at)),
+      dispute_closed_at: at,
+      dispute_note: note.slice(0, 500),
+    }))
+    .where("id", "=", paymentId)
+    .where("dispute_closed_at", "is", null)
+    .execute();
+}
+
+/**
+ * Where-clause on `invoices`: a payment of the invoice is under a dispute still open at the
+ * customer's bank (docs/decisions/118), so its card is not charged meanwhile (the partial index
+ * payments_open_dispute_idx holds the few such payments).
+ */
+export function underOpenDispute(eb: ExpressionBuilder<Database, "invoices">): Expression<SqlBool> {
+  return eb.exists(
+    eb
+      .selectFrom("payments as dp")
+      .select("dp.id")
+      .whereRef("dp.invoice_id", "=", "invoices.id")
+      .where("dp.disputed_at", "is not", null)
+      .where("dp.dispute_closed_at", "is", null),
+  );
+}
+
+export async function hasOpenDispute(db: Db, invoiceId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("invoices")
+    .select("id")
+    .where("id", "=", invoiceId)
+    .where(underOpenDispute)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** One row per failed PaymentIntent (the latest reason); without an intent, one row per report. */

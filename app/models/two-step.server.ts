@@ -141,7 +141,7 @@ export async function deleteSignInChallenge(idHash: string): Promise<boolean> {
   return Number(result.numDeletedRows) > 0;
 }
 
-/** Purge job (app/background-work.server.ts): second steps nobody finished before they expired. */
+/** Purge job (app/features/jobs/job-runs.server.ts): second steps nobody finished before they expired. */
 export async function purgeExpiredSignInChallenges(): Promise<number> {
   const db = await getDb();
   const result = await db.deleteFrom("sign_in_challenges").where("expires_at", "<=", new Date()).executeTakeFirst();

@@ -56,7 +56,7 @@ export default function AdminInvoice() {
           {invoice.customer.name || invoice.customer.email}
         </Link>
       </p>
-      <InvoiceDocument invoice={invoice} />
+      <InvoiceDocument invoice={invoice} creditNoteHref={(id) => `/admin-dashboard/billing/credit-notes/${id}`} />
       <section aria-labelledby="payments-heading">
         <h3 id="payments-heading" className={h3Class}>
           Payments
@@ -81,9 +81,20 @@ export default function AdminInvoice() {
                 {payment.note ? <p className="text-slate-700 dark:text-slate-300">{payment.note}</p> : null}
                 {payment.dispute ? (
                   <p className="mt-2 font-medium text-red-800 dark:text-red-300" data-testid="dispute">
-                    Disputed on {payment.dispute.date}: {payment.dispute.note} Respond in Stripe&apos;s Dashboard.
+                    Disputed on {payment.dispute.date}: {payment.dispute.note}
+                    {payment.dispute.open ? " Respond in Stripe's Dashboard." : null}
                   </p>
                 ) : null}
+                {payment.disputesLost.map((lost) => (
+                  <p
+                    key={lost.id}
+                    className="mt-2 font-medium text-red-800 dark:text-red-300"
+                    data-testid="dispute-lost"
+                  >
+                    Dispute lost on {lost.date}: {lost.amount} taken back by the customer&apos;s bank
+                    {lost.disputeId ? ` (Stripe dispute ${lost.disputeId})` : ""}; the invoice owes it again.
+                  </p>
+                ))}
                 {payment.viaStripe ? (
                   <p className="text-slate-700 dark:text-slate-300">A refund goes back to the card through Stripe.</p>
                 ) : null}

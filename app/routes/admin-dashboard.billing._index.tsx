@@ -40,6 +40,7 @@ export default function Billing() {
     ledger,
     overpaid,
     outsideCatalogue,
+    disputesLost,
   } = useLoaderData<typeof loader>();
   return (
     <section aria-labelledby="billing-heading">
@@ -68,7 +69,9 @@ export default function Billing() {
       <OverpaidList overpaid={overpaid} />
       <OutsideCatalogueList outside={outsideCatalogue} />
       <InvoiceStatusNav statuses={statuses} current={status} />
-      {invoices.length === 0 ? (
+      {disputesLost ? (
+        <DisputesLostList lost={disputesLost} />
+      ) : invoices.length === 0 ? (
         <p className="mt-6 text-lg">No invoices here.</p>
       ) : (
         <InvoiceTable
@@ -120,6 +123,51 @@ function OverpaidList({ overpaid }: { overpaid: OverpaidView }) {
       </ul>
       {overpaid.more ? <p className="mt-2">And more: the newest are shown.</p> : null}
     </section>
+  );
+}
+
+type DisputesLostView = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["disputesLost"]>;
+
+/** Payments the customer's bank took back (decision 118): their invoices owe the money again. */
+function DisputesLostList({ lost }: { lost: DisputesLostView }) {
+  if (lost.items.length === 0) return <p className="mt-6 text-lg">No disputes lost.</p>;
+  return (
+    <>
+      <table className="data-table mt-6" data-testid="disputes-lost">
+        <caption className="sr-only">Disputes lost, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Invoice</th>
+            <th scope="col">Customer</th>
+            <th scope="col">Lost on</th>
+            <th scope="col" className="text-right">
+              Taken back
+            </th>
+            <th scope="col">Stripe dispute</th>
+          </tr>
+        </thead>
+        <tbody>
+          {lost.items.map((item) => (
+            <tr key={item.id}>
+              <td>
+                <Link to={`/admin-dashboard/billing/${item.invoiceId}`} className={tapLinkClass}>
+                  {item.number}
+                </Link>
+              </td>
+              <td className="break-words">
+                <Link to={`/admin-dashboard/customers/${item.customerId}`} className={tapLinkClass}>
+                  {item.customer}
+                </Link>
+              </td>
+              <td>{item.date}</td>
+              <td className="text-right tabular-nums">{item.amount}</td>
+              <td className="break-all">{item.disputeId}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {lost.more ? <p className="mt-2">And more: the newest are shown.</p> : null}
+    </>
   );
 }
 

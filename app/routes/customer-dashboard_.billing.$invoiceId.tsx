@@ -47,7 +47,10 @@ export default function CustomerInvoice() {
       </p>
       <h1 className="sr-only">Invoice {invoice.number}</h1>
       <div className="mt-4">
-        <InvoiceDocument invoice={{ ...invoice, payments: [] }} />
+        <InvoiceDocument
+          invoice={{ ...invoice, payments: [] }}
+          creditNoteHref={(id) => `/customer-dashboard/billing/credit-notes/${id}`}
+        />
       </div>
       <div className="mt-6 flex flex-wrap gap-4 print:hidden">
         {payNow ? (

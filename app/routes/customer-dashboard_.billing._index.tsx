@@ -33,7 +33,8 @@ export const headers = () => ({ "Cache-Control": "private, no-store" });
 const CUSTOMER_COLUMNS: readonly InvoiceTableColumn[] = ["month", "status", "total", "pdf"];
 
 export default function CustomerBilling() {
-  const { balance, owes, credit, invoices, stripe, card, formKey, paymentNotice } = useLoaderData<typeof loader>();
+  const { balance, owes, credit, invoices, creditNotes, stripe, card, formKey, paymentNotice } =
+    useLoaderData<typeof loader>();
   const busy = useNavigation().state === "submitting";
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
@@ -126,7 +127,46 @@ export default function CustomerBilling() {
           />
         )}
       </section>
+      <CreditNotes notes={creditNotes} />
     </div>
+  );
+}
+
+type CreditNoteView = ReturnType<typeof useLoaderData<typeof loader>>["creditNotes"][number];
+
+/** Numbered credit notes: money given back as credit on file or refunded (docs/decisions/113, 115). */
+function CreditNotes({ notes }: { notes: CreditNoteView[] }) {
+  if (notes.length === 0) return null;
+  return (
+    <section aria-labelledby="credit-notes-heading" className="mt-8">
+      <h2 id="credit-notes-heading" className="text-xl font-semibold text-slate-900 dark:text-white">
+        Credit notes
+      </h2>
+      <ul className="mt-4 space-y-4" data-testid="credit-notes">
+        {notes.map((note) => (
+          <li key={note.id} className="rounded-2xl border border-slate-300 p-4 dark:border-slate-600">
+            <p className="font-semibold text-slate-900 dark:text-white">
+              <Link to={`/customer-dashboard/billing/credit-notes/${note.id}`} className={tapLinkClass}>
+                Credit note {note.number}
+              </Link>
+              : {note.amount} ({note.paidOut})
+            </p>
+            <p className="mt-1 text-slate-700 dark:text-slate-300">
+              {note.issued}, {note.reason}. {note.description}
+            </p>
+            {note.lines.length > 0 ? (
+              <ul className="mt-2 list-disc pl-5 text-slate-700 dark:text-slate-300">
+                {note.lines.map((line, i) => (
+                  <li key={i}>
+                    {line.description}: {line.amount}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

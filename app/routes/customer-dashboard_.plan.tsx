@@ -28,7 +28,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const headers = () => ({ "Cache-Control": "private, no-store" });
 
 export default function YourPlan() {
-  const { plan, visits, contact, notice, pause, confirmCancel } = useLoaderData<typeof loader>();
+  const { plan, visits, contact, notice, pause, cancelCredit, confirmCancel } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post";
@@ -47,7 +47,9 @@ export default function YourPlan() {
           {plan.canPause ? (
             <PauseServiceForm planId={plan.id} limits={pause} actionData={actionData} busy={busy} />
           ) : null}
-          {plan.canCancel ? <CancelPlan planId={plan.id} confirm={confirmCancel} notice={notice} busy={busy} /> : null}
+          {plan.canCancel ? (
+            <CancelPlan planId={plan.id} confirm={confirmCancel} notice={notice} credit={cancelCredit} busy={busy} />
+          ) : null}
         </>
       ) : (
         <NoPlan contact={contact} />

@@ -157,7 +157,7 @@ export async function logout(request: Request, redirectTo = "/") {
 }
 
 /**
- * Purge job (app/background-work.server.ts): deletes expired sessions and anonymous ones older
+ * Purge job (app/features/jobs/job-runs.server.ts): deletes expired sessions and anonymous ones older
  * than their 10 minutes (also those made before that limit existed). Expired sessions are
  * already refused on read; this only keeps the table small.
  */

@@ -60,6 +60,18 @@ export function isTwilioUnsubscribed(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: unknown }).code === TWILIO_UNSUBSCRIBED;
 }
 
+/**
+ * Twilio's errors for a number no message can reach (21211: not a valid phone number; 21614: not a
+ * mobile number, so it cannot take texts): a retry would fail the same way, so they are not retried.
+ */
+export const TWILIO_UNREACHABLE_NUMBER = [21211, 21614] as const;
+
+/** The Twilio error code of a number that cannot take texts, or null for any other failure. */
+export function twilioUnreachableNumberCode(error: unknown): number | null {
+  const code = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
+  return (TWILIO_UNREACHABLE_NUMBER as readonly unknown[]).includes(code) ? (code as number) : null;
+}
+
 /** The package's own check of an inbound webhook's X-Twilio-Signature (HMAC-SHA1, the auth token). */
 export async function isValidTwilioSignature(signature: string, url: string, params: Record<string, string>) {
   const token = getEnv().TWILIO_AUTH_TOKEN;

@@ -23,7 +23,9 @@ import * as widerInvoiceNumbers from "./0022-wider-invoice-numbers";
 import * as messagesWithADeadline from "./0023-messages-with-a-deadline";
 import * as onMyWayBelongsToItsDay from "./0024-on-my-way-belongs-to-its-day";
 import * as checkoutSessions from "./0026-checkout-sessions";
+import * as creditNoteLines from "./0028-credit-note-lines";
 import * as pricesOnPlans from "./0029-prices-on-plans";
+import * as disputesLost from "./0030-disputes-lost";
 
 /**
  * Every migration, in order. A static map (not a folder scan) so that the same list works in
@@ -54,5 +56,7 @@ export const migrations: Record<string, Migration> = {
   "0023-messages-with-a-deadline": messagesWithADeadline,
   "0024-on-my-way-belongs-to-its-day": onMyWayBelongsToItsDay,
   "0026-checkout-sessions": checkoutSessions,
+  "0028-credit-note-lines": creditNoteLines,
   "0029-prices-on-plans": pricesOnPlans,
+  "0030-disputes-lost": disputesLost,
 };

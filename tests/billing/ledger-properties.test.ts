@@ -2,9 +2,11 @@ import fc from "fast-check";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
-import { RULES, addVisit, at8, bill, createPlan, hoursBefore } from "../helpers/billing-fixtures";
+import { ADD_ONS, CATALOGUE, RULES, addVisit, at8, bill, createPlan, hoursBefore } from "../helpers/billing-fixtures";
 import { createUser } from "../helpers/factories";
 import { addMonths, billingDateOf, lastDayOf, monthOf } from "~/features/billing/billing-rules";
+import { cancelPlanWithCredit, previewCancellationCredit } from "~/features/billing/cancellation-credit.server";
+import { formatCents } from "~/features/billing/money";
 import type { MailContext } from "~/features/billing/payment-recovery-emails.server";
 import {
   BillingError,
@@ -15,7 +17,8 @@ import {
   voidInvoice,
 } from "~/features/billing/payments.server";
 import { shareOfMonth, type ProrationRule, type Terms } from "~/features/billing/prorations";
-import { changePlan } from "~/features/plans/plan-changes.server";
+import { recordDisputeLost } from "~/features/billing/stripe-disputes.server";
+import { PlanChangeError, changePlan } from "~/features/plans/plan-changes.server";
 import { slotDays } from "~/features/plans/plan-schedule";
 import { addDays, businessToday } from "~/features/visits/visit-dates";
 
@@ -23,13 +26,16 @@ import { addDays, businessToday } from "~/features/visits/visit-dates";
  * The Terms' money promises as properties (issue 34, docs/decisions/113), over random sequences
  * of months and events run through the real workflow on a real database: months billed with
  * random skips and one-time services, payments by hand and by card (some beyond what is owed),
- * refunds, reversals, voids and write-offs. After every step:
+ * refunds, reversals, disputes lost (replayed), voids and write-offs, visits the business
+ * cancelled, missed for weather or held for payment (docs/decisions/115), the plan cancelled
+ * mid-month, and plan changes at once and from a later day (docs/decisions/117). After every step:
  *  - the balance is the ledger's sum, and equals what open invoices owe less credit on file, with
  *    never both at once (credit is used at once), and never negative credit;
  *  - no entry ever changes (the ledger so far is a prefix of the ledger after);
  *  - every amount is an integer number of cents;
  *  - a refund never makes an invoice owed again;
- *  - no month's skip credits exceed what the month was billed;
+ *  - no month's visit credits (invoice lines and credit note lines) exceed what it was billed;
+ *  - a cancellation gives what its preview said, as one credit note whose lines add up to it;
  *  - every completed one-time service is on exactly one invoice;
  *  - running the billing run again changes nothing;
  *  - a refusal stores nothing;
@@ -47,11 +53,16 @@ const mailContext: MailContext = {
   siteUrl: "http://localhost:3000",
 };
 
+/** What became of a month's visit: made, or skipped with notice, or not made by the business. */
+type VisitFate = "made" | "skip" | "held" | "cancelled" | "weather" | "gate";
+
 type Step =
-  | { kind: "month"; skips: number; service: boolean }
+  | { kind: "month"; fates: VisitFate[]; service: boolean }
+  | { kind: "cancel"; days: number }
   | { kind: "pay"; pick: number; share: number; card: boolean }
   | { kind: "refund"; pick: number; share: number }
   | { kind: "reverse"; pick: number; share: number }
+  | { kind: "disputeLost"; pick: number; share: number }
   | { kind: "void"; pick: number }
   | { kind: "writeOff"; pick: number }
   | { kind: "change"; to: number; after: number }
@@ -85,12 +96,20 @@ const share = fc.integer({ min: 1, max: 120 });
 const pick = fc.nat({ max: 20 });
 const step: fc.Arbitrary<Step> = fc.oneof(
   {
-    arbitrary: fc.record({ kind: fc.constant("month" as const), skips: fc.nat({ max: 31 }), service: fc.boolean() }),
+    arbitrary: fc.record({
+      kind: fc.constant("month" as const),
+      fates: fc.array(fc.constantFrom<VisitFate>("made", "made", "skip", "held", "cancelled", "weather", "gate"), {
+        maxLength: 5,
+      }),
+      service: fc.boolean(),
+    }),
     weight: 3,
   },
+  { arbitrary: fc.record({ kind: fc.constant("cancel" as const), days: fc.integer({ min: 0, max: 27 }) }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant("pay" as const), pick, share, card: fc.boolean() }), weight: 3 },
   { arbitrary: fc.record({ kind: fc.constant("refund" as const), pick, share }), weight: 2 },
   { arbitrary: fc.record({ kind: fc.constant("reverse" as const), pick, share }), weight: 1 },
+  { arbitrary: fc.record({ kind: fc.constant("disputeLost" as const), pick, share }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant("void" as const), pick }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant("writeOff" as const), pick }), weight: 1 },
   {
@@ -158,9 +177,13 @@ async function checkBooks(customerId: string, planId: string, segments: readonly
       left join invoices ai on ai.id = a.invoice_id
       where a.plan_id = ${planId} and (ai.id is null or ai.status <> 'void') group by a.month
     ) a on a.month = b.month left join (
-      select date_trunc('month', s.plan_slot)::date as month, sum(-l.amount_cents) as credited
-      from invoice_lines l join services s on s.id = l.visit_id
-      where l.kind = 'skip_credit' and s.plan_id = ${planId} group by 1
+      select month, sum(cents) as credited from (
+        select date_trunc('month', s.plan_slot)::date as month, -l.amount_cents as cents
+        from invoice_lines l join services s on s.id = l.visit_id
+        where l.kind = 'skip_credit' and s.plan_id = ${planId}
+        union all
+        select c.month, c.amount_cents from credit_note_lines c where c.plan_id = ${planId}
+      ) given group by 1
     ) c on c.month = b.month`.execute(db());
   for (const row of rows) {
     expect(Number(row.credited)).toBeLessThanOrEqual(Number(row.billed));
@@ -217,6 +240,7 @@ describe.each([1, 15])("the ledger's promises over random months of events, bill
         await bill({ db: db(), now, mailContext, rules });
         let books = await checkBooks(customer, plan.id, segments);
         const unbilled: string[] = [];
+        let cancelled = false;
 
         for (const s of steps) {
           const before = books;
@@ -227,52 +251,69 @@ describe.each([1, 15])("the ledger's promises over random months of events, bill
             try {
               await work();
             } catch (error) {
-              if (!(error instanceof BillingError)) throw error;
+              if (!(error instanceof BillingError) && !(error instanceof PlanChangeError)) throw error;
               refused = true;
             }
           };
           switch (s.kind) {
             case "month": {
-              // This month's service days skipped (with notice) as the bits say, maybe a service, then
-              // the next month billed (and billed again: a second run changes nothing).
+              // This month's service days as their fates say (skipped with notice, held for payment,
+              // cancelled by an admin, missed for weather or for a locked gate), maybe a service, then
+              // the next month billed (and billed again: a second run changes nothing). A cancelled
+              // plan has none.
               const weekdays = segments[segments.length - 1].terms.weekdays;
               const slots = slotDays(weekdays, month, lastDayOf(month));
               for (const [i, day] of slots.entries()) {
-                if ((s.skips >> i) & 1) {
-                  // A plan change made this slot's visit already: skip that one.
-                  const made = await db()
-                    .selectFrom("services")
-                    .select(["id", "status"])
-                    .where("plan_id", "=", plan.id)
-                    .where("plan_slot", "=", day)
-                    .executeTakeFirst();
-                  if (made) {
-                    if (made.status !== "scheduled") continue;
-                    await db()
-                      .updateTable("services")
-                      .set({ status: "skipped", skip_reason: "customer" })
-                      .where("id", "=", made.id)
-                      .execute();
-                    await db()
-                      .insertInto("service_events")
-                      .values({
-                        service_id: made.id,
-                        kind: "status",
-                        from_status: "scheduled",
-                        to_status: "skipped",
-                        created_at: hoursBefore(at8(day), 72),
-                      } as never)
-                      .execute();
-                    continue;
-                  }
-                  await addVisit(db(), {
+                const fate = cancelled ? "made" : (s.fates[i] ?? "made");
+                if (fate === "made") continue;
+                const status =
+                  fate === "skip" || fate === "held" ? "skipped" : fate === "cancelled" ? "cancelled" : "missed";
+                const skipReason = fate === "skip" ? "customer" : fate === "held" ? "payment_overdue" : undefined;
+                const missedReason = fate === "weather" ? "weather" : fate === "gate" ? "locked_gate" : undefined;
+                // A plan change made this slot's visit already: that one meets the fate.
+                const made = await db()
+                  .selectFrom("services")
+                  .select(["id", "status"])
+                  .where("plan_id", "=", plan.id)
+                  .where("plan_slot", "=", day)
+                  .executeTakeFirst();
+                let visit: string;
+                if (made) {
+                  if (made.status !== "scheduled") continue;
+                  visit = made.id;
+                  await db()
+                    .updateTable("services")
+                    .set({ status, skip_reason: skipReason ?? null, missed_reason: missedReason ?? null })
+                    .where("id", "=", made.id)
+                    .execute();
+                  await db()
+                    .insertInto("service_events")
+                    .values({
+                      service_id: made.id,
+                      kind: "status",
+                      from_status: "scheduled",
+                      to_status: status,
+                      created_at: fate === "skip" ? hoursBefore(at8(day), 72) : at8(day),
+                    } as never)
+                    .execute();
+                } else {
+                  visit = await addVisit(db(), {
                     customerId: customer,
                     planId: plan.id,
                     day,
-                    status: "skipped",
-                    skipReason: "customer",
-                    skippedAt: hoursBefore(at8(day), 72),
+                    status,
+                    skipReason,
+                    missedReason,
+                    skippedAt: fate === "skip" ? hoursBefore(at8(day), 72) : undefined,
                   });
+                }
+                // An admin's "Cancel Visit" takes the visit off its plan.
+                if (fate === "cancelled") {
+                  await db()
+                    .updateTable("services")
+                    .set({ plan_left_at: at8(day) })
+                    .where("id", "=", visit)
+                    .execute();
                 }
               }
               if (s.service) {
@@ -302,6 +343,33 @@ describe.each([1, 15])("the ledger's promises over random months of events, bill
               await bill({ db: db(), now: new Date(now.getTime() + 3_600_000), mailContext, rules });
               const twice = await checkBooks(customer, plan.id, segments);
               expect(twice.entries).toEqual(once.entries);
+              break;
+            }
+            case "cancel": {
+              // The customer cancels some days into the month billed last: the preview says what comes
+              // back, and the credit note gives exactly that, its lines adding up to it, once.
+              const at = new Date(now.getTime() + s.days * 86_400_000);
+              const input = {
+                planId: plan.id,
+                customerId: customer,
+                actor: { id: customer, isAdmin: false },
+                now: at,
+                rules: planRules,
+                billing: { rules, catalogue: CATALOGUE, addOns: ADD_ONS },
+              };
+              const preview = await previewCancellationCredit(db(), input);
+              let given = 0;
+              await attempt(async () => {
+                given = (await cancelPlanWithCredit(db(), input)).creditCents;
+              });
+              expect(refused, "only a cancelled plan refuses").toBe(cancelled);
+              if (!refused) expect(given === 0 ? null : formatCents(given)).toBe(preview.amount);
+              cancelled = true;
+              const { rows: notes } = await sql<{ amount: number; lines: string }>`
+                select n.amount_cents as amount, (select sum(amount_cents) from credit_note_lines c where c.credit_note_id = n.id) as lines
+                from credit_notes n where n.customer_id = ${customer} and n.reason = 'cancellation'`.execute(db());
+              expect(notes.length).toBeLessThanOrEqual(1);
+              for (const note of notes) expect(Number(note.lines)).toBe(note.amount);
               break;
             }
             case "pay": {
@@ -375,6 +443,32 @@ describe.each([1, 15])("the ledger's promises over random months of events, bill
               }
               break;
             }
+            case "disputeLost": {
+              // The bank takes back part or all (or more than is left) of a card payment; Stripe
+              // may tell us twice: the second changes nothing.
+              const payments = await db()
+                .selectFrom("payments as p")
+                .innerJoin("invoices as i", "i.id", "p.invoice_id")
+                .select(["p.id", "p.invoice_id", "p.amount_cents"])
+                .where("i.customer_id", "=", customer)
+                .where("p.method", "=", "stripe")
+                .orderBy("p.created_at")
+                .execute();
+              const payment = choose(payments);
+              if (!payment) break;
+              const lost = {
+                disputeId: `du_${nextKey()}`,
+                paymentId: payment.id,
+                invoiceId: payment.invoice_id,
+                amountCents: Math.max(1, Math.floor((payment.amount_cents * s.share) / 100)),
+                reason: "fraudulent",
+              };
+              await attempt(() => recordDisputeLost(db(), lost, now, mailContext));
+              const once = await ledgerOf(customer);
+              await attempt(() => recordDisputeLost(db(), lost, now, mailContext));
+              expect(await ledgerOf(customer), "a replayed dispute stores nothing").toEqual(once);
+              break;
+            }
             case "change":
             case "datedChange": {
               // An admin's change on a day before the next billing date, at once or from a later day;
@@ -383,6 +477,8 @@ describe.each([1, 15])("the ledger's promises over random months of events, bill
               const fromDay = s.kind === "change" ? today : addDays(today, s.ahead);
               const next = at9(billingDateOf(addMonths(month, 1), billingDay));
               if (at9(today) >= next || changedMonths.has(monthOf(today)) || changedMonths.has(monthOf(fromDay))) break;
+              // A cancelled plan takes no change.
+              if (cancelled) break;
               const target = PLANS[s.to];
               now = at9(today);
               await changePlan(db(), {

@@ -144,6 +144,10 @@ const bodies: Record<(typeof STRIPE_WEBHOOK_EVENTS)[number], fc.Arbitrary<unknow
   "setup_intent.succeeded": fc.record({ id: idFor("seti"), customer: junk, payment_method: junk }).map(shape),
   "charge.refunded": fc.record({ id: junk, payment_intent: refFor("pi"), amount_refunded: junk }).map(shape),
   "charge.dispute.created": fc.record({ id: junk, payment_intent: refFor("pi"), reason: junk }).map(shape),
+  "charge.dispute.funds_withdrawn": fc.record({ id: junk, payment_intent: refFor("pi"), reason: junk }).map(shape),
+  "charge.dispute.closed": fc
+    .record({ id: fc.oneof(junk, unknownId("du"), unknownId("dp")), status: junk, amount: junk, payment_intent: junk })
+    .map(shape),
 };
 
 async function nothingStored() {

@@ -8,6 +8,8 @@ import { migrateToLatest } from "../../db/migrator";
 import { databaseOptionsFromEnv } from "../../db/options";
 import { hashPassword } from "../../app/features/accounts/password.server";
 import { seedBillingCustomers } from "./seed-billing-customers";
+import { seedCreditNoteCustomers } from "./seed-credit-note-customers";
+import { seedCancelCreditCustomers } from "./seed-cancel-credit-customers";
 import { seedPausedMonthCustomers } from "./seed-paused-month-customers";
 import { seedPlanCustomers } from "./seed-plan-customers";
 import { allTestAdmins, TEST_ADMIN_PASSWORD } from "./test-admins";
@@ -59,6 +61,10 @@ try {
   await seedBillingCustomers(handle.db);
   // Customers with last month paused in part, billed for it (tests/e2e/paused-month-customers.ts).
   await seedPausedMonthCustomers(handle.db, admins[0].email);
+  // Customers with a refunded invoice and its credit note (tests/e2e/credit-note-customers.ts).
+  await seedCreditNoteCustomers(handle.db);
+  // Customers with this month's plan to cancel with notice (tests/e2e/cancel-credit-customers.ts).
+  await seedCancelCreditCustomers(handle.db, admins[0].email);
 } finally {
   await handle.close();
 }

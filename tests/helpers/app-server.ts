@@ -27,6 +27,17 @@ export function imageMemoryEnv(): Record<string, string> {
   return env;
 }
 
+/** Node's flags in the production image's CMD (between `node` and the server file), as Fly runs it. */
+export function imageNodeArgs(): string[] {
+  const dockerfile = readFileSync(path.join(ROOT, "Dockerfile"), "utf8");
+  const cmd = dockerfile
+    .split("\n")
+    .filter((line) => /^CMD\s/.test(line))
+    .at(-1);
+  const argv = cmd ? (JSON.parse(cmd.replace(/^CMD\s+/, "")) as string[]) : [];
+  return argv.slice(1, -1);
+}
+
 /** Resident memory of a process, from /proc (Linux), in MiB; NaN once it is gone. */
 export function rssMiB(pid: number): number {
   try {
@@ -58,6 +69,13 @@ export type StartOptions = {
    * the server runs, which would stop a piped server on a full pipe.
    */
   stdio?: "collect" | "inherit";
+  /**
+   * A memory cgroup's folder (bench/_memory-cgroup.ts): the server joins it before Node starts,
+   * so that everything it allocates counts against that cgroup's limit, as on a Fly machine.
+   */
+  cgroup?: string;
+  /** Node's own flags before server.js (some, such as --cpu-prof, are refused in NODE_OPTIONS). */
+  nodeArgs?: string[];
 };
 
 /**
@@ -66,12 +84,17 @@ export type StartOptions = {
  */
 export async function startAppServer(
   env: Record<string, string> = {},
-  { ready = "listening", stdio = "collect" }: StartOptions = {},
+  { ready = "listening", stdio = "collect", cgroup, nodeArgs = [] }: StartOptions = {},
 ): Promise<AppServer> {
   ensureBuild();
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "app-server-"));
-  const child = spawn(process.execPath, ["server.js"], {
+  // In a cgroup: a shell joins it, then becomes Node (exec), so the pid and signals stay the server's.
+  const node = [process.execPath, ...nodeArgs, "server.js"];
+  const [command, args] = cgroup
+    ? ["/bin/sh", ["-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"', cgroup, ...node]]
+    : [node[0], node.slice(1)];
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? "",

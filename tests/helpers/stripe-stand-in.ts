@@ -13,7 +13,8 @@ import type { AddressInfo } from "node:net";
  * or completePaymentSession, as a customer would on Stripe's page), PaymentIntents (create with
  * confirm, retrieve; the outcome per payment method or customer: succeeded, processing or a
  * card_declined 402 carrying the PaymentIntent), SetupIntents and PaymentMethods (retrieve),
- * refunds (create, list) and refunds made "in the Dashboard" (refundInDashboard).
+ * refunds (create, list) and refunds made "in the Dashboard" (refundInDashboard), and disputes
+ * (retrieve; opened by the test with openDispute, then closed by setting their status).
  */
 export type StripeRequest = {
   method: string;
@@ -34,6 +35,10 @@ export type StripeStandIn = {
   sessions: Map<string, Obj>;
   paymentIntents: Map<string, Obj>;
   refunds: Map<string, Obj>;
+  /** Disputes by id: a test closes one by setting its `status` ("lost", "won", "warning_closed"). */
+  disputes: Map<string, Obj>;
+  /** A dispute of a PaymentIntent's charge, as the customer's bank opens it (`needs_response`). */
+  openDispute(paymentIntentId: string, options?: { amount?: number; reason?: string }): Obj;
   /** The outcome of a PaymentIntent for this payment method or customer id (default: succeeded). */
   outcomes: Map<string, ChargeOutcomeSetting>;
   addPaymentMethod(card: { brand: string; last4: string; expMonth: number; expYear: number }): Obj;
@@ -75,6 +80,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const setupIntents = new Map<string, Obj>();
   const paymentMethods = new Map<string, Obj>();
   const refunds = new Map<string, Obj>();
+  const disputes = new Map<string, Obj>();
   const outcomes = new Map<string, ChargeOutcomeSetting>();
   const replies = new Map<string, { status: number; params: string; body: string }>();
   let counter = 0;
@@ -257,6 +263,10 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       const pm = paymentMethods.get(m[1]);
       return pm ? { status: 200, body: pm } : missing("payment_method", m[1]);
     }
+    if (method === "GET" && (m = /^\/v1\/disputes\/([^/]+)$/.exec(path))) {
+      const dispute = disputes.get(m[1]);
+      return dispute ? { status: 200, body: dispute } : missing("dispute", m[1]);
+    }
     if (method === "POST" && path === "/v1/refunds") {
       const pi = paymentIntents.get(params.payment_intent ?? "");
       if (!pi) return missing("payment_intent", params.payment_intent ?? "");
@@ -421,6 +431,25 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       const refund = addRefund(pi, amount, {});
       return { refund, charge: chargeOf(pi.id) };
     },
+    disputes,
+    openDispute(paymentIntentId, options = {}) {
+      const pi = paymentIntents.get(paymentIntentId);
+      if (!pi) throw new Error("no such PaymentIntent");
+      const dispute = {
+        id: next("du"),
+        object: "dispute",
+        amount: options.amount ?? pi.amount,
+        currency: pi.currency,
+        charge: chargeIdOf(pi),
+        payment_intent: pi.id,
+        reason: options.reason ?? "fraudulent",
+        status: "needs_response",
+        created: now(),
+        livemode: false,
+      };
+      disputes.set(dispute.id, dispute);
+      return dispute;
+    },
     chargeOf,
     event(type, object, extra = {}) {
       return {
@@ -444,6 +473,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         setupIntents,
         paymentMethods,
         refunds,
+        disputes,
         outcomes,
         replies,
       ]) {

@@ -12,6 +12,8 @@ export type TwilioStandIn = {
   requests: TwilioRequest[];
   /** Numbers that replied STOP to "Twilio": a message to one is refused with error 21610, as Twilio does. */
   unsubscribed: Set<string>;
+  /** Numbers Twilio refuses as such, with its error code (21211 not a phone number, 21614 not a mobile). */
+  refusedNumbers: Map<string, number>;
   /** While set, every message is refused with this HTTP status (an outage: 503). */
   failWith: number | null;
   close(): Promise<void>;
@@ -20,6 +22,7 @@ export type TwilioStandIn = {
 export async function startTwilioStandIn(): Promise<TwilioStandIn> {
   const requests: TwilioRequest[] = [];
   const unsubscribed = new Set<string>();
+  const refusedNumbers = new Map<string, number>();
   let count = 0;
   const handle = { failWith: null as number | null };
   const server = http.createServer((req, res) => {
@@ -54,6 +57,19 @@ export async function startTwilioStandIn(): Promise<TwilioStandIn> {
         );
         return;
       }
+      const refusal = refusedNumbers.get(params.To ?? "");
+      if (refusal) {
+        res.writeHead(400, { "Content-Type": "application/json" });
+        res.end(
+          JSON.stringify({
+            code: refusal,
+            message: refusal === 21614 ? "'To' number is not a valid mobile number" : "Invalid 'To' Phone Number",
+            more_info: `https://www.twilio.com/docs/errors/${refusal}`,
+            status: 400,
+          }),
+        );
+        return;
+      }
       count += 1;
       const sid = `SM${count.toString(16).padStart(32, "0")}`;
       res.writeHead(201, { "Content-Type": "application/json" });
@@ -81,6 +97,7 @@ export async function startTwilioStandIn(): Promise<TwilioStandIn> {
     url: `http://127.0.0.1:${port}`,
     requests,
     unsubscribed,
+    refusedNumbers,
     get failWith() {
       return handle.failWith;
     },

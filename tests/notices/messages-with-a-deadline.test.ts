@@ -18,6 +18,7 @@ import {
   TEXT_NO_CONSENT,
   TEXT_OPTED_OUT,
   TEXT_UNSUBSCRIBED_AT_TWILIO,
+  textNumberRefused,
 } from "~/features/outbox/texts.server";
 import { action as yardAction, loader as yardLoader } from "~/routes/customer-dashboard_.yard";
 import { action as webhookAction } from "~/routes/resources.webhooks.twilio";
@@ -75,6 +76,7 @@ beforeEach(async () => {
   useTwilio(true);
   standIn.requests.length = 0;
   standIn.unsubscribed.clear();
+  standIn.refusedNumbers.clear();
   standIn.failWith = null;
   for (const table of [
     "outbox",
@@ -242,6 +244,24 @@ describe("consent and the STOP list, checked when a text is sent", () => {
       texted: false,
     });
   });
+
+  test.each([21211, 21614])(
+    "Twilio's %i (a number that cannot take texts) is closed at once, not retried",
+    async (code) => {
+      await consentToTexts();
+      const visit = await visitAt(MORNING);
+      await sendOnMyWay({ visitId: visit.id, adminId: admin.id, now: MORNING });
+      standIn.refusedNumbers.set(MOBILE, code);
+      expect(await deliverDueEmails({ ignoreBackoff: true, now: () => minutes(1) })).toEqual({ sent: 1, failed: 0 });
+      expect(standIn.requests).toHaveLength(1);
+      expect(await textRow()).toMatchObject({ status: "skipped", attempts: 1, last_error: textNumberRefused(code) });
+      // Not an opt-out: the customer did not say STOP, and consent stays as they gave it.
+      expect(await optOuts()).toEqual([]);
+      expect(await consentAt()).not.toBeNull();
+      await deliverDueEmails({ ignoreBackoff: true, retryFailed: true, now: () => minutes(2) });
+      expect(standIn.requests).toHaveLength(1);
+    },
+  );
 
   test("a STOP after the text was queued: dropped as opted out", async () => {
     await consentToTexts();

@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
 import { createUser, sessionCookieFor, type TestUser } from "../helpers/factories";
 import { callRoute, locationOf, toastOf } from "../helpers/route-calls";
+import { runBilling } from "~/features/billing/billing-run.server";
+import { formatCents } from "~/features/billing/money";
 import { handleAdminPlanAction, loadAdminPlan, nextWeekday } from "~/features/plans/admin-plan-page.server";
 import { businessToday, addDays } from "~/features/visits/visit-dates";
 import { action, loader } from "~/routes/admin-dashboard.customers.$customerId";
@@ -492,5 +494,39 @@ describe("the section with a fixed clock", () => {
     view = await loadAdminPlan(customer.id, WEDNESDAY);
     expect(view.plan).toMatchObject({ statusLabel: "Cancelled", lastVisitLabel: "Mar 2, 2027", open: false });
     expect(view.upcoming).toEqual([]);
+  });
+
+  it("shows what Cancel plan gives back now, as an admin cancels (from now, not the notice), and the cancellation gives it", async () => {
+    const customer = await createUser(db(), { fullName: "Carla Cancel" });
+    const admin2 = { id: admin.id, name: "Ada Admin" };
+    const form = (pairs: Pairs) => {
+      const data = new FormData();
+      for (const [name, value] of pairs) data.append(name, value);
+      return data;
+    };
+    await handleAdminPlanAction("start-plan", form(startForm({ startDate: "2027-03-02", dogCount: "1" })), {
+      customerId: customer.id,
+      admin: admin2,
+      now: MONDAY,
+    });
+    await runBilling({ now: MONDAY, db: db() });
+    const invoice = await db()
+      .selectFrom("invoices")
+      .selectAll()
+      .where("customer_id", "=", customer.id)
+      .executeTakeFirstOrThrow();
+    // From now on: the visits of 9, 16, 23 and 30 March; 2 March is 22 hours away, too late.
+    const rate = Math.floor((2 * invoice.total_cents + 5) / 10);
+    const view = await loadAdminPlan(customer.id, MONDAY);
+    expect(view.plan?.cancelCredit).toMatchObject({ amount: formatCents(4 * rate), visits: 4 });
+    const cancelled = await handleAdminPlanAction("cancel-plan", form([["planId", view.plan!.id]]), {
+      customerId: customer.id,
+      admin: admin2,
+      now: MONDAY,
+    });
+    expect(cancelled.status).toBe(302);
+    const notes = await db().selectFrom("credit_notes").selectAll().where("customer_id", "=", customer.id).execute();
+    expect(notes.map((note) => note.amount_cents)).toEqual([4 * rate]);
+    expect((await loadAdminPlan(customer.id, MONDAY)).plan?.cancelCredit).toBeNull();
   });
 });

@@ -10,6 +10,8 @@ import {
 import { locationOf, toastOf } from "../helpers/route-calls";
 import { getAddOns, getCatalogue, getSiteSettings } from "~/content/content.server";
 import { estimateMonthlyPrice, formatPrice } from "~/content/pricing";
+import { runBilling } from "~/features/billing/billing-run.server";
+import { formatCents } from "~/features/billing/money";
 import { startPlan } from "~/features/plans/plan-changes.server";
 import { formatPlanDay, formatVisitDay } from "~/features/plans/your-plan-format";
 import { handleYourPlanAction, loadYourPlan, loadYourPlanCard } from "~/features/plans/your-plan.server";
@@ -369,5 +371,34 @@ describe("cancel", () => {
       "This plan is cancelled.",
     );
     expect(await snapshot(plan.id)).toEqual(before);
+  });
+
+  it("shows what comes back before cancelling, and the cancellation gives exactly that as credit on file (decision 115)", async () => {
+    const { customer, plan } = await customerWithTuesdayPlan();
+    // Not billed yet: nothing paid for to give back.
+    expect((await load(customer)).cancelCredit).toEqual({ amount: null, visits: 0, pays: null });
+    // March billed (the bundled catalogue's price): five Tuesdays, four of them after the notice.
+    await runBilling({ now: MONDAY, db: db() });
+    const invoice = await db()
+      .selectFrom("invoices")
+      .selectAll()
+      .where("plan_id", "=", plan.id)
+      .executeTakeFirstOrThrow();
+    const rate = Math.floor((2 * invoice.total_cents + 5) / 10);
+    const data = await load(customer, MONDAY, `${PAGE}?cancel=confirm`);
+    expect(data.cancelCredit).toEqual({
+      amount: formatCents(4 * rate),
+      visits: 4,
+      pays: formatCents(Math.min(invoice.total_cents, 4 * rate)),
+    });
+
+    const response = await post(customer, { intent: "cancel", planId: plan.id });
+    expect(response.status).toBe(302);
+    const toast = await toastOf(response);
+    expect(toast).toMatchObject({ type: "success", message: "Plan cancelled" });
+    expect(toast?.description).toContain(`${formatCents(4 * rate)} back as credit on file.`);
+    const notes = await db().selectFrom("credit_notes").selectAll().where("customer_id", "=", customer.id).execute();
+    expect(notes.map((note) => [note.reason, note.amount_cents])).toEqual([["cancellation", 4 * rate]]);
+    expect((await load(customer)).cancelCredit).toBeNull();
   });
 });

@@ -1,9 +1,10 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { beforeAll, describe, expect, it } from "vitest";
+import { imageNodeArgs } from "../helpers/app-server";
 import { ensureBuild } from "../helpers/ensure-build";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -94,11 +95,20 @@ describe("fly.toml and the Dockerfile agree with the code", () => {
     const stage = finalStage();
     const cmd = stage.find((l) => /^CMD\b/.test(l))!;
     const argv = JSON.parse(cmd.replace(/^CMD\s+/, "")) as string[];
+    const file = argv.at(-1)!;
     expect(argv[0]).toBe("node");
-    expect(() => read(argv[1])).not.toThrow();
-    expect(stage.some((l) => new RegExp(`^COPY .*\\b${argv[1].replace(".", "\\.")}\\b`).test(l))).toBe(true);
+    expect(() => read(file)).not.toThrow();
+    expect(stage.some((l) => new RegExp(`^COPY .*\\b${file.replace(".", "\\.")}\\b`).test(l))).toBe(true);
     // npm start runs the same file.
-    expect(pkg.scripts.start).toContain(`node ./${argv[1]}`);
+    expect(pkg.scripts.start).toContain(`node ./${file}`);
+    // The flags before it are Node's own, and this Node takes them (a typo would stop every machine).
+    const flags = argv.slice(1, -1);
+    expect(flags).toEqual(imageNodeArgs());
+    for (const flag of flags) expect(flag).toMatch(/^--[a-z0-9-]+(=\S+)?$/);
+    expect(spawnSync(process.execPath, [...flags, "-e", "0"], { encoding: "utf8" })).toMatchObject({
+      status: 0,
+      stderr: "",
+    });
     const user = stage.filter((l) => /^USER\b/.test(l)).at(-1);
     expect(user).toBe("USER node");
     const dataDir = stage.find((l) => /^ENV DATA_DIR=/.test(l))?.split("=")[1];

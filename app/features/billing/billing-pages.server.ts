@@ -38,7 +38,13 @@ import {
   readCustomerBilling,
   type InvoiceCursor,
 } from "~/models/invoice.server";
-import { listCreditNotesOfInvoice } from "~/models/ledger.server";
+import {
+  listCreditNotesOfCustomer,
+  listCreditNotesOfInvoice,
+  listDisputesLost,
+  listDisputesLostOfInvoice,
+} from "~/models/ledger.server";
+import { CREDIT_NOTE_REASON_LABELS } from "./credit-note-labels";
 import { getDb } from "~/utils/db.server";
 import { log } from "~/utils/logger.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
@@ -53,6 +59,8 @@ import type { InvoiceStatus } from "../../../db/enums";
  */
 
 export const PAGE_SIZE = 50;
+/** The Billing tab's link to the lost disputes, among its status links. */
+export const DISPUTES_LOST = "disputes-lost";
 const TAB_STATUSES = ["open", "paid", "void", "uncollectible"] as const satisfies readonly InvoiceStatus[];
 
 const dayFormat = new Intl.DateTimeFormat("en-US", {
@@ -78,6 +86,8 @@ function decodeCursor(value: string | null): InvoiceCursor | null {
 /** The admin's Billing tab: one status at a time (open first, overdue at the top), paged by key. */
 export async function loadBillingTab(url: URL, now = new Date()) {
   const requested = url.searchParams.get("status");
+  // "Disputes lost" is a link among the statuses: its list instead of the invoices (decision 118).
+  const disputesView = requested === DISPUTES_LOST;
   const status: InvoiceStatus = (TAB_STATUSES as readonly string[]).includes(requested ?? "")
     ? (requested as InvoiceStatus)
     : "open";
@@ -88,10 +98,11 @@ export async function loadBillingTab(url: URL, now = new Date()) {
   const requestedMonth = url.searchParams.get("ledger");
   const ledgerMonth =
     requestedMonth && /^\d{4}-(0[1-9]|1[0-2])$/.test(requestedMonth) ? `${requestedMonth}-01` : monthOf(today);
-  const [{ rows, figures: totals }, ledger, overpaid, outsideCatalogue] = await Promise.all([
-    readBillingTab(db, { status, after, limit: PAGE_SIZE + 1, period, today }),
+  const [{ rows, figures: totals }, ledger, overpaid, lost, outsideCatalogue] = await Promise.all([
+    readBillingTab(db, { status, after, limit: disputesView ? 0 : PAGE_SIZE + 1, period, today }),
     loadLedgerMonth(db, ledgerMonth),
     loadOverpaid(db),
+    listDisputesLost(db, disputesView ? PAGE_SIZE : 0),
     loadPlansOutsideCatalogue(db),
   ]);
   const page = rows.slice(0, PAGE_SIZE);
@@ -101,8 +112,26 @@ export async function loadBillingTab(url: URL, now = new Date()) {
       ? `?${new URLSearchParams({ status, after: encodeCursor({ due: last.due_on, id: last.id }) })}`
       : null;
   return {
-    status,
-    statuses: TAB_STATUSES.map((value) => ({ value, label: INVOICE_STATUS_LABELS[value] })),
+    status: disputesView ? DISPUTES_LOST : status,
+    statuses: [
+      ...TAB_STATUSES.map((value) => ({ value: value as string, label: INVOICE_STATUS_LABELS[value] })),
+      { value: DISPUTES_LOST, label: `Disputes lost (${lost.count})` },
+    ],
+    disputesLost: disputesView
+      ? {
+          more: lost.count > lost.rows.length,
+          items: lost.rows.map((row) => ({
+            id: row.id,
+            invoiceId: row.invoice_id,
+            number: row.number,
+            customerId: row.customer_id,
+            customer: row.full_name || row.email,
+            amount: formatCents(row.amount_cents),
+            date: dayLabel(row.reversed_on),
+            disputeId: row.stripe_dispute_id,
+          })),
+        }
+      : null,
     month: monthLabel(period),
     totals: {
       invoiced: formatCents(totals.invoiced),
@@ -142,10 +171,11 @@ type InvoiceRow = NonNullable<Awaited<ReturnType<typeof getInvoice>>>;
 /** An invoice as both the admin's page and the customer's printable page show it. */
 async function invoiceView(invoice: InvoiceRow, today: string) {
   const db = await getDb();
-  const [lines, payments, creditNotes, settings] = await Promise.all([
+  const [lines, payments, creditNotes, disputesLost, settings] = await Promise.all([
     listInvoiceLines(db, invoice.id),
     listInvoicePayments(db, invoice.id),
     listCreditNotesOfInvoice(db, invoice.id),
+    listDisputesLostOfInvoice(db, invoice.id),
     getSiteSettings(),
   ]);
   const balance = invoice.status === "open" ? invoice.total_cents - invoice.paid_cents : 0;
@@ -193,8 +223,21 @@ async function invoiceView(invoice: InvoiceRow, today: string) {
       by: payment.recorded_by_name,
       viaStripe: payment.stripe_payment_intent_id !== null,
       dispute: payment.disputed_at
-        ? { note: payment.dispute_note, date: dayLabel(businessToday(new Date(payment.disputed_at))) }
+        ? {
+            note: payment.dispute_note,
+            date: dayLabel(businessToday(new Date(payment.disputed_at))),
+            open: payment.dispute_closed_at === null,
+          }
         : null,
+      // Money the customer's bank took back (docs/decisions/118): a red line on the admin's page.
+      disputesLost: disputesLost
+        .filter((lost) => lost.payment_id === payment.id)
+        .map((lost) => ({
+          id: lost.id,
+          amount: formatCents(lost.amount_cents),
+          date: dayLabel(lost.reversed_on),
+          disputeId: lost.stripe_dispute_id,
+        })),
     })),
     creditNotes: creditNotes.map((note) => ({
       id: note.id,
@@ -250,9 +293,10 @@ export async function loadCustomerBilling(customerId: string, now = new Date()) 
   const db = await getDb();
   const today = businessToday(now);
   const online = payOnline();
-  const [{ balance, invoices }, card] = await Promise.all([
+  const [{ balance, invoices }, card, creditNotes] = await Promise.all([
     readCustomerBilling(db, customerId, 36),
     online.stripe ? cardOnFile(db, customerId) : null,
+    listCreditNotesOfCustomer(db, customerId, CREDIT_NOTES_SHOWN),
   ]);
   return {
     balance: formatCents(Math.max(0, balance)),
@@ -271,8 +315,22 @@ export async function loadCustomerBilling(customerId: string, now = new Date()) 
       total: formatCents(row.total_cents),
       payable: row.status === "open" && row.total_cents > row.paid_cents,
     })),
+    // What came back (a cancellation's credit, a refund), each with the visits it gives back.
+    creditNotes: creditNotes.map((note) => ({
+      id: note.id,
+      number: note.number,
+      issued: dayLabel(note.issued_on),
+      reason: CREDIT_NOTE_REASON_LABELS[note.reason],
+      amount: formatCents(note.amount_cents),
+      paidOut: note.paid_out === "refund" ? "Refunded" : "Credit on file",
+      description: note.description,
+      lines: note.lines.map((line) => ({ description: line.description, amount: formatCents(line.amount_cents) })),
+    })),
   };
 }
+
+/** The customer's Billing page lists their latest credit notes (bounded, decision 053). */
+const CREDIT_NOTES_SHOWN = 12;
 
 /** A customer's balance for the admin's customer page. */
 export async function customerBalanceLabel(customerId: string) {

@@ -98,7 +98,7 @@ describe("runBilling", () => {
     expect(invoice.lines).toMatchObject([{ kind: "plan_month", amount_cents: 8900 }]);
   });
 
-  it("credits a skip made with notice at the per-visit rate; a late skip, an overdue skip and a locked gate are not credited", async () => {
+  it("credits a skip made with notice at the per-visit rate, and a visit held for payment (decision 115); a late skip and a locked gate are not credited", async () => {
     const plan = await createPlan({ weekdays: [2], start_date: "2027-01-04" });
     const customerId = plan.customer_id;
     const noticed = await addVisit({
@@ -118,7 +118,7 @@ describe("runBilling", () => {
       skipReason: "admin",
       skippedAt: hoursBefore(at8("2027-02-09"), 2),
     });
-    await addVisit({
+    const held = await addVisit({
       customerId,
       planId: plan.id,
       day: "2027-02-16",
@@ -146,8 +146,15 @@ describe("runBilling", () => {
         amount_cents: -2225,
         description: "Credit: visit of February 2 skipped with notice",
       },
+      // The business held the visit back, so it is owed whatever the notice.
+      {
+        kind: "skip_credit",
+        visit_id: held,
+        amount_cents: -2225,
+        description: "Credit: visit of February 16 held for payment",
+      },
     ]);
-    expect(invoice.total_cents).toBe(8900 - 2225);
+    expect(invoice.total_cents).toBe(8900 - 2 * 2225);
     // March's paused visit is settled by April's invoice, not this one.
     expect(invoice.lines.some((line) => line.visit_id === paused)).toBe(false);
 

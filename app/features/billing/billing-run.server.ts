@@ -4,15 +4,12 @@ import {
   dollarsToCents,
   monthCharge,
   monthOf,
-  mulDivRound,
-  serviceDaysInMonth,
   settlementWindow,
-  skipCreditCents,
   visitTypeSlug,
 } from "./billing-rules";
+import { candidateOf, creditVisits, dayName, monthBilledFrom, termsOnFrom, type MonthBilled } from "./visit-credits";
 import { applyCreditOnFile } from "./customer-credit.server";
 import { priceForMonth, totalCents } from "./plan-prices";
-import type { Terms } from "./prorations";
 import { applyCataloguePrices } from "./price-changes.server";
 import { expireStaleCheckoutsOf } from "./stripe-checkout-expiry.server";
 import { queueInvoiceEmails } from "./billing-emails.server";
@@ -20,6 +17,7 @@ import { billingMailContext } from "./payment-recovery-emails.server";
 import type { MailContext } from "./payment-recovery-emails.server";
 import { getAddOns, getCatalogue, getSiteSettings } from "~/content/content.server";
 import type { AddOn, BillingRules, PlanCard } from "~/content/types";
+import { CLOSED_DAY_CANCELLED_DETAIL } from "~/features/plans/plan-constants";
 import { businessToday, startOfBusinessDay } from "~/features/visits/visit-dates";
 import {
   firstInvoicedMonth,
@@ -27,15 +25,14 @@ import {
   listMonthBilling,
   listPlansToBillBatch,
   readCreditApplied,
-  listUncreditedSkips,
+  listVisitsToCredit,
   listUnbilledOneTimeVisits,
   findInvoicedPlans,
   type DraftInvoice,
   type DraftLine,
-  type MonthBilling,
   type OneTimeVisit,
   type PlanToBill,
-  type SkippedVisit,
+  type VisitToCredit,
 } from "~/models/invoice-run.server";
 import {
   listPlanChanges,
@@ -65,7 +62,10 @@ import { isStripeConfigured } from "~/utils/stripe.server";
  * invoice of services alone (a customer may get several in a month; each visit is billed once).
  * Credit on file pays the new invoices first; one whose credits cover it is settled at issue
  * (docs/decisions/113).
- * Missed visits (locked gate, dog in yard: the Terms' denied access) are never credited.
+ * The business's own cancellations (an admin's "Cancel Visit", a closed day with no open weekday),
+ * weather misses and a payment hold's skipped visits are credited at the same rate, whatever the
+ * notice (docs/decisions/115). Other missed visits (locked gate, dog in yard: the Terms' denied
+ * access) are never credited.
  *
  * Each new invoice's "Your invoice" e-mail is queued in the transaction that inserts it
  * (docs/decisions/106): the invoice and its e-mail commit together, or neither does.
@@ -167,7 +167,7 @@ export async function runBilling(options: BillingRunOptions): Promise<BillingRun
   return { ran: true, period, ...locked.result };
 }
 
-async function billingRunRules(): Promise<BillingRunRules> {
+export async function billingRunRules(): Promise<BillingRunRules> {
   const settings = await getSiteSettings();
   return { ...settings.billingRules, changeNoticeHours: settings.planRules.changeNoticeHours };
 }
@@ -194,14 +194,14 @@ type Run = {
   counts: Omit<BillingRunResult, "ran" | "period">;
 };
 
-type PriceBook = {
+export type PriceBook = {
   /** A plan's monthly price in cents for a month: the price locked on it (decision 116); null: none. */
   monthlyCents(plan: PlanToBill, month: string): number | null;
   /** A one-time service's price and name, by its visit type; null: not in the catalogue. */
   oneTime(visitType: string): { name: string; cents: number } | null;
 };
 
-function priceBook(catalogue: readonly PlanCard[]): PriceBook {
+export function priceBook(catalogue: readonly PlanCard[]): PriceBook {
   const bySlug = new Map(catalogue.filter((card) => card.kind === "one-time").map((card) => [card.slug, card]));
   return {
     monthlyCents(plan, month) {
@@ -233,24 +233,26 @@ async function billPlans(conn: Db, run: Run) {
     const toBill = plans.filter((plan) => !invoiced.has(plan.id));
     if (toBill.length > 0) {
       const planIds = toBill.map((plan) => plan.id);
-      const [skips, oneTimes, months, adjustments, changes] = await Promise.all([
-        run.rules.creditSkippedVisits
-          ? listUncreditedSkips(conn, planIds, run.window.from, run.window.until)
-          : Promise.resolve([]),
+      // The visits a credit may be owed for: skips (when the owner credits them), and the
+      // business's own cancellations, weather misses and payment holds (always; decision 115).
+      const [toCredit, oneTimes, months, adjustments, changes] = await Promise.all([
+        listVisitsToCredit(conn, planIds, run.window, {
+          statuses: ["skipped", "cancelled", "missed"],
+          closedDayDetail: CLOSED_DAY_CANCELLED_DETAIL,
+          uncreditedOnly: true,
+        }),
         listUnbilledOneTimeVisits(
           conn,
           { from: run.servicesStart, until: run.windowEnd },
           { customerIds: toBill.map((plan) => plan.customer_id) },
         ),
-        run.rules.creditSkippedVisits
-          ? listMonthBilling(conn, planIds, monthOf(run.window.from), addMonths(monthOf(run.window.until), 1))
-          : Promise.resolve([]),
+        listMonthBilling(conn, planIds, monthOf(run.window.from), addMonths(monthOf(run.window.until), 1)),
         listUnbilledAdjustments(conn, planIds),
         listPlanChanges(conn, planIds),
       ]);
       const drafts = [
         ...(await firstMonthRemainders(conn, toBill, run)),
-        ...planInvoices(toBill, { skips, oneTimes, months, adjustments, changes }, run),
+        ...planInvoices(toBill, { toCredit, oneTimes, months, adjustments, changes }, run),
       ];
       await write(conn, run, drafts);
     }
@@ -378,22 +380,26 @@ async function write(conn: Db, run: Run, drafts: DraftInvoice[]) {
 }
 
 type PlanBatchFacts = {
-  skips: readonly SkippedVisit[];
+  toCredit: readonly VisitToCredit[];
   oneTimes: readonly OneTimeVisit[];
-  months: readonly MonthBilling[];
+  months: readonly MonthBilled[];
   /** Plan changes' adjustments not billed yet (decision 117). */
   adjustments: readonly UnbilledAdjustment[];
-  /** Plan changes with the terms before each: a skip is credited at the terms of its day. */
+  /** Plan changes with the terms before each: a visit is credited at the terms of its day. */
   changes: readonly PlanChangeTerms[];
 };
 
 function planInvoices(plans: readonly PlanToBill[], facts: PlanBatchFacts, run: Run): DraftInvoice[] {
-  const { skips, oneTimes, months } = facts;
-  const skipsOf = groupBy(skips, (skip) => skip.plan_id!);
-  const oneTimesOf = groupBy(oneTimes, (visit) => visit.customer_id);
+  const visitsOf = groupBy(facts.toCredit, (visit) => visit.plan_id!);
+  const oneTimesOf = groupBy(facts.oneTimes, (visit) => visit.customer_id);
   const adjustmentsOf = groupBy(facts.adjustments, (adjustment) => adjustment.plan_id);
   const changesOf = groupBy(facts.changes, (change) => change.plan_id);
-  const monthOfPlan = new Map(months.map((month) => [`${month.plan_id} ${month.month}`, { ...month }]));
+  const monthsOf = new Map<string, Map<string, MonthBilled>>();
+  for (const month of facts.months) {
+    const known = monthsOf.get(month.plan_id) ?? new Map<string, MonthBilled>();
+    known.set(month.month, { ...month });
+    monthsOf.set(month.plan_id, known);
+  }
   const drafts: DraftInvoice[] = [];
   for (const plan of plans) {
     const monthly = run.prices.monthlyCents(plan, run.period);
@@ -414,25 +420,27 @@ function planInvoices(plans: readonly PlanToBill[], facts: PlanBatchFacts, run: 
         adjustmentId: adjustment.id,
       });
     }
-    // A skipped visit is worth what its month was billed divided by that month's visits, and a
-    // month's credits never exceed what it was billed (docs/decisions/113); a month a plan change
-    // touched, the rate of the terms in force on its day (decision 117).
-    const bySlot = [...(skipsOf.get(plan.id) ?? [])].sort((a, b) => (a.plan_slot < b.plan_slot ? -1 : 1));
-    for (const skip of bySlot) {
-      if (!skippedWithNotice(skip, run.rules.changeNoticeHours)) continue;
-      const month = monthBilled(monthOfPlan, plan, monthOf(skip.plan_slot), monthly, run);
-      if (!month) continue;
-      const inForce = termsOn(changesOf.get(plan.id) ?? [], plan, skip.plan_slot);
-      const credit = inForce
-        ? Math.min(Math.max(0, month.billed - month.credited), visitRate(inForce, monthOf(skip.plan_slot)))
-        : skipCreditCents(month, serviceDaysInMonth(plan.weekdays, monthOf(skip.plan_slot), plan.start_date));
-      if (credit <= 0) continue;
-      month.credited += credit;
+    // A visit not made is worth what its month was billed divided by that month's visits, and a
+    // month's credits never exceed what it was billed (docs/decisions/113, 115); a month a plan
+    // change touched, the rate of the terms in force on its day (decision 117). One rule, in
+    // visit-credits.ts, for the invoice's credit lines and a cancellation's credit note.
+    const candidates = (visitsOf.get(plan.id) ?? []).flatMap((visit) => candidateOf(visit) ?? []);
+    const credits = creditVisits(plan, candidates, {
+      noticeHours: run.rules.changeNoticeHours,
+      creditSkips: run.rules.creditSkippedVisits,
+      monthBilled: monthBilledFrom(monthsOf.get(plan.id) ?? new Map(), plan, {
+        firstInvoicedMonth: run.firstInvoicedMonth,
+        monthlyCents: monthly,
+        prorateFirstMonth: run.rules.prorateFirstMonth,
+      }),
+      termsOn: termsOnFrom(changesOf.get(plan.id) ?? [], plan),
+    });
+    for (const credit of credits) {
       lines.push({
         kind: "skip_credit",
-        description: `Credit: visit of ${dayName(skip.plan_slot)} skipped with notice`,
-        visitId: skip.id,
-        amountCents: -credit,
+        description: credit.description,
+        visitId: credit.visitId,
+        amountCents: -credit.amountCents,
       });
     }
     for (const visit of oneTimesOf.get(plan.customer_id) ?? []) {
@@ -462,63 +470,6 @@ function planMonthLine(
   };
 }
 
-/**
- * What the plan was billed for a month, and credited for it so far. A month before billing began
- * here (the owner billed it by hand) counts as billed at the plan's price for it; a later month
- * without an invoice was not billed, so its skips have nothing to give back.
- */
-function monthBilled(
-  months: Map<string, MonthBilling>,
-  plan: PlanToBill,
-  month: string,
-  monthlyCents: number,
-  run: Run,
-): MonthBilling | null {
-  const key = `${plan.id} ${month}`;
-  const known = months.get(key);
-  if (known) return known;
-  if (run.firstInvoicedMonth !== null && month >= run.firstInvoicedMonth) return null;
-  const charge = monthCharge(plan, month, monthlyCents, run.rules.prorateFirstMonth);
-  const assumed = { plan_id: plan.id, month, billed: charge?.amountCents ?? 0, credited: 0 };
-  months.set(key, assumed);
-  return assumed;
-}
-
-/**
- * The terms (service days, monthly price) a plan was billed by on `day`, when a change touched
- * that day's month: those before the first change from a later day, else the plan's as it is.
- * Null when no change applies from after the month's first day: the month was billed as the plan
- * is, and the rule of decision 113 applies unchanged.
- */
-function termsOn(changes: readonly PlanChangeTerms[], plan: PlanToBill, day: string): Terms | null {
-  const month = monthOf(day);
-  if (!changes.some((change) => change.from_day > month)) return null;
-  const before = changes.find((change) => change.from_day > day);
-  if (!before) return { weekdays: plan.weekdays, monthlyCents: monthlyOf(plan, month) };
-  return { weekdays: before.old_weekdays, monthlyCents: before.old_monthly_cents ?? monthlyOf(plan, month) };
-}
-
-function monthlyOf(plan: PlanToBill, month: string): number {
-  const price = priceForMonth(plan, month);
-  return price ? totalCents(price) : 0;
-}
-
-/** One visit's rate under these terms: their monthly price ÷ their slots in the month. */
-function visitRate(terms: Terms, month: string): number {
-  const slots = serviceDaysInMonth(terms.weekdays, month);
-  return slots > 0 ? mulDivRound(terms.monthlyCents, 1, slots) : 0;
-}
-
-/**
- * A skip is credited when the customer (or the owner, or a pause) made it at least the change
- * notice before the visit; a late skip an admin made for a customer who phoned, and a skip for an
- * overdue payment, are not.
- */
-function skippedWithNotice(skip: SkippedVisit, noticeHours: number): boolean {
-  if (skip.skip_reason === "payment_overdue") return false;
-  return skip.service_date.getTime() - new Date(skip.skipped_at).getTime() >= noticeHours * 3_600_000;
-}
-
 function oneTimeLine(visit: OneTimeVisit, run: Run): DraftLine | null {
   if (PLAN_VISIT_TYPES.has(visit.service_type)) return null;
   const price = run.prices.oneTime(visit.service_type);
@@ -543,13 +494,8 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
 }
 
 const monthFormat = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
-const dayFormat = new Intl.DateTimeFormat("en-US", { month: "long", day: "numeric", timeZone: "UTC" });
 
 /** "March 2027" for "2027-03-01". */
 function monthName(period: string): string {
   return monthFormat.format(new Date(`${period}T00:00:00Z`));
-}
-/** "March 17" for "2027-03-17". */
-function dayName(day: string): string {
-  return dayFormat.format(new Date(`${day}T00:00:00Z`));
 }

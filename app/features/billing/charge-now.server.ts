@@ -18,6 +18,9 @@ import { isStripeConfigured } from "~/utils/stripe.server";
 const IN_FLIGHT =
   "A card payment of this invoice is still processing at the bank. Nothing new was charged; its result shows here when the bank answers.";
 
+const DISPUTED =
+  "A payment of this invoice is disputed at the customer's bank. Nothing was charged; the card can be charged once Stripe closes the dispute.";
+
 export async function chargeCardNow(db: Db, input: { invoiceId: string; now: Date }): Promise<string> {
   if (!isStripeConfigured()) throw new BillingError("Card payments are not set up.", 409);
   const invoice = await getInvoice(db, input.invoiceId);
@@ -42,6 +45,8 @@ export async function chargeCardNow(db: Db, input: { invoiceId: string; now: Dat
       throw new BillingError("This customer has no card on file.", 409);
     case "in_flight":
       throw new BillingError(IN_FLIGHT, 409);
+    case "disputed":
+      throw new BillingError(DISPUTED, 409);
     case "key_conflict":
       throw new BillingError(
         "Stripe has an earlier charge of this invoice that we have not heard back about. Nothing new was charged; check the invoice's payments in Stripe before trying again.",

@@ -1,58 +1,43 @@
+import { Link } from "@remix-run/react";
 import type { InvoiceView } from "./billing-pages.server";
+import {
+  BillingDocument,
+  documentCellClass as cellClass,
+  documentMoneyClass as moneyClass,
+  partyText,
+} from "./billing-document";
+import { linkClass } from "~/components/ui-classes";
 
 /**
- * An invoice as a document: who it is from and to, its lines, total, what paid it (credit on file
- * apart from money), what was refunded, its balance, its credit notes and the owner's footer. The customer's printable page and the admin's invoice page both show it;
- * it prints on its own (the site's header and footer are hidden in print by app/tailwind.css).
- * A long e-mail address breaks rather than widen a phone's page.
+ * An invoice as a document, in the frame every billing document shares (BillingDocument): who it
+ * is from and to, its lines, total, what paid it (credit on file apart from money), what was
+ * refunded, its balance, its credit notes (each a link to its own page, where the page gives
+ * `creditNoteHref`) and the owner's footer. The customer's printable page and the admin's invoice
+ * page both show it.
  */
 type InvoiceData = Omit<InvoiceView, "balanceCents"> & { balanceCents?: number };
 
-const cellClass = "py-2 pr-4 align-top";
-const moneyClass = "py-2 text-right align-top tabular-nums";
-
-export function InvoiceDocument({ invoice }: { invoice: InvoiceData }) {
+export function InvoiceDocument({
+  invoice,
+  creditNoteHref,
+}: {
+  invoice: InvoiceData;
+  creditNoteHref?: (id: string) => string;
+}) {
   return (
-    <article
-      aria-labelledby="invoice-heading"
-      className="rounded-2xl border border-slate-300 p-6 shadow-sm print:border-0 print:shadow-none dark:border-slate-600"
+    <BillingDocument
+      headingId="invoice-heading"
+      title={`Invoice ${invoice.number}`}
+      subtitle={invoice.month}
+      business={invoice.business}
+      facts={[
+        { label: "Billed to", value: partyText(invoice.customer) },
+        { label: "Status", value: `${invoice.statusLabel}${invoice.overdue ? " (overdue)" : ""}` },
+        { label: "Issued", value: invoice.issued },
+        { label: "Due", value: invoice.due },
+      ]}
+      footer={invoice.footer}
     >
-      <header className="flex flex-wrap items-start justify-between gap-4">
-        <div>
-          <h2 id="invoice-heading" className="text-2xl font-bold text-slate-900 dark:text-white">
-            Invoice {invoice.number}
-          </h2>
-          <p className="text-slate-700 dark:text-slate-300">{invoice.month}</p>
-        </div>
-        <div className="break-words text-right text-slate-800 dark:text-slate-100">
-          <p className="font-semibold">{invoice.business.name}</p>
-          <p>{invoice.business.phone}</p>
-          <p>{invoice.business.email}</p>
-        </div>
-      </header>
-      <dl className="mt-4 grid gap-x-6 gap-y-1 break-words text-slate-800 sm:grid-cols-2 dark:text-slate-100">
-        <div>
-          <dt className="inline font-semibold">Billed to: </dt>
-          <dd className="inline">
-            {invoice.customer.name ? `${invoice.customer.name} (${invoice.customer.email})` : invoice.customer.email}
-          </dd>
-        </div>
-        <div>
-          <dt className="inline font-semibold">Status: </dt>
-          <dd className="inline">
-            {invoice.statusLabel}
-            {invoice.overdue ? " (overdue)" : ""}
-          </dd>
-        </div>
-        <div>
-          <dt className="inline font-semibold">Issued: </dt>
-          <dd className="inline">{invoice.issued}</dd>
-        </div>
-        <div>
-          <dt className="inline font-semibold">Due: </dt>
-          <dd className="inline">{invoice.due}</dd>
-        </div>
-      </dl>
       <table className="mt-6 w-full text-left text-slate-900 dark:text-slate-100">
         <caption className="sr-only">Invoice lines</caption>
         <thead>
@@ -124,13 +109,19 @@ export function InvoiceDocument({ invoice }: { invoice: InvoiceData }) {
           <ul className="mt-2 space-y-1 text-slate-800 dark:text-slate-100">
             {invoice.creditNotes.map((note) => (
               <li key={note.id}>
-                Credit note {note.number} of {note.date}: {note.description}, {note.amount} ({note.paidOut})
+                {creditNoteHref ? (
+                  <Link to={creditNoteHref(note.id)} className={linkClass}>
+                    Credit note {note.number}
+                  </Link>
+                ) : (
+                  `Credit note ${note.number}`
+                )}{" "}
+                of {note.date}: {note.description}, {note.amount} ({note.paidOut})
               </li>
             ))}
           </ul>
         </section>
       ) : null}
-      {invoice.footer ? <p className="mt-6 text-slate-700 dark:text-slate-300">{invoice.footer}</p> : null}
-    </article>
+    </BillingDocument>
   );
 }

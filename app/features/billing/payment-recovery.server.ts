@@ -387,9 +387,11 @@ export async function collectInvoice(
   switch (outcome.kind) {
     // key_conflict: logged by the charge; nothing recorded, no attempt counted (the earlier
     // request's webhook settles it). in_flight: a charge is at the bank already (decision 111).
+    // disputed: a payment of it is contested at the customer's bank (118).
     case "not_configured":
     case "key_conflict":
     case "in_flight":
+    case "disputed":
       return outcome;
     case "no_card":
       // Nothing to charge: the customer pays with "Pay now". A retry waits a day for a new card.

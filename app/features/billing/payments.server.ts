@@ -1,4 +1,4 @@
-import type { PaymentMethod } from "../../../db/enums";
+import type { PaymentMethod, PaymentReversalKind } from "../../../db/enums";
 import { queuePaymentReceipt } from "./billing-emails.server";
 import { billingMailContext, type MailContext } from "./payment-recovery-emails.server";
 import { afterInvoiceSettled, customerEmail } from "./payment-resume.server";
@@ -220,7 +220,8 @@ export type RefundInput = {
  * payments' CHECK). A refund never makes its invoice owed again (docs/decisions/113): the part of
  * it that pays back an overpayment still on file comes out of that credit; the rest is money the
  * business gives back, so it comes with a credit note paid out as this refund, and the balance
- * stays what it was. Only "Reverse payment" makes money owed again.
+ * stays what it was. Any credit on file is paid back first (decision 115: a cancellation's credit
+ * is refunded to the card this way). Only "Reverse payment" makes money owed again.
  */
 export async function recordRefund(db: Db, input: RefundInput): Promise<{ repeated: boolean }> {
   return db.transaction().execute(async (trx) => {
@@ -239,11 +240,11 @@ export async function recordRefund(db: Db, input: RefundInput): Promise<{ repeat
       throw new BillingError("A refund cannot be more than what is left of the payment.", 409);
     }
     await lockCustomerMoney(trx, [invoice.customer_id]);
-    // The overpayment this payment left on file is paid back first (refunds of it come out of it
-    // first), as far as it is still on file: read before the refund is entered.
-    const overpaidLeft = Math.max(0, payment.to_credit_cents - payment.refunded_cents);
+    // Credit on file is the customer's money held here (an overpayment, a cancellation's credit
+    // note: decision 115), so a refund pays it back first, as far as it is still on file (read
+    // before the refund is entered); only the rest is money given back with a credit note.
     const credit = (await creditsOnFile(trx, [invoice.customer_id])).get(invoice.customer_id) ?? 0;
-    const fromCredit = Math.min(input.amountCents, overpaidLeft, credit);
+    const fromCredit = Math.min(input.amountCents, credit);
     const given = input.amountCents - fromCredit;
     const id = await insertRefund(trx, { ...input });
     if (id === null) return { repeated: true };
@@ -284,30 +285,62 @@ export type ReversePaymentInput = {
  * and is open for collection. The one action that makes money owed again (docs/decisions/113).
  */
 export async function reversePayment(db: Db, input: ReversePaymentInput): Promise<{ repeated: boolean }> {
-  const done = await db.transaction().execute(async (trx) => {
-    const locked = await lockInvoiceAndPayment(trx, input, "payment_reversals");
-    if (!locked) return { repeated: true, credited: [] };
-    const { invoice, payment } = locked;
-    if (invoice.status === "void" || invoice.status === "draft" || invoice.status === "uncollectible") {
-      throw new BillingError("Only a payment on an open or paid invoice can be reversed.", 409);
-    }
-    const left = Math.min(
-      payment.amount_cents - payment.refunded_cents - payment.reversed_cents - payment.to_credit_cents,
-      invoice.paid_cents - invoice.credit_applied_cents,
-    );
-    if (input.amountCents > left) {
-      throw new BillingError("A reversal cannot be more than what is left of the payment.", 409);
-    }
-    const id = await insertPaymentReversal(trx, { ...input, kind: "reversed" });
-    if (id === null) return { repeated: true, credited: [] };
-    await addPaymentReversed(trx, payment.id, input.amountCents);
-    await setInvoicePaid(trx, invoice.id, invoice.paid_cents - input.amountCents, "open", null);
-    // Credit on file (an overpayment, say) pays what is owed again before any card is tried.
-    const { credited } = await applyCreditOnFile(trx, [invoice.customer_id], input.now);
-    return { repeated: false, credited };
-  });
+  const done = await db.transaction().execute((trx) => reversePaymentIn(trx, { ...input, kind: "reversed" }));
   await expireStaleCheckoutsOf(db, done.credited, input.now);
   return { repeated: done.repeated };
+}
+
+export type ReversalInput = ReversePaymentInput & {
+  kind: PaymentReversalKind;
+  /** A lost dispute's id at Stripe (docs/decisions/118). */
+  stripeDisputeId?: string | null;
+  /**
+   * "exact" (the admin's form): more than what is left of the payment is refused. "at most" (a
+   * lost dispute: Stripe has taken the money already): what is left of it, and nothing when
+   * nothing is (`reversal: null`).
+   */
+  fit?: "exact" | "at most";
+};
+
+/**
+ * Money taken back out of a payment, in the caller's transaction: "Reverse payment" and a dispute
+ * lost (docs/decisions/113, 118) both pass here. The invoice and the payment are locked, the key
+ * looked up, and at most what the payment paid of its invoice less what was refunded or reversed
+ * before is reversed; the ledger's trigger writes the entry, the invoice is open again for it, and
+ * credit on file (an overpayment, a credit note) pays what it can before any card is tried.
+ * `credited`: the invoices the credit paid (the caller expires their "Pay now" pages once committed).
+ */
+export async function reversePaymentIn(trx: Db, input: ReversalInput) {
+  const none = {
+    repeated: false,
+    credited: [] as string[],
+    reversal: null as { id: string; amountCents: number } | null,
+  };
+  const locked = await lockInvoiceAndPayment(trx, input, "payment_reversals");
+  if (!locked) return { ...none, repeated: true };
+  const { invoice, payment } = locked;
+  if (invoice.status === "void" || invoice.status === "draft" || invoice.status === "uncollectible") {
+    throw new BillingError("Only a payment on an open or paid invoice can be reversed.", 409);
+  }
+  const left = Math.max(
+    0,
+    Math.min(
+      payment.amount_cents - payment.refunded_cents - payment.reversed_cents - payment.to_credit_cents,
+      invoice.paid_cents - invoice.credit_applied_cents,
+    ),
+  );
+  if (input.fit !== "at most" && input.amountCents > left) {
+    throw new BillingError("A reversal cannot be more than what is left of the payment.", 409);
+  }
+  const amountCents = Math.min(input.amountCents, left);
+  if (amountCents <= 0) return none;
+  const id = await insertPaymentReversal(trx, { ...input, amountCents });
+  if (id === null) return { ...none, repeated: true };
+  await addPaymentReversed(trx, payment.id, amountCents);
+  await setInvoicePaid(trx, invoice.id, invoice.paid_cents - amountCents, "open", null);
+  // Credit on file (an overpayment, say) pays what is owed again before any card is tried.
+  const { credited } = await applyCreditOnFile(trx, [invoice.customer_id], input.now);
+  return { repeated: false, credited, reversal: { id, amountCents } };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { BillingError } from "./payments.server";
 import { CURRENCY, recordStripeIntent } from "./stripe-payments.server";
 import { getInvoice } from "~/models/invoice.server";
-import { getStripeCustomer, hasChargeInFlight } from "~/models/stripe.server";
+import { getStripeCustomer, hasChargeInFlight, hasOpenDispute } from "~/models/stripe.server";
 import type { Db } from "~/utils/db.server";
 import { errorFields, log } from "~/utils/logger.server";
 import { isStripeConfigured, stripeClient, type Stripe } from "~/utils/stripe.server";
@@ -19,7 +19,9 @@ export type ChargeOutcome =
    */
   | { kind: "key_conflict" }
   /** A charge of the invoice is still processing at the bank: no second one is made (111). */
-  | { kind: "in_flight" };
+  | { kind: "in_flight" }
+  /** A payment of the invoice is under a dispute still open at the customer's bank: no charge (118). */
+  | { kind: "disputed" };
 
 /**
  * One key per invoice, attempt and amount (docs/decisions/111): a repeated attempt (a crash, a
@@ -55,6 +57,7 @@ export async function chargeInvoiceOffSession(
   if (!card?.payment_method_id) return { kind: "no_card" };
   // Every off-session charge passes here (the job, "Charge", a new card): the last word on a double.
   if (await hasChargeInFlight(db, invoice.id)) return { kind: "in_flight" };
+  if (await hasOpenDispute(db, invoice.id)) return { kind: "disputed" };
 
   const stripe = await stripeClient();
   let intent: Stripe.PaymentIntent;

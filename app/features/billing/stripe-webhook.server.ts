@@ -4,7 +4,8 @@ import { chargeNewCard } from "./new-card-charge.server";
 import { syncPaymentSession, syncSetupIntent, syncSetupSession } from "./stripe-checkout.server";
 import { onStripePaymentFailed } from "./stripe-failure.server";
 import { invoiceOfIntent, syncStripeIntent } from "./stripe-payments.server";
-import { findPaymentByIntent, markPaymentDisputed, recordStripeEvent } from "~/models/stripe.server";
+import { disputeClosed, disputeOpened } from "./stripe-disputes.server";
+import { recordStripeEvent } from "~/models/stripe.server";
 import { getDb, type Db } from "~/utils/db.server";
 import { errorFields, log } from "~/utils/logger.server";
 import { BodyTooLargeError, readBodyWithLimit } from "~/utils/read-body-with-limit.server";
@@ -22,6 +23,8 @@ export const STRIPE_WEBHOOK_EVENTS = [
   "setup_intent.succeeded",
   "charge.refunded",
   "charge.dispute.created",
+  "charge.dispute.funds_withdrawn",
+  "charge.dispute.closed",
 ] as const;
 type HandledType = (typeof STRIPE_WEBHOOK_EVENTS)[number];
 const isHandled = (type: string): type is HandledType => (STRIPE_WEBHOOK_EVENTS as readonly string[]).includes(type);
@@ -64,6 +67,9 @@ const objectSchemas = {
   "setup_intent.succeeded": z.object({ id: stripeId("seti") }),
   "charge.refunded": z.object({ payment_intent: ref("pi") }),
   "charge.dispute.created": z.object({ payment_intent: ref("pi"), reason: z.string().max(100).nullish() }),
+  "charge.dispute.funds_withdrawn": z.object({ payment_intent: ref("pi"), reason: z.string().max(100).nullish() }),
+  // Everything but the id is read again from Stripe (its status and amount now).
+  "charge.dispute.closed": z.object({ id: stripeId("(?:du|dp)") }),
 } satisfies Record<HandledType, z.ZodTypeAny>;
 type EventObject<T extends HandledType> = z.infer<(typeof objectSchemas)[T]>;
 type HandledEvent = { [T in HandledType]: { id: string; type: T; object: EventObject<T> } }[HandledType];
@@ -184,18 +190,15 @@ async function handleEvent(db: Db, event: HandledEvent, now: Date) {
       if (paymentIntentId) await syncStripeIntent(db, paymentIntentId, now);
       return;
     }
-    case "charge.dispute.created": {
+    case "charge.dispute.created":
+    case "charge.dispute.funds_withdrawn": {
       const paymentIntentId = event.object.payment_intent;
-      if (!paymentIntentId) return;
-      // The disputed payment is recorded first if its own event has not come yet.
-      await syncStripeIntent(db, paymentIntentId, now);
-      const payment = await findPaymentByIntent(db, paymentIntentId);
-      if (!payment) return;
-      const reason = event.object.reason ? event.object.reason.replace(/_/g, " ") : "no reason given";
-      await markPaymentDisputed(db, payment.id, `The customer disputed this payment with their bank (${reason}).`, now);
-      log.warn("stripe.dispute_created", { paymentId: payment.id, invoiceId: payment.invoice_id });
+      if (paymentIntentId) await disputeOpened(db, { paymentIntentId, reason: event.object.reason }, now);
       return;
     }
+    case "charge.dispute.closed":
+      await disputeClosed(db, event.object.id, now);
+      return;
   }
 }
 

@@ -4,6 +4,7 @@ import { withoutMentions } from "./attachment-mentions.server";
 import { getSiteSettings } from "~/content/content.server";
 import { withInviteLink } from "~/features/accounts/account-invite.server";
 import { emailPhoto, UnreadablePhotoError } from "./email-photo.server";
+import { wakeOutboxWorkerAfterCommit } from "./outbox-wake.server";
 import { OUTBOX_KINDS } from "./outbox-constants";
 import { nextTextTime } from "./text-hours";
 import {
@@ -16,6 +17,7 @@ import {
   TEXT_NO_CONSENT,
   TEXT_OPTED_OUT,
   TEXT_UNSUBSCRIBED_AT_TWILIO,
+  textNumberRefused,
 } from "./texts.server";
 import {
   claimNextOutboxMessage,
@@ -36,7 +38,7 @@ import { getEnv } from "~/utils/env.server";
 import { errorFields, log } from "~/utils/logger.server";
 import { isMailConfigured, sendMail, type OutgoingMail } from "~/utils/mailer.server";
 import { getStorage } from "~/utils/storage.server";
-import { isTextConfigured, isTwilioUnsubscribed, sendText } from "~/utils/texts.server";
+import { isTextConfigured, isTwilioUnsubscribed, sendText, twilioUnreachableNumberCode } from "~/utils/texts.server";
 
 /**
  * The product's one e-mail outbox (docs/decisions/031). A capability never sends mail itself: it
@@ -81,6 +83,7 @@ export async function enqueueEmail(db: Db, email: EmailToEnqueue) {
     status: isMailConfigured() ? "pending" : "skipped",
   });
   if (row) log.info("outbox.enqueued", { outboxId: row.id, kind: row.kind, status: row.status });
+  if (row?.status === "pending") wakeOutboxWorkerAfterCommit();
   return row;
 }
 
@@ -331,6 +334,14 @@ export async function deliverClaimedEmail(
     log.info(recorded ? "outbox.text_unsubscribed" : "outbox.claim_lost", fields);
     return recorded ? "dropped" : "lost";
   }
+  const refusedCode = text ? twilioUnreachableNumberCode(failure) : null;
+  if (refusedCode !== null) {
+    // An invalid or landline number fails the same way every time: about 40 hours of retries
+    // would only repeat the refusal, so the row is closed with Twilio's reason at once.
+    const dropped = await markOutboxSkipped(id, token, textNumberRefused(refusedCode));
+    log.warn(dropped ? "outbox.text_number_refused" : "outbox.claim_lost", { ...fields, code: refusedCode });
+    return dropped ? "dropped" : "lost";
+  }
   const retryAt = nextAttemptAt(message.attempts);
   const recorded = await markOutboxAttemptFailed(id, token, describe(failure), retryAt);
   log.warn(recorded ? "outbox.send_failed" : "outbox.claim_lost", {
@@ -393,7 +404,7 @@ const PRUNE_BATCH = 5_000;
 /**
  * The outbox stays bounded in every mode (docs/decisions/109): sent messages are deleted
  * OUTBOX_KEEP_SENT_DAYS (90 by default) after they were sent, skipped and failed ones that long
- * after they were queued. A purge job of background work (app/background-work.server.ts), so it
+ * after they were queued. The queue's outbox:prune job (decision 114), so it
  * runs whether or not this machine can send anything; pending messages are never deleted.
  */
 export async function pruneOutbox(now = Date.now()) {
@@ -409,56 +420,4 @@ export async function pruneOutbox(now = Date.now()) {
   return deleted;
 }
 
-/** Messages one pass of the in-process worker takes at most before it looks again. */
-const WORKER_PASS = 200;
-
-const INTERVAL_MS = 15_000;
-let timer: ReturnType<typeof setInterval> | undefined;
-let running: Promise<void> | undefined;
-let again = false;
-
-function tick() {
-  if (running) {
-    again = true;
-    return running;
-  }
-  running = (async () => {
-    try {
-      do {
-        again = false;
-        const { claimed, failed } = await deliverPass({ limit: WORKER_PASS });
-        // A full pass that went through: there may be more waiting.
-        if (claimed === WORKER_PASS && failed === 0) again = true;
-      } while (again);
-    } catch (error) {
-      log.error("outbox.worker_failed", errorFields(error));
-    } finally {
-      running = undefined;
-    }
-  })();
-  return running;
-}
-
-/**
- * Starts the in-process worker once (app/background-work.server.ts). unref'd: it never keeps a
- * process alive. Every machine runs one; SKIP LOCKED keeps them from sending a row twice.
- */
-export function startOutboxWorker(intervalMs = INTERVAL_MS) {
-  if (timer || getEnv().NODE_ENV === "test" || (!isMailConfigured() && !isTextConfigured())) return;
-  timer = setInterval(() => void tick(), intervalMs);
-  timer.unref();
-}
-
-export function stopOutboxWorker() {
-  if (timer) clearInterval(timer);
-  timer = undefined;
-}
-
-/**
- * Asks the worker to look now rather than at its next interval. Call after the transaction
- * that enqueued has committed; it runs after the response, never inside the request.
- */
-export function wakeOutboxWorker() {
-  if (!timer) return;
-  setTimeout(() => void tick(), 0).unref();
-}
+export { OUTBOX_DRAIN_JOB, wakeOutboxWorker } from "./outbox-wake.server";

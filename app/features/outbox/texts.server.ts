@@ -1,5 +1,6 @@
 import type { OutboxKind } from "./outbox-constants";
 import { OUTBOX_TEXT_KINDS } from "./outbox-constants";
+import { wakeOutboxWorkerAfterCommit } from "./outbox-wake.server";
 import { nextTextTime } from "./text-hours";
 import { insertOutboxMessage } from "~/models/outbox.server";
 import { isOptedOut, recordOptOut } from "~/models/text-opt-out.server";
@@ -25,6 +26,9 @@ export const TEXT_OPTED_OUT = "The number replied STOP: it is not texted";
 export const TEXT_NO_CONSENT = "The customer no longer agrees to texts at this number: not sent";
 export const TEXT_UNSUBSCRIBED_AT_TWILIO =
   "Twilio refused it: the number replied STOP to Twilio (error 21610); recorded as opted out";
+/** Twilio refused the number itself (invalid, or not a mobile): the customer must give another. */
+export const textNumberRefused = (code: number) =>
+  `Twilio refused the number: it cannot take texts (error ${code}); not retried`;
 export const TEXT_ALREADY_OPTED_IN = "The number opted in again meanwhile: no confirmation needed";
 /** A time-bound message (e-mail or text) whose moment passed: dropped, never sent. */
 export const MESSAGE_EXPIRED = "Its time passed before it could be sent: dropped, not sent";
@@ -81,5 +85,6 @@ export async function enqueueText(
     lastError: !configured ? TEXT_NOT_SET_UP : tooLate ? TEXT_EXPIRED_BEFORE_HOURS : null,
   });
   if (row) log.info("outbox.enqueued", { outboxId: row.id, kind: row.kind, status: row.status });
+  if (row?.status === "pending") wakeOutboxWorkerAfterCommit();
   return { queued: Boolean(row) as boolean, row };
 }

@@ -11,7 +11,6 @@ import {
   type CataloguePlanOption,
 } from "./admin-plan-schema";
 import {
-  cancelPlan,
   changePlan,
   pausePlan,
   PlanChangeError,
@@ -22,6 +21,7 @@ import {
 } from "./plan-changes.server";
 import { describeWeekdays, isoWeekday } from "./plan-schedule";
 import { getAddOns, getCatalogue, getSiteSettings } from "~/content/content.server";
+import { cancelPlanWithCredit, previewCancellationCredit } from "~/features/billing/cancellation-credit.server";
 import { addOnAmountFor, estimateMonthlyPrice, formatMonthlyExtra, formatPrice } from "~/content/pricing";
 import type { PlanCard } from "~/content/types";
 import { planPriceText } from "~/features/billing/plan-prices";
@@ -154,7 +154,20 @@ export async function loadAdminPlan(customerId: string, now = new Date()) {
   const { plan, history: events } = found;
   // A cancelled plan has no upcoming visits to show (those left are cancelled).
   const visits = plan.status === "cancelled" ? [] : found.upcoming;
-  const price = await monthlyPrice(plan, catalogue);
+  const open = plan.status !== "cancelled";
+  const [price, cancelCredit] = await Promise.all([
+    monthlyPrice(plan, catalogue),
+    // What "Cancel plan" would give back now (decision 115): the cancellation's own computation.
+    open
+      ? previewCancellationCredit(await getDb(), {
+          planId: plan.id,
+          customerId,
+          actor: { id: "", isAdmin: true },
+          now,
+          rules: settings.planRules,
+        })
+      : null,
+  ]);
   const status = statusOf(plan, today);
   return {
     catalogue: options,
@@ -162,7 +175,8 @@ export async function loadAdminPlan(customerId: string, now = new Date()) {
     longestPauseDays,
     plan: {
       id: plan.id,
-      open: plan.status !== "cancelled",
+      open,
+      cancelCredit,
       status: plan.status,
       statusLabel: status.label,
       paused: status.paused,
@@ -296,7 +310,7 @@ export async function handleAdminPlanAction(intent: AdminPlanIntent, formData: F
     case "cancel-plan": {
       const submission = parseWithZod(formData, { schema: planIdSchema });
       if (submission.status !== "success") return invalid(intent, submission.reply());
-      const change = intent === "resume-plan" ? resumePlan : cancelPlan;
+      const change = intent === "resume-plan" ? resumePlan : cancelPlanWithCredit;
       const { planId } = submission.value;
       return apply(intent, submission, context, () => change(db, { planId, customerId, actor, now }));
     }

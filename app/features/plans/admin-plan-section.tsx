@@ -221,7 +221,13 @@ function PlanButtons({
       <ErrorList errors={errors} className="mt-2 font-medium text-red-800 dark:text-red-300" />
       {confirming ? (
         <div className={panelClass}>
-          <CancelConfirmation titleId="cancel-plan-title" planId={plan.id} path={path} busy={busy} />
+          <CancelConfirmation
+            titleId="cancel-plan-title"
+            planId={plan.id}
+            credit={plan.cancelCredit}
+            path={path}
+            busy={busy}
+          />
         </div>
       ) : null}
       <dialog
@@ -232,6 +238,7 @@ function PlanButtons({
         <CancelConfirmation
           titleId="cancel-plan-dialog-title"
           planId={plan.id}
+          credit={plan.cancelCredit}
           path={path}
           busy={busy}
           onKeep={() => dialog.current?.close()}
@@ -244,12 +251,14 @@ function PlanButtons({
 function CancelConfirmation({
   titleId,
   planId,
+  credit,
   path,
   busy,
   onKeep,
 }: {
   titleId: string;
   planId: string;
+  credit: PlanView["cancelCredit"];
   path: string;
   busy: boolean;
   onKeep?: () => void;
@@ -262,6 +271,12 @@ function CancelConfirmation({
       <p className="mt-2">
         Its visits from now on are cancelled; completed visits and the history stay. The customer and the owner get an
         e-mail.
+      </p>
+      {/* Computed by the cancellation's own function (decision 115): what its credit note gives. */}
+      <p className="mt-2 font-medium" data-testid="cancel-credit">
+        {credit?.amount
+          ? `${credit.amount} back as credit on file (a credit note${credit.pays ? `; it first pays the ${credit.pays} owed` : ""}). Refund it to the card from a payment if the customer asks.`
+          : "Nothing paid for is left to give back."}
       </p>
       <div className="mt-4 flex flex-wrap items-center gap-3">
         <Form method="post" action={`${path}#plan`}>

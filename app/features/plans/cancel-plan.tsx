@@ -12,20 +12,26 @@ export function CancelPlan({
   planId,
   confirm,
   notice,
+  credit,
   busy,
 }: {
   planId: string;
   confirm: boolean;
   notice: YourPlanData["notice"];
+  credit: YourPlanData["cancelCredit"];
   busy: boolean;
 }) {
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
   const dialog = useRef<HTMLDialogElement>(null);
   const explanation = (
-    <p className={`mt-2 ${mutedClass}`}>
-      Visits less than {notice.hours} hours away still happen; every later visit is cancelled. To start again, call us.
-    </p>
+    <>
+      <p className={`mt-2 ${mutedClass}`}>
+        Visits less than {notice.hours} hours away still happen; every later visit is cancelled. To start again, call
+        us.
+      </p>
+      <CancelCredit credit={credit} />
+    </>
   );
 
   if (confirm) {
@@ -100,5 +106,22 @@ function Confirmation({
         {children}
       </Form>
     </>
+  );
+}
+
+/**
+ * What comes back on cancelling, and how (decision 115): the visits already paid for that the
+ * cancellation ends, and skips not yet credited, as credit on file; computed by the cancellation's
+ * own function, so the page and the credit note agree to the cent.
+ */
+function CancelCredit({ credit }: { credit: YourPlanData["cancelCredit"] }) {
+  if (!credit?.amount) {
+    return <p className={`mt-2 ${mutedClass}`}>Nothing paid for is left to give back.</p>;
+  }
+  return (
+    <p className="mt-2 font-medium text-slate-900 dark:text-white" data-testid="cancel-credit">
+      {credit.amount} back as credit on file
+      {credit.pays ? `: it first pays the ${credit.pays} you owe.` : "."} Ask us to refund it to your card.
+    </p>
   );
 }

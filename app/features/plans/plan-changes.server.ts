@@ -536,6 +536,8 @@ export type PlanActionInput = { planId: string; customerId: string; actor: PlanA
 type PlanStatusChange = {
   patch: Parameters<typeof updatePlan>[2];
   change: { kind: PlanEventKind; title: string; summary: string; detail: string };
+  /** Runs once the plan and its visits are written, before the history and e-mails; may add a sentence. */
+  after?: (trx: Db, plan: CustomerPlan) => Promise<string | null>;
 };
 
 /**
@@ -547,15 +549,18 @@ async function changePlanStatus(
   input: PlanActionInput,
   context: Awaited<ReturnType<typeof rulesAndContext>>,
   decide: (current: CustomerPlan, trx: Db, notBefore: Date) => Promise<PlanStatusChange> | PlanStatusChange,
+  beforeLock?: (trx: Db) => Promise<void>,
 ) {
   const { rules, email } = context;
   const notBefore = lockedUntil(input.actor, rules, input.now);
   return db.transaction().execute(async (trx) => {
+    if (beforeLock) await beforeLock(trx);
     const current = await lockCustomersPlan(trx, input.planId, input.customerId);
-    const { patch, change } = await decide(current, trx, notBefore);
+    const { patch, change, after } = await decide(current, trx, notBefore);
     const plan = await updatePlan(trx, current.id, patch);
     await syncPlanVisits(trx, plan, rules, { now: input.now, notBefore, actorId: input.actor.id });
-    await record(trx, plan, input.actor, change, email);
+    const more = after ? await after(trx, plan) : null;
+    await record(trx, plan, input.actor, more ? { ...change, summary: `${change.summary} ${more}` } : change, email);
     return plan;
   });
 }
@@ -604,33 +609,75 @@ export async function resumePlan(db: Db, input: PlanActionInput) {
 }
 
 /**
- * Cancels the plan. Visits that start within the change notice (for a customer) still happen;
- * the last of them is the plan's last visit day, and every later one is cancelled.
+ * Where a cancellation made now ends the plan: visits that start before `notBefore` (the change
+ * notice, for a customer) still happen, and the last of them is the plan's last visit day (today
+ * when there is none). The cancellation and its preview (decision 115) both read it.
  */
-export async function cancelPlan(db: Db, input: PlanActionInput) {
-  return changePlanStatus(db, input, await rulesAndContext(input), async (current, trx, notBefore) => {
-    if (current.status === "cancelled") throw new PlanChangeError("This plan is already cancelled.", 409);
-    const last = await lastPlanVisitBefore(trx, current.id, notBefore);
-    const lastDay = last ? businessToday(last) : businessToday(input.now);
-    const name = current.catalogue_plan_name;
-    return {
-      patch: {
-        status: "cancelled",
-        cancelled_at: input.now,
-        last_visit_date: lastDay,
-        paused_from: null,
-        paused_until: null,
-      },
-      change: {
-        kind: "cancelled",
-        title: "Plan cancelled",
-        summary: last
-          ? `Your ${name} is cancelled. Your last visit is on ${formatDay(lastDay)}.`
-          : `Your ${name} is cancelled. There are no more visits.`,
-        detail: `Last visit ${formatDay(lastDay)}`,
-      },
-    };
-  });
+export async function cancellationEnd(
+  db: Db,
+  plan: Pick<CustomerPlan, "id">,
+  actor: PlanActor,
+  rules: PlanRules,
+  now: Date,
+) {
+  const notBefore = lockedUntil(actor, rules, now);
+  const last = await lastPlanVisitBefore(db, plan.id, notBefore);
+  return { notBefore, last, lastDay: last ? businessToday(last) : businessToday(now) };
+}
+
+/**
+ * What a cancellation also does in its transaction (the credit note of decision 115, which
+ * billing owns): `beforeLock` takes the locks that must come before the plan's; `onCancel` is
+ * told where the plan ends while it is still as it was, and answers what to do once it is
+ * cancelled (a sentence for the e-mail, or null).
+ */
+export type CancelHooks = {
+  beforeLock?: (trx: Db) => Promise<void>;
+  onCancel?: (
+    trx: Db,
+    current: CustomerPlan,
+    end: { lastDay: string; notBefore: Date },
+  ) => Promise<((trx: Db, plan: CustomerPlan) => Promise<string | null>) | null>;
+};
+
+/**
+ * Cancels the plan. Visits that start within the change notice (for a customer) still happen;
+ * the last of them is the plan's last visit day, and every later one is cancelled. A hold for
+ * payment ends with it (nothing is left to hold).
+ */
+export async function cancelPlan(db: Db, input: PlanActionInput, hooks: CancelHooks = {}) {
+  const context = await rulesAndContext(input);
+  return changePlanStatus(
+    db,
+    input,
+    context,
+    async (current, trx) => {
+      if (current.status === "cancelled") throw new PlanChangeError("This plan is already cancelled.", 409);
+      const { last, lastDay, notBefore } = await cancellationEnd(trx, current, input.actor, context.rules, input.now);
+      const after = hooks.onCancel ? await hooks.onCancel(trx, current, { lastDay, notBefore }) : null;
+      const name = current.catalogue_plan_name;
+      return {
+        patch: {
+          status: "cancelled",
+          cancelled_at: input.now,
+          last_visit_date: lastDay,
+          paused_from: null,
+          paused_until: null,
+          payment_hold_from: null,
+        },
+        change: {
+          kind: "cancelled",
+          title: "Plan cancelled",
+          summary: last
+            ? `Your ${name} is cancelled. Your last visit is on ${formatDay(lastDay)}.`
+            : `Your ${name} is cancelled. There are no more visits.`,
+          detail: `Last visit ${formatDay(lastDay)}`,
+        },
+        after: after ?? undefined,
+      };
+    },
+    hooks.beforeLock,
+  );
 }
 
 export type VisitActionInput = { visitId: string; customerId: string; actor: PlanActor; now: Date; rules?: PlanRules };

@@ -15,5 +15,11 @@ export const SKIP_REASON_LABELS: Record<SkipReason, string> = {
 /** What a visit made from a plan says once an admin changed it by hand (docs/decisions/090). */
 export const LEFT_PLAN_DETAIL = "Changed by hand: no longer follows the plan";
 
+/**
+ * How the history line of a visit the generator cancelled ends: its day closed with no open
+ * weekday within 31 days (decision 091). The billing reads it to credit the visit (decision 115).
+ */
+export const CLOSED_DAY_CANCELLED_DETAIL = "and no weekday within 31 days is open";
+
 /** The Customers list's plan filter (`?plan=none`): customers without a plan that is not cancelled. */
 export const NO_PLAN_FILTER = "none";

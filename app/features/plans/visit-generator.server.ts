@@ -8,6 +8,7 @@ import {
   type PlannedVisit,
   type ScheduleRules,
 } from "./plan-schedule";
+import { CLOSED_DAY_CANCELLED_DETAIL } from "./plan-constants";
 import { getSiteSettings } from "~/content/content.server";
 import type { PlanRules } from "~/content/types";
 import { addDays, businessToday, startOfBusinessDay } from "~/features/visits/visit-dates";
@@ -261,7 +262,7 @@ async function moveOffClosedDays(conn: Db, run: Run, counts: Counts) {
             kind: "status" as const,
             from: "scheduled" as const,
             to: "cancelled" as const,
-            detail: `${why}, and no weekday within 31 days is open`,
+            detail: `${why}, ${CLOSED_DAY_CANCELLED_DETAIL}`,
           })),
         );
         counts.moved += moved.size;

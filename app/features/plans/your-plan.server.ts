@@ -2,15 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { json } from "@remix-run/node";
 import type { CustomerPlan } from "../../../db/schema";
-import {
-  cancelPlan,
-  pausePlan,
-  PlanChangeError,
-  resumePlan,
-  skipVisit,
-  undoSkip,
-  type PlanActor,
-} from "./plan-changes.server";
+import { pausePlan, PlanChangeError, resumePlan, skipVisit, undoSkip, type PlanActor } from "./plan-changes.server";
 import { canChangeVisit, describeWeekdays, isPausedOn } from "./plan-schedule";
 import { formatPlanDay, formatVisitDay, formatVisitTime, SKIP_REASON_TEXT } from "./your-plan-format";
 import {
@@ -24,6 +16,8 @@ import {
   type PlanIntent,
 } from "./your-plan-schema";
 import type { ActionToastMessage } from "~/components/action-toast";
+import { cancelPlanWithCredit, previewCancellationCredit } from "~/features/billing/cancellation-credit.server";
+import { formatCents } from "~/features/billing/money";
 import { getAddOns, getCatalogue, getSiteSettings } from "~/content/content.server";
 import { describePrice, estimateMonthlyPrice, formatPrice } from "~/content/pricing";
 import type { PlanRules } from "~/content/types";
@@ -123,11 +117,24 @@ export async function loadYourPlan(user: YourPlanUser, url: URL, now: Date) {
     notice: { hours: rules.changeNoticeHours, longestPauseDays: rules.longestPauseDays },
     pause: pauseLimits(today, rules),
   };
-  if (!found) return { ...page, plan: null, visits: [] as UpcomingVisitView[], confirmCancel: false };
+  if (!found)
+    return { ...page, plan: null, visits: [] as UpcomingVisitView[], cancelCredit: null, confirmCancel: false };
 
   const { plan, upcoming: visits } = found;
-  const monthlyPrice = await monthlyPriceOf(plan);
   const open = plan.status !== "cancelled";
+  const [monthlyPrice, cancelCredit] = await Promise.all([
+    monthlyPriceOf(plan),
+    // What "Cancel plan" gives back, by the computation the cancellation itself makes (decision 115).
+    open
+      ? previewCancellationCredit(await getDb(), {
+          planId: plan.id,
+          customerId: user.id,
+          actor: { id: user.id, isAdmin: false },
+          now,
+          rules,
+        })
+      : null,
+  ]);
   const status = planStatus(plan, today);
   return {
     ...page,
@@ -147,6 +154,7 @@ export async function loadYourPlan(user: YourPlanUser, url: URL, now: Date) {
       canCancel: open,
     },
     visits: visits.map((visit) => visitView(visit, { now, rules, plan })),
+    cancelCredit,
     confirmCancel: open && url.searchParams.get("cancel") === "confirm",
   };
 }
@@ -273,10 +281,12 @@ export async function handleYourPlanAction(request: Request, user: YourPlanUser,
         description: "Your visits are scheduled again.",
       });
     }
-    const plan = await cancelPlan(db, input);
+    const { plan, creditCents } = await cancelPlanWithCredit(db, input);
+    const lastDay = plan.last_visit_date ? `Your last visit day is ${formatPlanDay(plan.last_visit_date)}.` : "";
+    const credit = creditCents > 0 ? `${formatCents(creditCents)} back as credit on file.` : "";
     return redirectWithSuccess(YOUR_PLAN_PATH, {
       message: "Plan cancelled",
-      description: plan.last_visit_date ? `Your last visit day is ${formatPlanDay(plan.last_visit_date)}.` : "",
+      description: [lastDay, credit].filter(Boolean).join(" "),
     });
   } catch (error) {
     if (error instanceof PlanChangeError) return refuse(error.status, title, error.message, { intent });

@@ -1,15 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { useAppDatabase } from "../tests/helpers/app-database";
-import { createUser } from "../tests/helpers/factories";
-import {
-  PURGE_JOBS,
-  runPaymentCollectionJob,
-  runPlanVisitGeneration,
-  runPurgeJobs,
-  runScheduledRound,
-} from "./background-work.server";
-import { getEnv } from "./utils/env.server";
-import { log } from "./utils/logger.server";
+import { useAppDatabase } from "../../../tests/helpers/app-database";
+import { createUser } from "../../../tests/helpers/factories";
+import { PURGE_JOBS, runPaymentCollectionJob, runPlanVisitGeneration, runPurgeJobs } from "./job-runs.server";
+import { pruneOutbox } from "~/features/outbox/outbox.server";
+import { getEnv } from "~/utils/env.server";
+import { log } from "~/utils/logger.server";
 
 const database = useAppDatabase();
 const HOUR = 60 * 60 * 1000;
@@ -115,7 +110,6 @@ describe("purge jobs", () => {
       "sign_in_challenges",
       "account_tokens",
       "stripe_events",
-      "outbox",
       "text_opt_in_requests",
     ]);
   });
@@ -124,6 +118,8 @@ describe("purge jobs", () => {
     await seedBothSides();
     const info = vi.spyOn(log, "info");
     await runPurgeJobs();
+    // The outbox has its own job (outbox:prune, decision 114), run here beside the purges.
+    expect(await pruneOutbox()).toBe(1);
     expect(await leftOver()).toEqual({
       sessions: ["purge-live"],
       rate_limits: ["purge:new"],
@@ -138,10 +134,10 @@ describe("purge jobs", () => {
     expect(done.every((fields) => Number(fields?.deleted) >= 1)).toBe(true);
   });
 
-  it("a job that fails is logged by name and the others still run", async () => {
+  it("a job that fails is logged by name, the others still run, and the round throws for the queue's retry", async () => {
     const warn = vi.spyOn(log, "warn");
     const ran: string[] = [];
-    await runPurgeJobs([
+    const round = runPurgeJobs([
       { name: "first", run: async () => (ran.push("first"), 0) },
       {
         name: "broken",
@@ -151,6 +147,7 @@ describe("purge jobs", () => {
       },
       { name: "last", run: async () => (ran.push("last"), 0) },
     ]);
+    await expect(round).rejects.toThrow("Purges failed: broken");
     expect(ran).toEqual(["first", "last"]);
     expect(warn).toHaveBeenCalledWith("purge.failed", expect.objectContaining({ job: "broken" }));
   });
@@ -166,14 +163,16 @@ describe("plan visit generation (hourly, and at start)", () => {
     );
   });
 
-  it("logs a failure (the next hour tries again) and says when another generator holds the lock", async () => {
+  it("logs a failure and throws it (the queue retries), and says when another generator holds the lock", async () => {
     const warn = vi.spyOn(log, "warn");
     const info = vi.spyOn(log, "info");
-    await runPlanVisitGeneration({
-      generate: async () => {
-        throw new Error("connection terminated");
-      },
-    });
+    await expect(
+      runPlanVisitGeneration({
+        generate: async () => {
+          throw new Error("connection terminated");
+        },
+      }),
+    ).rejects.toThrow("connection terminated");
     expect(warn).toHaveBeenCalledWith(
       "plan_visits.failed",
       expect.objectContaining({ error: "connection terminated" }),
@@ -182,61 +181,6 @@ describe("plan visit generation (hourly, and at start)", () => {
       generate: async () => ({ ran: false, plans: 0, inserted: 0, moved: 0, cancelled: 0 }),
     });
     expect(info).toHaveBeenCalledWith("plan_visits.skipped", expect.anything());
-  });
-});
-
-describe("the scheduled round (decision 099)", () => {
-  const paced = () => async () => {};
-
-  it("generates, then bills, each job with its own pacer", async () => {
-    const calls: string[] = [];
-    const pacers = [async () => {}, async () => {}];
-    let made = 0;
-    await runScheduledRound({
-      pace: () => pacers[made++],
-      generate: async ({ betweenBatches } = {}) => {
-        calls.push("generate");
-        expect(betweenBatches).toBe(pacers[0]);
-        return true;
-      },
-      bill: async ({ betweenBatches } = {}) => {
-        calls.push("bill");
-        expect(betweenBatches).toBe(pacers[1]);
-      },
-      collect: async () => void calls.push("collect"),
-    });
-    expect(calls).toEqual(["generate", "bill", "collect"]);
-  });
-
-  it("skips the billing run and the collection when another machine's round holds the generator, and says so", async () => {
-    const info = vi.spyOn(log, "info");
-    let billed = false;
-    let collected = false;
-    await runScheduledRound({
-      pace: paced,
-      generate: async () => false,
-      bill: async () => void (billed = true),
-      collect: async () => void (collected = true),
-    });
-    expect(billed).toBe(false);
-    expect(collected).toBe(false);
-    expect(info).toHaveBeenCalledWith("billing_run.skipped", expect.anything());
-  });
-
-  it("still bills after a failed generator run (as before: the next hour tries it again)", async () => {
-    let billed = false;
-    await runScheduledRound({
-      pace: paced,
-      generate: () =>
-        runPlanVisitGeneration({
-          generate: async () => {
-            throw new Error("connection terminated");
-          },
-        }),
-      bill: async () => void (billed = true),
-      collect: async () => {},
-    });
-    expect(billed).toBe(true);
   });
 
   it("waits two minutes after start by default", () => {
@@ -253,11 +197,13 @@ describe("payment collection (hourly, after the billing run)", () => {
       "payment_collection.done",
       expect.objectContaining({ ran: true, charged: 0, paused: 0 }),
     );
-    await runPaymentCollectionJob({
-      collect: async () => {
-        throw new Error("connection terminated");
-      },
-    });
+    await expect(
+      runPaymentCollectionJob({
+        collect: async () => {
+          throw new Error("connection terminated");
+        },
+      }),
+    ).rejects.toThrow("connection terminated");
     expect(warn).toHaveBeenCalledWith(
       "payment_collection.failed",
       expect.objectContaining({ error: "connection terminated" }),

@@ -1,0 +1,258 @@
+import { addDays, businessToday } from "~/features/visits/visit-dates";
+import { billingDateOf, currentPeriod, lastDayOf, monthOf, addMonths, settlementWindow } from "./billing-rules";
+import { billingRunRules, type BillingRunRules } from "./billing-run.server";
+import { applyCreditOnFile } from "./customer-credit.server";
+import { formatCents } from "./money";
+import { cataloguePrice, priceForMonth, totalCents } from "./plan-prices";
+import { expireStaleCheckoutsOf } from "./stripe-checkout-expiry.server";
+import {
+  candidateOf,
+  creditVisits,
+  monthBilledFrom,
+  termsOnFrom,
+  type CreditCandidate,
+  type CreditedVisit,
+} from "./visit-credits";
+import { getAddOns, getCatalogue, getSiteSettings } from "~/content/content.server";
+import type { AddOn, PlanCard, PlanRules } from "~/content/types";
+import { CLOSED_DAY_CANCELLED_DETAIL } from "~/features/plans/plan-constants";
+import {
+  cancelPlan,
+  cancellationEnd,
+  type PlanActionInput,
+  type PlanActor,
+} from "~/features/plans/plan-changes.server";
+import { scheduleRules, serviceDayFor, slotDays, visitStartsAt } from "~/features/plans/plan-schedule";
+import { findPlanById } from "~/models/customer-plan.server";
+import {
+  firstInvoicedMonth,
+  listMonthBilling,
+  listVisitsToCredit,
+  type MonthBilling,
+} from "~/models/invoice-run.server";
+import {
+  creditsOnFile,
+  insertCreditNote,
+  insertCreditNoteLines,
+  lastInvoicedMonthOfPlan,
+  listOpenInvoicesOwing,
+} from "~/models/ledger.server";
+import { listPlanChanges } from "~/models/plan-adjustment.server";
+import type { CustomerPlan } from "../../../db/schema";
+import type { Db } from "~/utils/db.server";
+
+/**
+ * A cancellation's credit (docs/decisions/115). A plan cancelled has no next invoice to carry its
+ * credits, so what it is owed comes back at once as one numbered credit note (reason
+ * "cancellation"), kept as credit on file: it pays what the customer owes first, and the rest
+ * stays on file (an admin may refund it). It gives back, at the rate of visit-credits.ts:
+ *  - the visits (and slots past the visits made) the cancellation ends in months already billed,
+ *    when they start at least the change notice after it (an admin's cancellation for a customer
+ *    who phoned late credits the late ones nothing, as a late skip);
+ *  - the visits not made since the last invoice settled its days and not credited yet: skips with
+ *    notice, pauses, the business's own cancellations, weather misses, days held for payment.
+ * `cancellationCredit` is the one computation: the cancel page's preview calls it before, and the
+ * cancellation inside its transaction with the plan locked, on the plan as it still is.
+ */
+
+/** What billing the credit needs: the owner's rules and the prices (by default Sanity's). */
+export type CancellationBilling = {
+  rules: BillingRunRules;
+  catalogue: readonly PlanCard[];
+  addOns: readonly AddOn[];
+};
+
+async function defaultBilling(): Promise<CancellationBilling> {
+  const [rules, catalogue, addOns] = await Promise.all([billingRunRules(), getCatalogue(), getAddOns()]);
+  return { rules, catalogue, addOns };
+}
+
+export async function cancellationCredit(
+  db: Db,
+  input: {
+    plan: CustomerPlan;
+    end: { lastDay: string; notBefore: Date };
+    now: Date;
+    billing: CancellationBilling;
+    planRules: PlanRules;
+  },
+): Promise<CreditedVisit[]> {
+  const { plan, end, now, billing } = input;
+  if (plan.status === "cancelled") return [];
+  const billingDay = billing.rules.billingDay;
+  const lastInvoiced = await lastInvoicedMonthOfPlan(db, plan.id);
+  // The days the plan's next invoice would have settled start where the last one's ended.
+  const unsettledFrom = lastInvoiced
+    ? billingDateOf(lastInvoiced, billingDay)
+    : settlementWindow(currentPeriod(businessToday(now), billingDay), billingDay).from;
+  // The last day billed: a visit after it was never paid for, so its end gives nothing back.
+  const billedUntil = lastInvoiced ? lastDayOf(lastInvoiced) : end.lastDay;
+  const until = addDays(billedUntil > end.lastDay ? billedUntil : end.lastDay, 1);
+  const visits = await listVisitsToCredit(
+    db,
+    [plan.id],
+    { from: unsettledFrom, until },
+    { closedDayDetail: CLOSED_DAY_CANCELLED_DETAIL },
+  );
+  const candidates: CreditCandidate[] = visits
+    .filter((visit) => visit.plan_slot <= end.lastDay)
+    .flatMap((visit) => candidateOf(visit) ?? []);
+
+  // Every slot the cancellation ends in a billed month, whether its visit was made yet or not.
+  const bySlot = new Map(visits.map((visit) => [visit.plan_slot, visit]));
+  const schedule = scheduleRules(input.planRules);
+  const firstEnded = [addDays(end.lastDay, 1), unsettledFrom, plan.start_date].sort().at(-1)!;
+  for (const slot of slotDays(plan.weekdays, firstEnded, billedUntil)) {
+    const visit = bySlot.get(slot);
+    if (visit) {
+      if (visit.credited) continue;
+      // What the cancellation cancels (syncPlanVisits): a scheduled visit from the notice on, or
+      // one a pause or a hold skipped; a customer's own skip stays theirs, credited as a skip.
+      const ended =
+        visit.service_date >= end.notBefore &&
+        (visit.status === "scheduled" ||
+          (visit.status === "skipped" && (visit.skip_reason === "paused" || visit.skip_reason === "payment_overdue")));
+      const own = ended ? null : candidateOf(visit);
+      if (own) candidates.push(own);
+      else if (ended) {
+        candidates.push({
+          visitId: visit.id,
+          slot,
+          cause: "plan_cancelled",
+          startsAt: visit.service_date,
+          changedAt: now,
+        });
+      }
+      continue;
+    }
+    const day = serviceDayFor(slot, schedule.closed);
+    if (!day) continue;
+    const startsAt = visitStartsAt(day, input.planRules.firstVisitTime);
+    if (startsAt < end.notBefore) continue;
+    candidates.push({ visitId: null, slot, cause: "plan_cancelled", startsAt, changedAt: now });
+  }
+  if (candidates.length === 0) return [];
+
+  const fromMonth = monthOf([...candidates.map((c) => c.slot)].sort()[0]);
+  const [months, changes]: [MonthBilling[], Awaited<ReturnType<typeof listPlanChanges>>] = await Promise.all([
+    listMonthBilling(db, [plan.id], fromMonth, addMonths(monthOf(until), 1)),
+    listPlanChanges(db, [plan.id]),
+  ]);
+  // The price the run bills the plan at (locked on it, decision 116); a plan the run has not
+  // locked yet, the catalogue's, as the run would lock it.
+  const card = billing.catalogue.find((candidate) => candidate._id === plan.catalogue_plan_id);
+  const price =
+    priceForMonth(plan, currentPeriod(businessToday(now), billingDay)) ??
+    cataloguePrice(card, plan.dog_count, billing.addOns);
+  return creditVisits(plan, candidates, {
+    noticeHours: billing.rules.changeNoticeHours,
+    creditSkips: billing.rules.creditSkippedVisits,
+    monthBilled: monthBilledFrom(new Map(months.map((month) => [month.month, { ...month }])), plan, {
+      firstInvoicedMonth: await firstInvoicedMonth(db),
+      monthlyCents: price ? totalCents(price) : 0,
+      prorateFirstMonth: billing.rules.prorateFirstMonth,
+    }),
+    // A month a plan change touched: the terms in force on the visit's day (decision 117).
+    termsOn: termsOnFrom(changes, plan),
+  });
+}
+
+/** What the cancel page says comes back, and how (decision 115). */
+export type CancellationPreview = {
+  /** "$22.25"; null when nothing comes back. */
+  amount: string | null;
+  visits: number;
+  /** What the customer owes now, which the credit pays first ("$89.00"); null when nothing. */
+  pays: string | null;
+};
+
+/** The credit a cancellation made now would give: the same computation as the cancellation's. */
+export async function previewCancellationCredit(
+  db: Db,
+  input: {
+    planId: string;
+    customerId: string;
+    actor: PlanActor;
+    now: Date;
+    rules?: PlanRules;
+    billing?: CancellationBilling;
+  },
+): Promise<CancellationPreview> {
+  const plan = await findPlanById(input.planId, db);
+  if (!plan || plan.customer_id !== input.customerId || plan.status === "cancelled")
+    return { amount: null, visits: 0, pays: null };
+  const planRules = input.rules ?? (await getSiteSettings()).planRules;
+  const billing = input.billing ?? (await defaultBilling());
+  const end = await cancellationEnd(db, plan, input.actor, planRules, input.now);
+  const credited = await cancellationCredit(db, { plan, end, now: input.now, billing, planRules });
+  const cents = credited.reduce((sum, visit) => sum + visit.amountCents, 0);
+  if (cents === 0) return { amount: null, visits: 0, pays: null };
+  const owed = (await listOpenInvoicesOwing(db, plan.customer_id, { lock: false })).reduce(
+    (sum, invoice) => sum + invoice.total_cents - invoice.paid_cents,
+    0,
+  );
+  return {
+    amount: formatCents(cents),
+    visits: credited.length,
+    pays: owed > 0 ? formatCents(Math.min(owed, cents)) : null,
+  };
+}
+
+/**
+ * Cancels the plan (cancelPlan) and, in the same transaction, issues its credit note and applies
+ * it as credit on file. The customer's open invoices are locked before the plan, in the order a
+ * payment takes them (invoice, then plan), so the two cannot deadlock. A second cancellation is
+ * refused by the plan's state; the note's key (`cancellation:<plan>`) keeps it to one anyway.
+ */
+export async function cancelPlanWithCredit(db: Db, input: PlanActionInput & { billing?: CancellationBilling }) {
+  const billing = input.billing ?? (await defaultBilling());
+  const planRules = input.rules ?? (await getSiteSettings()).planRules;
+  let credited: string[] = [];
+  let creditCents = 0;
+  const plan = await cancelPlan(db, input, {
+    beforeLock: async (trx) => {
+      await listOpenInvoicesOwing(trx, input.customerId);
+    },
+    onCancel: async (trx, current, end) => {
+      const visits = await cancellationCredit(trx, { plan: current, end, now: input.now, billing, planRules });
+      if (visits.length === 0) return null;
+      return async (trx2) => {
+        const cents = visits.reduce((sum, visit) => sum + visit.amountCents, 0);
+        const note = await insertCreditNote(trx2, {
+          customerId: current.customer_id,
+          invoiceId: null,
+          reason: "cancellation",
+          paidOut: "credit",
+          amountCents: cents,
+          issuedOn: businessToday(input.now),
+          description: `${current.catalogue_plan_name} cancelled with notice: ${visits.length} visit${visits.length === 1 ? "" : "s"} credited`,
+          refundId: null,
+          idempotencyKey: `cancellation:${current.id}`,
+        });
+        if (!note) return null;
+        creditCents = cents;
+        await insertCreditNoteLines(
+          trx2,
+          note.id,
+          visits.map((visit) => ({
+            planId: current.id,
+            month: visit.month,
+            slot: visit.slot,
+            visitId: visit.visitId,
+            description: visit.description,
+            amountCents: visit.amountCents,
+          })),
+        );
+        const applied = await applyCreditOnFile(trx2, [current.customer_id], input.now);
+        credited = applied.credited;
+        const left = (await creditsOnFile(trx2, [current.customer_id])).get(current.customer_id) ?? 0;
+        return left > 0
+          ? `${formatCents(cents)} comes back to you (credit note ${note.number}): ${formatCents(left)} is kept as credit on file.`
+          : `${formatCents(cents)} comes back to you (credit note ${note.number}): it paid what you owed.`;
+      };
+    },
+  });
+  // Committed: an invoice the credit paid loses its open "Pay now" page (decision 111).
+  await expireStaleCheckoutsOf(db, credited, input.now);
+  return { plan, creditCents };
+}

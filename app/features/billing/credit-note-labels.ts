@@ -1,0 +1,11 @@
+import type { CreditNoteReason } from "../../../db/enums";
+
+/** Why a credit note gives money back, in the customer's words. */
+export const CREDIT_NOTE_REASON_LABELS: Record<CreditNoteReason, string> = {
+  refund: "Refund",
+  cancellation: "Cancellation with notice",
+  business_cancelled: "Visits we cancelled",
+  weather: "Visits missed for weather",
+  plan_hold: "Service on hold",
+  goodwill: "Goodwill credit",
+};

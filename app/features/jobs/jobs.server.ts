@@ -1,0 +1,173 @@
+import { z } from "zod";
+import { runBillingJob, runPaymentCollectionJob, runPlanVisitGeneration, runPurgeJobs } from "./job-runs.server";
+import type { runBilling } from "~/features/billing/billing-run.server";
+import type { runPaymentCollection } from "~/features/billing/payment-recovery.server";
+import { deliverPass, OUTBOX_DRAIN_JOB, pruneOutbox } from "~/features/outbox/outbox.server";
+import type { generatePlanVisits } from "~/features/plans/visit-generator.server";
+import { startOfBusinessDay } from "~/features/visits/visit-dates";
+import type { JobContext, JobDefinition } from "~/utils/job-queue.server";
+import { errorFields, log } from "~/utils/logger.server";
+
+/**
+ * Every job of the queue (docs/decisions/114): its payload's schema, retries with backoff then
+ * parked, its concurrency, its schedule (cron in the business's time zone). Each is idempotent
+ * (the generator's unique visit slot, the billing run's unique plan and period, the collection's
+ * per-attempt idempotency keys at Stripe, the outbox's per-row claim), so a run killed midway and
+ * retried makes nothing twice.
+ */
+
+export const JOB_NAMES = {
+  visits: "visits:generate",
+  billing: "billing:run",
+  collect: "billing:collect",
+  purges: "purges",
+  outboxDrain: OUTBOX_DRAIN_JOB,
+  outboxPrune: "outbox:prune",
+} as const;
+
+/**
+ * The round's jobs: `{}` acts now; `date` acts as that business day's first instant (decision
+ * 112, what `--date` does); `round` chains the next job of the round after this one (the
+ * generator, then the billing run, then the collection: decision 099's order).
+ */
+const roundPayload = z
+  .object({
+    date: z
+      .string()
+      .refine((day) => startOfBusinessDay(day) !== null, "not a day (YYYY-MM-DD)")
+      .optional(),
+    round: z.boolean().optional(),
+  })
+  .strict();
+type RoundPayload = z.infer<typeof roundPayload>;
+
+const nothing = z.object({}).strict();
+
+const nowOf = (payload: RoundPayload) => (payload.date ? startOfBusinessDay(payload.date)! : new Date());
+
+/**
+ * Runs `work`, then, in a round, sends the round's next job: after a success, and after the last
+ * attempt of a failure too (as the old round billed after a failed generator: one bad plan must
+ * not keep the month's invoices back). Not after an attempt that is retried: its retry chains.
+ */
+async function thenNext(next: string, payload: RoundPayload, context: JobContext, work: () => Promise<unknown>) {
+  let done = false;
+  try {
+    await work();
+    done = true;
+  } finally {
+    if (payload.round && (done || context.lastAttempt)) {
+      await context.send(next, payload).catch((error: unknown) => {
+        log.warn("jobs.chain_failed", { job: next, ...errorFields(error) });
+      });
+    }
+  }
+}
+
+export type JobRuns = {
+  generate?: typeof generatePlanVisits;
+  bill?: typeof runBilling;
+  collect?: typeof runPaymentCollection;
+  /** Whether this process sends messages (SMTP or Twilio configured): else no drain worker. */
+  outbox?: boolean;
+};
+
+/** The jobs, with the workflows they run (tests pass theirs, on their fixtures). */
+export function buildJobs(runs: JobRuns = {}): JobDefinition[] {
+  const jobs: JobDefinition[] = [
+    {
+      name: JOB_NAMES.visits,
+      payload: roundPayload,
+      // Hourly, as the old loop; the rest of the round follows it.
+      cron: "0 * * * *",
+      cronPayload: { round: true },
+      stately: true,
+      concurrency: 1,
+      retryLimit: 3,
+      retryDelaySeconds: 60,
+      // 100k plans took 109 s; an hour is far past any real run, and a run pg-boss expires
+      // while it still goes on keeps the generator's lock, so the retry skips (decision 114).
+      expireInSeconds: 60 * 60,
+      run: (payload: RoundPayload, context) =>
+        thenNext(JOB_NAMES.billing, payload, context, () =>
+          runPlanVisitGeneration({ now: nowOf(payload), signal: context.signal, generate: runs.generate }),
+        ),
+    },
+    {
+      name: JOB_NAMES.billing,
+      payload: roundPayload,
+      stately: true,
+      concurrency: 1,
+      retryLimit: 3,
+      retryDelaySeconds: 60,
+      expireInSeconds: 60 * 60,
+      run: (payload: RoundPayload, context) =>
+        thenNext(JOB_NAMES.collect, payload, context, async () => {
+          await runBillingJob({ now: nowOf(payload), signal: context.signal, bill: runs.bill });
+          // The invoice e-mails it queued go out now, not at the drain's next minute.
+          if (runs.outbox) await context.send(JOB_NAMES.outboxDrain, {});
+        }),
+    },
+    {
+      name: JOB_NAMES.collect,
+      payload: roundPayload,
+      stately: true,
+      concurrency: 1,
+      retryLimit: 3,
+      retryDelaySeconds: 120,
+      // The collection's own budget is 15 minutes (decision 112).
+      expireInSeconds: 30 * 60,
+      run: async (payload: RoundPayload, context) => {
+        await runPaymentCollectionJob({ now: nowOf(payload), signal: context.signal, collect: runs.collect });
+        if (runs.outbox) await context.send(JOB_NAMES.outboxDrain, {});
+      },
+    },
+    {
+      name: JOB_NAMES.purges,
+      payload: nothing,
+      cron: "50 * * * *",
+      stately: true,
+      concurrency: 1,
+      retryLimit: 2,
+      retryDelaySeconds: 60,
+      expireInSeconds: 10 * 60,
+      run: () => runPurgeJobs(),
+    },
+    {
+      name: JOB_NAMES.outboxPrune,
+      payload: nothing,
+      // Whatever is configured: the outbox stays bounded in every mode (decision 109).
+      cron: "40 * * * *",
+      stately: true,
+      concurrency: 1,
+      retryLimit: 2,
+      retryDelaySeconds: 300,
+      expireInSeconds: 30 * 60,
+      run: () => pruneOutbox(),
+    },
+  ];
+  if (runs.outbox) {
+    jobs.push({
+      name: JOB_NAMES.outboxDrain,
+      payload: nothing,
+      // Every minute (cron's finest) for retries after their backoff; a change that queues a
+      // message sends this job at once (wakeOutboxWorker).
+      cron: "* * * * *",
+      quiet: true,
+      stately: true,
+      concurrency: 1,
+      retryLimit: 2,
+      retryDelaySeconds: 30,
+      expireInSeconds: 15 * 60,
+      run: async () => {
+        // The outbox's claims share rows between machines; this drains what is due now. A
+        // pass that was not full, or had a failure (the server may be down), ends the run.
+        for (;;) {
+          const pass = await deliverPass({ limit: 200 });
+          if (pass.claimed < 200 || pass.failed > 0 || pass.claimed === pass.held) return;
+        }
+      },
+    });
+  }
+  return jobs;
+}
