@@ -1,8 +1,20 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
-import { MAIL_CONTEXT, RULES, addVisit, at8, bill, createPlan, hoursBefore } from "../helpers/billing-fixtures";
+import {
+  ADD_ONS,
+  CATALOGUE,
+  MAIL_CONTEXT,
+  RULES,
+  addVisit,
+  at8,
+  bill,
+  createPlan,
+  hoursBefore,
+} from "../helpers/billing-fixtures";
 import { createUser } from "../helpers/factories";
 import { clearMoney } from "../helpers/ledger";
+import { cancelPlanWithCredit, previewCancellationCredit } from "~/features/billing/cancellation-credit.server";
+import { formatCents } from "~/features/billing/money";
 import { notePaymentFailed } from "~/features/billing/payment-recovery.server";
 import type { RecoveryContext } from "~/features/billing/payment-recovery-emails.server";
 import { changeAdjustments, shareOfMonth } from "~/features/billing/prorations";
@@ -194,6 +206,38 @@ describe("old skips", () => {
     const credit = (await linesOf(plan.id, "2027-04-01")).find((line) => line.kind === "skip_credit");
     // Not 225.00 ÷ 14 (16.07), nor March's bill after the change over its new slots.
     expect(credit?.amount_cents).toBe(-1780);
+  });
+
+  it("and a cancellation's credit note gives them back at that rate too (one home: visit-credits.ts)", async () => {
+    const plan = await createPlan({ weekdays: [2], start_date: "2027-01-04" }, db());
+    await bill({ db: db(), mailContext: MAIL_CONTEXT });
+    const skipped = await addVisit(db(), {
+      customerId: plan.customer_id,
+      planId: plan.id,
+      day: "2027-03-09",
+      status: "skipped",
+      skipReason: "customer",
+      skippedAt: hoursBefore(at8("2027-03-09"), 72),
+    });
+    await change(plan, THRICE, [1, 3, 5], "2027-03-10", nine("2027-03-10"));
+    const input = {
+      planId: plan.id,
+      customerId: plan.customer_id,
+      actor: { id: plan.customer_id, isAdmin: false },
+      now: nine("2027-03-11"),
+      rules: { changeNoticeHours: 24, longestPauseDays: 90, horizonDays: 28, firstVisitTime: "08:00", closedDays: [] },
+      billing: { rules: RULES, catalogue: CATALOGUE, addOns: ADD_ONS },
+    };
+    const preview = await previewCancellationCredit(db(), input);
+    const { creditCents } = await cancelPlanWithCredit(db(), input);
+    expect(formatCents(creditCents)).toBe(preview.amount);
+    const line = await db()
+      .selectFrom("credit_note_lines")
+      .select("amount_cents")
+      .where("visit_id", "=", skipped)
+      .executeTakeFirstOrThrow();
+    // The weekly terms of 9 March (89.00 ÷ 5), as the run's invoice line would give.
+    expect(line.amount_cents).toBe(1780);
   });
 });
 
