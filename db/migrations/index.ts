@@ -26,6 +26,7 @@ import * as checkoutSessions from "./0026-checkout-sessions";
 import * as creditNoteLines from "./0028-credit-note-lines";
 import * as pricesOnPlans from "./0029-prices-on-plans";
 import * as disputesLost from "./0030-disputes-lost";
+import * as plansByCataloguePlan from "./0031-plans-by-catalogue-plan";
 
 /**
  * Every migration, in order. A static map (not a folder scan) so that the same list works in
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   "0028-credit-note-lines": creditNoteLines,
   "0029-prices-on-plans": pricesOnPlans,
   "0030-disputes-lost": disputesLost,
+  "0031-plans-by-catalogue-plan": plansByCataloguePlan,
 };

@@ -154,11 +154,31 @@ describe("prices locked on the plan", () => {
       .set({ price_cents: 7000, add_on_cents: 0 })
       .where("id", "=", gone.id)
       .execute();
+    // A cancelled plan of a deleted catalogue plan is no longer billed: not listed.
+    const cancelled = await createPlan(
+      { weekdays: [4], start_date: "2027-01-04", catalogue_plan_id: "servicePlan.aaa-gone" },
+      db(),
+    );
+    await db()
+      .updateTable("customer_plans")
+      .set({ status: "cancelled", cancelled_at: new Date(), last_visit_date: "2027-03-31" })
+      .where("id", "=", cancelled.id)
+      .execute();
     const tab = await loadBillingTab(new URL("http://localhost/admin-dashboard/billing"), nine("2027-04-02"));
     expect(tab.outsideCatalogue.count).toBe(1);
     expect(tab.outsideCatalogue.plans).toEqual([
       expect.objectContaining({ customerId: gone.customer_id, plan: "Weekly Swift Service", price: "$70.00/month" }),
     ]);
+    // Another deleted plan sorting after every catalogue id: the index walk reaches it too.
+    const last = await createPlan(
+      { weekdays: [5], start_date: "2027-01-04", catalogue_plan_id: "servicePlan.zzz-gone" },
+      db(),
+    );
+    const again = await loadBillingTab(new URL("http://localhost/admin-dashboard/billing"), nine("2027-04-02"));
+    expect(again.outsideCatalogue.count).toBe(2);
+    expect(again.outsideCatalogue.plans.map((row) => row.customerId).sort()).toEqual(
+      [gone.customer_id, last.customer_id].sort(),
+    );
   });
 
   it("a plan with no price and no catalogue plan is left unbilled and counted, never billed at zero", async () => {
