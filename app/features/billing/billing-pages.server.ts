@@ -44,7 +44,7 @@ import {
   listDisputesLost,
   listDisputesLostOfInvoice,
 } from "~/models/ledger.server";
-import { CREDIT_NOTE_REASON_LABELS } from "./credit-note-labels";
+import { CREDIT_NOTE_REASON_LABELS, paidOutLabel } from "./credit-note-labels";
 import { getDb } from "~/utils/db.server";
 import { log } from "~/utils/logger.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
@@ -245,7 +245,7 @@ async function invoiceView(invoice: InvoiceRow, today: string) {
       amount: formatCents(note.amount_cents),
       date: dayLabel(note.issued_on),
       description: note.description,
-      paidOut: note.paid_out === "refund" ? "Refunded" : "Credit on file",
+      paidOut: paidOutLabel(note.paid_out),
     })),
   };
 }
@@ -322,7 +322,7 @@ export async function loadCustomerBilling(customerId: string, now = new Date()) 
       issued: dayLabel(note.issued_on),
       reason: CREDIT_NOTE_REASON_LABELS[note.reason],
       amount: formatCents(note.amount_cents),
-      paidOut: note.paid_out === "refund" ? "Refunded" : "Credit on file",
+      paidOut: paidOutLabel(note.paid_out),
       description: note.description,
       lines: note.lines.map((line) => ({ description: line.description, amount: formatCents(line.amount_cents) })),
     })),

@@ -159,10 +159,10 @@ export async function cancellationCredit(
 
 /** What the cancel page says comes back, and how (decision 115). */
 export type CancellationPreview = {
-  /** "$22.25"; null when nothing comes back. */
+  /** The money that comes back, formatted; null when nothing does. */
   amount: string | null;
   visits: number;
-  /** What the customer owes now, which the credit pays first ("$89.00"); null when nothing. */
+  /** What the customer owes now, formatted, which the credit pays first; null when nothing. */
   pays: string | null;
 };
 

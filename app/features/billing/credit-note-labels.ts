@@ -9,3 +9,6 @@ export const CREDIT_NOTE_REASON_LABELS: Record<CreditNoteReason, string> = {
   plan_hold: "Service on hold",
   goodwill: "Goodwill credit",
 };
+
+/** How a credit note's money came back: paid out as a refund, or kept as credit on file. */
+export const paidOutLabel = (paidOut: string) => (paidOut === "refund" ? "Refunded" : "Credit on file");

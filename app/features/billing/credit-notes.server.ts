@@ -1,5 +1,5 @@
 import { dayLabel } from "./billing-pages.server";
-import { CREDIT_NOTE_REASON_LABELS } from "./credit-note-labels";
+import { CREDIT_NOTE_REASON_LABELS, paidOutLabel } from "./credit-note-labels";
 import { formatCents } from "./money";
 import { getSiteSettings } from "~/content/content.server";
 import { getCreditNote } from "~/models/ledger.server";
@@ -11,8 +11,6 @@ import { isUuid } from "~/utils/uuid";
  * customer and for the admin, and the customer's list of them. A customer reads only their own
  * (anyone else's is missing: a 404, like an id that does not exist).
  */
-
-const paidOutLabel = (paidOut: string) => (paidOut === "refund" ? "Refunded" : "Credit on file");
 
 type CreditNoteRow = NonNullable<Awaited<ReturnType<typeof getCreditNote>>>;
 
