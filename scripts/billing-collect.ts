@@ -4,14 +4,21 @@
 // Prints the counts; what one round's time budget left is charged by the next round (run it
 // again). Another collection going on holds the lock: this one then does nothing and says so. A
 // bad --date exits 2 and does nothing. With PGlite, stop the app first.
-import { runPaymentCollection } from "../app/features/billing/payment-recovery.server";
+import type { runPaymentCollection } from "../app/features/billing/payment-recovery.server";
+import { JOB_NAMES } from "../app/features/jobs/jobs.server";
 import { jobClockOrExplain, runAsScript, USAGE_EXIT, type CommandOptions } from "./job-clock";
+import { JOB_FAILED_EXIT, runJobForScript } from "./queue-run";
 
 export async function billingCollectCommand(argv: readonly string[], options: CommandOptions = {}): Promise<number> {
   const log = options.log ?? console.log;
   const clock = jobClockOrExplain(argv, options);
   if (!clock) return USAGE_EXIT;
-  const result = await runPaymentCollection({ now: clock.now });
+  const job = await runJobForScript<Awaited<ReturnType<typeof runPaymentCollection>>>(JOB_NAMES.collect, {
+    ...options,
+    clock,
+  });
+  if (!job) return JOB_FAILED_EXIT;
+  const result = job.output;
   if (!result.ran) {
     log("Another payment collection is going on (it holds the lock): nothing done.");
   } else {

@@ -61,6 +61,10 @@ export type JobQueueOptions = {
   schedule?: boolean;
   /** Register workers; false only sends (a test's second role). */
   work?: boolean;
+  /** Run pg-boss's maintenance (expiry, archiving) in this process; a script leaves it to the servers. */
+  supervise?: boolean;
+  /** Called once the queues exist and before the workers start (a script sends its job here). */
+  beforeWork?: (send: JobQueue["send"]) => Promise<void>;
   timeZone?: string;
   /** The database schema of pg-boss's tables ("pgboss"). */
   schema?: string;
@@ -180,7 +184,7 @@ export async function startJobQueue(
     db: kyselyAdapter(db),
     schema,
     schedule,
-    supervise: true,
+    supervise: options.supervise ?? true,
     // Finished jobs are history only: a day in the job table, a week in the archive.
     archiveCompletedAfterSeconds: 24 * 60 * 60,
     deleteAfterDays: 7,
@@ -195,7 +199,15 @@ export async function startJobQueue(
   const send = (name: string, payload: object, sendOptions?: PgBoss.SendOptions) =>
     boss.send(name, payload, sendOptions ?? {});
   try {
-    await registerJobs(boss, db, schema, jobs, { ...options, schedule, timeZone }, { signal: stopping.signal, send });
+    const { beforeWork } = options;
+    await registerJobs(
+      boss,
+      db,
+      schema,
+      jobs,
+      { ...options, schedule, timeZone, beforeWork: beforeWork && (() => beforeWork(send)) },
+      { signal: stopping.signal, send },
+    );
   } catch (error) {
     // A start that failed halfway leaves no timers behind (the caller tries again later).
     await boss.stop({ graceful: false, wait: true }).catch(() => undefined);
@@ -222,7 +234,11 @@ async function registerJobs(
   db: Db,
   schema: string,
   jobs: readonly JobDefinition[],
-  options: JobQueueOptions & { schedule: boolean; timeZone: string },
+  options: Omit<JobQueueOptions, "beforeWork"> & {
+    schedule: boolean;
+    timeZone: string;
+    beforeWork?: () => Promise<void>;
+  },
   context: Pick<JobContext, "signal" | "send">,
 ) {
   for (const job of jobs) {
@@ -236,6 +252,11 @@ async function registerJobs(
     };
     if (await boss.getQueue(job.name)) await boss.updateQueue(job.name, queue);
     else await boss.createQueue(job.name, queue);
+  }
+  // Every queue exists before any worker polls: what a script sends first (job-now.server.ts) is
+  // then in the queue before its own worker could take a job queued earlier and make two runs.
+  await options.beforeWork?.();
+  for (const job of jobs) {
     if (options.work ?? true) {
       for (let lane = 0; lane < job.concurrency; lane += 1) {
         await boss.work(

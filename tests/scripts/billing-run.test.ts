@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { clearMoney } from "../helpers/ledger";
 import { useScriptDatabase } from "../helpers/script-database";
@@ -100,5 +101,44 @@ describe("npm run billing:run", { timeout: 120_000 }, () => {
     expect(second.code).toBe(0);
     expect(second.stdout).toMatch(/plans 1, invoices made 0, plans without a price 0/);
     expect(await script.withDb((db) => db.selectFrom("invoices").select("id").execute())).toHaveLength(1);
+
+    // Both ran as the queue's billing:run job (issue 35 item 5): completed, not retried, their
+    // counts kept as the job's output.
+    const jobs = await script.withDb(async (db) => {
+      const { rows } = await sql<{ state: string; retry_limit: number; output: { invoices: number } }>`
+        select state::text as state, retry_limit, output from pgboss.job
+        where name = 'billing:run' and data->>'date' is null
+      `.execute(db);
+      return rows;
+    });
+    expect(jobs.map((job) => [job.state, job.retry_limit, job.output.invoices]).sort()).toEqual([
+      ["completed", 0, 0],
+      ["completed", 0, 1],
+    ]);
+  });
+
+  it("runs the billing:run job already queued (a server's) rather than a second one", async () => {
+    const billingJobs = () =>
+      script.withDb(async (db) => {
+        const { rows } = await sql<{ id: string; state: string }>`
+          select id, state::text as state from pgboss.job where name = 'billing:run' order by created_on
+        `.execute(db);
+        return rows;
+      });
+    const before = await billingJobs();
+    const jobId = await script.withDb(async (db) => {
+      // What a server's round leaves queued when its worker is busy or down: a job, no date.
+      const { rows } = await sql<{ id: string }>`
+        insert into pgboss.job (name, data, policy) values ('billing:run', '{}'::jsonb, 'stately') returning id
+      `.execute(db);
+      return rows[0].id;
+    });
+    const run = await bill();
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("A billing:run job was already queued: it ran, not a second one.");
+    expect(COUNTS.exec(run.stdout), run.stdout).toBeTruthy();
+    // That job ran, and no other was made.
+    expect(await billingJobs()).toEqual([...before, { id: jobId, state: "completed" }]);
   });
 });

@@ -43,6 +43,44 @@ type RoundPayload = z.infer<typeof roundPayload>;
 
 const nothing = z.object({}).strict();
 
+/**
+ * The drain's payload: `{}` sends what is due; `now` (`npm run outbox:send`, after an outage) also
+ * sends what waits out its backoff and tries failed messages once more, then prunes.
+ */
+const drainPayload = z.object({ now: z.boolean().optional() }).strict();
+type DrainPayload = z.infer<typeof drainPayload>;
+
+/**
+ * What is due now. The outbox's claims share rows between machines; a pass that was not full, or
+ * had a failure (the server may be down), ends the run.
+ */
+async function drainDue() {
+  const total = { sent: 0, failed: 0 };
+  for (;;) {
+    const pass = await deliverPass({ limit: 200 });
+    total.sent += pass.sent;
+    total.failed += pass.failed;
+    if (pass.claimed < 200 || pass.failed > 0 || pass.claimed === pass.held) return total;
+  }
+}
+
+/**
+ * Everything, backoff or not, failed ones once more, then the prune. Stops at the first failing
+ * batch rather than hammer a server that is down; a pass of dropped messages (expired, opted out)
+ * is not the end, but one of texts held until the morning is: they would be claimed again and again.
+ */
+async function drainNow() {
+  const total = { sent: 0, failed: 0, pruned: 0 };
+  for (;;) {
+    const pass = await deliverPass({ limit: 25, ignoreBackoff: true, retryFailed: true });
+    total.sent += pass.sent;
+    total.failed += pass.failed;
+    if (pass.claimed === pass.held || pass.failed > 0) break;
+  }
+  total.pruned = await pruneOutbox();
+  return total;
+}
+
 const nowOf = (payload: RoundPayload) => (payload.date ? startOfBusinessDay(payload.date)! : new Date());
 
 /**
@@ -50,11 +88,13 @@ const nowOf = (payload: RoundPayload) => (payload.date ? startOfBusinessDay(payl
  * attempt of a failure too (as the old round billed after a failed generator: one bad plan must
  * not keep the month's invoices back). Not after an attempt that is retried: its retry chains.
  */
-async function thenNext(next: string, payload: RoundPayload, context: JobContext, work: () => Promise<unknown>) {
+async function thenNext<T>(next: string, payload: RoundPayload, context: JobContext, work: () => Promise<T>) {
   let done = false;
   try {
-    await work();
+    const result = await work();
     done = true;
+    // What the run did: pg-boss keeps it as the job's output (a script prints it: job-now.server.ts).
+    return result;
   } finally {
     if (payload.round && (done || context.lastAttempt)) {
       await context.send(next, payload).catch((error: unknown) => {
@@ -103,9 +143,10 @@ export function buildJobs(runs: JobRuns = {}): JobDefinition[] {
       expireInSeconds: 60 * 60,
       run: (payload: RoundPayload, context) =>
         thenNext(JOB_NAMES.collect, payload, context, async () => {
-          await runBillingJob({ now: nowOf(payload), signal: context.signal, bill: runs.bill });
+          const result = await runBillingJob({ now: nowOf(payload), signal: context.signal, bill: runs.bill });
           // The invoice e-mails it queued go out now, not at the drain's next minute.
           if (runs.outbox) await context.send(JOB_NAMES.outboxDrain, {});
+          return result;
         }),
     },
     {
@@ -118,8 +159,13 @@ export function buildJobs(runs: JobRuns = {}): JobDefinition[] {
       // The collection's own budget is 15 minutes (decision 112).
       expireInSeconds: 30 * 60,
       run: async (payload: RoundPayload, context) => {
-        await runPaymentCollectionJob({ now: nowOf(payload), signal: context.signal, collect: runs.collect });
+        const result = await runPaymentCollectionJob({
+          now: nowOf(payload),
+          signal: context.signal,
+          collect: runs.collect,
+        });
         if (runs.outbox) await context.send(JOB_NAMES.outboxDrain, {});
+        return result;
       },
     },
     {
@@ -149,7 +195,7 @@ export function buildJobs(runs: JobRuns = {}): JobDefinition[] {
   if (runs.outbox) {
     jobs.push({
       name: JOB_NAMES.outboxDrain,
-      payload: nothing,
+      payload: drainPayload,
       // Every minute (cron's finest) for retries after their backoff; a change that queues a
       // message sends this job at once (wakeOutboxWorker).
       cron: "* * * * *",
@@ -159,14 +205,7 @@ export function buildJobs(runs: JobRuns = {}): JobDefinition[] {
       retryLimit: 2,
       retryDelaySeconds: 30,
       expireInSeconds: 15 * 60,
-      run: async () => {
-        // The outbox's claims share rows between machines; this drains what is due now. A
-        // pass that was not full, or had a failure (the server may be down), ends the run.
-        for (;;) {
-          const pass = await deliverPass({ limit: 200 });
-          if (pass.claimed < 200 || pass.failed > 0 || pass.claimed === pass.held) return;
-        }
-      },
+      run: (payload: DrainPayload) => (payload.now ? drainNow() : drainDue()),
     });
   }
   return jobs;
