@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isCalendarDay } from "~/features/visits/visit-dates";
 import { MAX_AMOUNT_CENTS, parseCents } from "./money";
 import type { InvoiceStatus, PaymentMethod } from "../../../db/enums";
 
@@ -49,15 +50,6 @@ export const BILLING_MESSAGES = {
   form: "This form has expired. Please reload the page.",
   payment: "We could not find that payment.",
 } as const;
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-/** A real day written YYYY-MM-DD ("2027-02-30" is not one). */
-export function isCalendarDay(value: string) {
-  if (!DAY.test(value)) return false;
-  const [y, m, d] = value.split("-").map(Number);
-  const date = new Date(Date.UTC(y, m - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
-}
 
 const amount = z
   .string({ required_error: BILLING_MESSAGES.amount })

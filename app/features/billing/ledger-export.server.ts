@@ -3,7 +3,8 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { stringify } from "csv-stringify";
 import type { LedgerEntryKind } from "../../../db/enums";
 import { addMonths, monthOf } from "./billing-rules";
-import { PAYMENT_METHOD_LABELS, isCalendarDay } from "./billing-schema";
+import { PAYMENT_METHOD_LABELS } from "./billing-schema";
+import { isCalendarDay } from "~/features/visits/visit-dates";
 import { formatCents } from "./money";
 import {
   creditsOnFile,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isCalendarDay } from "~/features/visits/visit-dates";
 import { YARD_SIZES } from "../../../db/enums";
 
 /**
@@ -40,16 +41,6 @@ export const PLAN_MESSAGES = {
 
 /** A catalogue plan as the forms know it: its Sanity id, name and visits a week (null: one-time). */
 export type CataloguePlanOption = { id: string; name: string; visitsPerWeek: number | null };
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A real calendar day, "YYYY-MM-DD" (a date input's value). */
-export function isCalendarDay(value: string) {
-  if (!DAY.test(value)) return false;
-  const [y, m, d] = value.split("-").map(Number);
-  const date = new Date(Date.UTC(y, m - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
-}
 
 export const day = z.string({ required_error: PLAN_MESSAGES.date }).trim().refine(isCalendarDay, PLAN_MESSAGES.date);
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isCalendarDay } from "~/features/visits/visit-dates";
 
 /**
  * The forms of "Your Plan" (client-safe: with JavaScript the browser checks the pause dates with
@@ -41,16 +42,6 @@ export const planChangeSchema = z.object({
 
 /** What the pause form's limits depend on: today (business time) and the owner's longest pause. */
 export type PauseLimits = { today: string; latestFrom: string; longestPauseDays: number };
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A real calendar day ("2027-02-30" is not). */
-export function isCalendarDay(value: string): boolean {
-  if (!DAY.test(value)) return false;
-  const [y, m, d] = value.split("-").map(Number);
-  const date = new Date(Date.UTC(y, m - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
-}
 
 /** Days from `from` to `until`, both counted. */
 export function daysInclusive(from: string, until: string): number {

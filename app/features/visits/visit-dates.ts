@@ -20,6 +20,14 @@ export function businessToday(now = new Date()) {
   return businessDay.format(now);
 }
 
+/** A real calendar day written YYYY-MM-DD (a date input's value; "2027-02-30" is not one). */
+export function isCalendarDay(value: string): boolean {
+  if (!DAY.test(value)) return false;
+  const [y, m, d] = value.split("-").map(Number);
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
 export function addDays(day: string, days: number) {
   const [y, m, d] = day.split("-").map(Number);
   return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
