@@ -108,6 +108,31 @@ const pathname = fc
   .tuple(fc.array(segment, { maxLength: 6 }), fc.boolean())
   .map(([segments, trailing]) => `/${segments.join("/")}${trailing ? "/" : ""}`);
 
+/** Every route's whole path in the tree, for paths that reach deep branches (not only by chance). */
+function wholePaths(tree: Route[], parent = ""): string[] {
+  return tree.flatMap((route) => {
+    const own = route.path ? `${parent}/${route.path}`.replace(/\/+/g, "/") : parent;
+    return [own || "/", ...wholePaths(route.children ?? [], own)];
+  });
+}
+// A route's own path with its params and splat filled in, then perhaps changed a little.
+const nearRoute = fc
+  .tuple(
+    fc.constantFrom(...wholePaths(routes)),
+    fc.array(segment, { minLength: 3, maxLength: 3 }),
+    fc.constantFrom("as is", "upper case", "trailing slash", "one more segment", "double slash", "one less segment"),
+  )
+  .map(([whole, fills, change]) => {
+    let i = 0;
+    const filled = whole.replace(/:[\w-]+|\*/g, () => fills[i++ % fills.length]);
+    if (change === "upper case") return filled.toUpperCase();
+    if (change === "trailing slash") return `${filled}/`;
+    if (change === "one more segment") return `${filled}/${fills[0]}`;
+    if (change === "double slash") return filled.replace("/", "//");
+    if (change === "one less segment") return filled.replace(/\/[^/]*$/, "") || "/";
+    return filled;
+  });
+
 const summary = (matches: Match[] | null) =>
   matches?.map((m) => [m.route.id, m.params, m.pathname, m.pathnameBase]) ?? null;
 
@@ -123,7 +148,7 @@ describe("@remix-run/router's route matching as patched at install (decision 122
     // Both warn about a malformed %-escape ("%zz"), alike; the output is not the test's.
     vi.spyOn(console, "warn").mockImplementation(() => undefined);
     fc.assert(
-      fc.property(pathname, (p) => {
+      fc.property(fc.oneof(pathname, nearRoute), (p) => {
         expect(summary(patched.matchRoutes(routes, p))).toEqual(summary(original.matchRoutes(routes, p)));
       }),
       { numRuns: 3000 },
