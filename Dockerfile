@@ -8,6 +8,8 @@ WORKDIR /app
 # own (studio/package-lock.json), deployed apart; the app never installs it.
 FROM base AS build
 COPY package.json package-lock.json ./
+# npm ci's postinstall patches the router's route matching (decision 122).
+COPY scripts/patch-router.mjs scripts/
 RUN npm ci --include=dev --no-audit --no-fund
 COPY . .
 # The server build, the browser scripts and build/scripts/ (migrate, admin-role, outbox-send, visits-generate, billing-run).
@@ -16,7 +18,7 @@ RUN npm run build
 # Only what runs: production dependencies (134 MB, decision 013).
 FROM base AS deps
 COPY package.json package-lock.json ./
-COPY scripts/prune-dev-optional.mjs scripts/
+COPY scripts/prune-dev-optional.mjs scripts/patch-router.mjs scripts/
 RUN npm ci --omit=dev --no-audit --no-fund && node scripts/prune-dev-optional.mjs
 
 FROM base

@@ -9,7 +9,9 @@
 //  3. the cgroup's peak memory and how often its limit was hit;
 //  4. where the server's CPU went while it served those pages (a second server started with
 //     `--cpu-prof`, every page 40 times): self time by part (the garbage collector, React's server
-//     render, the PostgreSQL driver, the app's own code, ...), bench/_cpu-profile-summary.ts.
+//     render, the PostgreSQL driver, the app's own code, ...), bench/_cpu-profile-summary.ts;
+//  5. the garbage a request leaves on a few pages (a third server with bench/_heap-sampler.mjs:
+//     V8's sampling heap profiler counting freed objects too), by part (decision 122).
 // Run: npm run build && npm run bench portal-pages
 // BENCH_SCALE=10k or 100k for one size (both by default). BENCH_HTTP_CALLS (default 200) per page.
 // BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) names the server; each
@@ -20,10 +22,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { sql, type Kysely } from "kysely";
 import pg from "pg";
 import { imageMemoryEnv, imageNodeArgs, startAppServer, type AppServer } from "../tests/helpers/app-server";
-import { summariseProfiles } from "./_cpu-profile-summary";
+import { bucketOf, summariseProfiles } from "./_cpu-profile-summary";
 import { makeMemoryCgroup, type MemoryCgroup } from "./_memory-cgroup";
 import { fmt, report } from "./_report";
 import { seedPortal, seededCounts } from "./_seed-portal";
@@ -173,9 +176,21 @@ async function timePage(agent: http.Agent, url: string, cookie: string, calls: n
 }
 
 /** The server as the image starts it (its env and CMD flags); `nodeArgs` replaces the CMD's flags. */
-function startServer(databaseUrl: string, cgroup: MemoryCgroup | null, nodeArgs: string[] = imageNodeArgs()) {
+function startServer(
+  databaseUrl: string,
+  cgroup: MemoryCgroup | null,
+  nodeArgs: string[] = imageNodeArgs(),
+  env: Record<string, string> = {},
+) {
   return startAppServer(
-    { DATABASE_URL: databaseUrl, SESSION_SECRET, SEED_DEV_DATA: "false", LOG_LEVEL: "error", ...imageMemoryEnv() },
+    {
+      DATABASE_URL: databaseUrl,
+      SESSION_SECRET,
+      SEED_DEV_DATA: "false",
+      LOG_LEVEL: "error",
+      ...imageMemoryEnv(),
+      ...env,
+    },
     { ready: "healthy", stdio: "inherit", cgroup: cgroup?.dir, nodeArgs },
   );
 }
@@ -258,9 +273,30 @@ async function measure(size: { name: string; customers: number }) {
     const profile = summariseProfiles(profileDir);
     rmSync(profileDir, { recursive: true, force: true });
 
-    // 5. A candidate change of Node's flags, side by side with the image's own, in turns.
+    // 5. The garbage a request leaves, on a server sampling its heap around each page's calls.
+    const heapDir = mkdtempSync(path.join(os.tmpdir(), "bench-portal-heap-"));
+    const sampler = ["--import", pathToFileURL(path.join(root, "bench/_heap-sampler.mjs")).href];
+    app = await startServer(url.toString(), cgroup, [...imageNodeArgs(), ...sampler], { HEAP_SAMPLE_DIR: heapDir });
+    const sampled = agent();
+    const garbage: { label: string; kbPerRequest: number; parts: { bucket: string; kb: number }[] }[] = [];
+    for (const [n, page] of pages.filter((p) => GARBAGE_PAGES.includes(p.label)).entries()) {
+      const pageUrl = `${app.url}${page.path}`;
+      const cookie = cookies[page.admin ? "admin" : "customer"];
+      await timePage(sampled, pageUrl, cookie, 20);
+      app.child.kill("SIGUSR2");
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      for (let i = 0; i < GARBAGE_CALLS; i++) await get(sampled, pageUrl, cookie);
+      app.child.kill("SIGUSR2");
+      garbage.push({ label: page.label, ...garbageOf(await heapProfile(path.join(heapDir, `${n}.heapprofile`))) });
+    }
+    for (const made of agents.splice(0)) made.destroy();
+    await app.stop();
+    app = undefined;
+    rmSync(heapDir, { recursive: true, force: true });
+
+    // 6. A candidate change of Node's flags, side by side with the image's own, in turns.
     const compared = TRIED_FLAGS.length ? await compareFlags(url.toString(), cgroup, pages, cookies) : [];
-    return { timings, beside, adminLoads, memory, profile, compared };
+    return { timings, beside, adminLoads, memory, profile, garbage, compared };
   } finally {
     for (const made of agents) made.destroy();
     await app?.stop();
@@ -271,6 +307,37 @@ async function measure(size: { name: string; customers: number }) {
     else await admin.query(`drop database if exists "${name}" with (force)`);
     await admin.end();
   }
+}
+
+const GARBAGE_PAGES = ["customer: dashboard", "customer: an invoice", "admin: Today", "admin: a customer"];
+const GARBAGE_CALLS = 100;
+type HeapNode = { callFrame: { functionName: string; url: string }; selfSize: number; children: HeapNode[] };
+
+/** A profile the sampler writes once stopped (it renames the finished file into place). */
+async function heapProfile(file: string): Promise<HeapNode> {
+  for (let waited = 0; !existsSync(file); waited += 100) {
+    if (waited > 30_000) throw new Error(`the heap sampler wrote no ${file}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return (JSON.parse(readFileSync(file, "utf8")) as { head: HeapNode }).head;
+}
+
+/** Sampled bytes a request, in KB, and the parts (the buckets of the CPU summary) that made most. */
+function garbageOf(head: HeapNode) {
+  const byBucket = new Map<string, number>();
+  const visit = (node: HeapNode) => {
+    const bucket = bucketOf(node.callFrame);
+    byBucket.set(bucket, (byBucket.get(bucket) ?? 0) + node.selfSize);
+    node.children.forEach(visit);
+  };
+  visit(head);
+  const kb = (bytes: number) => bytes / GARBAGE_CALLS / 1024;
+  const total = [...byBucket.values()].reduce((a, b) => a + b, 0);
+  const parts = [...byBucket]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 4)
+    .map(([bucket, bytes]) => ({ bucket, kb: kb(bytes) }));
+  return { kbPerRequest: kb(total), parts };
 }
 
 /** BENCH_PORTAL_FLAGS="--flag ...": Node flags to try beside the image's CMD flags (decision 119). */
@@ -355,6 +422,14 @@ for (const size of SIZES) {
     goal: "information",
     ok: null,
   });
+  for (const g of r.garbage) {
+    report({
+      figure: `${g.label} at ${size.name}: garbage a request (sampled heap, freed objects included), biggest parts`,
+      value: `${fmt(g.kbPerRequest)} KB; ${g.parts.map((part) => `${part.bucket} ${fmt(part.kb)} KB`).join("; ")}`,
+      goal: "information",
+      ok: null,
+    });
+  }
   for (const c of r.compared) {
     report({
       figure: `${c.label} at ${size.name} with ${TRIED_FLAGS.join(" ")} vs the image's flags, in turns: p95, server CPU a request`,
