@@ -422,6 +422,8 @@ export interface InvoiceTalliesTable {
   period_month: Day;
   status: InvoiceStatus;
   due_on: Day | null;
+  /** The customer's shard, 0 to 15 (migration 0037): readers sum the shards. */
+  shard: ColumnType<number, never, never>;
   invoices: number;
   total_cents: ColumnType<string, never, never>;
   paid_cents: ColumnType<string, never, never>;
@@ -588,6 +590,8 @@ export interface LedgerEntriesTable {
 export interface LedgerTalliesTable {
   month: Day;
   kind: LedgerEntryKind;
+  /** The customer's shard, 0 to 15 (migration 0037): readers sum the shards. */
+  shard: ColumnType<number, never, never>;
   entries: number;
   amount_cents: ColumnType<string, never, never>;
 }

@@ -352,7 +352,7 @@ export async function readLedgerMonth(db: Db, month: string): Promise<LedgerMont
   const { rows } = await sql<{ kind: LedgerEntryKind | null; entries: string | number; cents: string | number }>`
     select null as kind, 0 as entries, coalesce(sum(amount_cents), 0) as cents from ledger_tallies where month < ${month}
     union all
-    select kind, entries, amount_cents from ledger_tallies where month = ${month}`.execute(db);
+    select kind, sum(entries), sum(amount_cents) from ledger_tallies where month = ${month} group by kind`.execute(db);
   const byKind = new Map<LedgerEntryKind, { entries: number; cents: number }>();
   let opening = 0;
   for (const row of rows) {

@@ -28,6 +28,7 @@ import * as pricesOnPlans from "./0029-prices-on-plans";
 import * as disputesLost from "./0030-disputes-lost";
 import * as plansByCataloguePlan from "./0031-plans-by-catalogue-plan";
 import * as openInvoicesByCustomer from "./0036-open-invoices-by-customer";
+import * as talliesByShard from "./0037-tallies-by-shard";
 
 /**
  * Every migration, in order. A static map (not a folder scan) so that the same list works in
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   "0030-disputes-lost": disputesLost,
   "0031-plans-by-catalogue-plan": plansByCataloguePlan,
   "0036-open-invoices-by-customer": openInvoicesByCustomer,
+  "0037-tallies-by-shard": talliesByShard,
 };
