@@ -14,11 +14,13 @@ import {
   markInvoiceUncollectible,
   recordPayment,
   reversePayment,
+  voidInvoice,
 } from "~/features/billing/payments.server";
+import { applyCreditOnFile } from "~/features/billing/customer-credit.server";
 import { chargeInvoiceOffSession } from "~/features/billing/stripe-charge.server";
 import { startPayNow } from "~/features/billing/stripe-checkout.server";
 import { markDueForNewCard } from "~/models/invoice-collection.server";
-import { insertCreditNote } from "~/models/ledger.server";
+import { creditsOnFile, insertCreditNote } from "~/models/ledger.server";
 import { markPaymentDisputed } from "~/models/stripe.server";
 import * as webhook from "~/routes/resources.webhooks.stripe";
 
@@ -137,8 +139,17 @@ describe("charge.dispute.closed", () => {
     // The admin's invoice page: a red line with the amount, the day and Stripe's dispute id.
     const page = await loadAdminInvoice(invoiceId);
     expect(page!.invoice.payments[0].disputesLost).toEqual([
-      { id: expect.any(String), amount: "$89.00", date: expect.any(String), disputeId: dispute.id },
+      {
+        id: expect.any(String),
+        amount: "$89.00",
+        date: expect.any(String),
+        disputeId: dispute.id,
+        fee: "$15.00",
+        took: "$89.00 owed again on the invoice",
+      },
     ]);
+    // Stripe's fee is the business's cost: in the owner's e-mail, never on the customer's balance.
+    expect(mails[0].text_body).toContain("Stripe's dispute fee: $15.00");
     expect(page!.invoice.payments[0].dispute).toMatchObject({ open: false });
     // The Billing tab: the count among the status links, and the list behind it.
     const tab = await loadBillingTab(new URL(`http://x/admin-dashboard/billing?status=${DISPUTES_LOST}`));
@@ -146,7 +157,13 @@ describe("charge.dispute.closed", () => {
     expect(tab.status).toBe(DISPUTES_LOST);
     expect(tab.invoices).toEqual([]);
     expect(tab.disputesLost?.items).toEqual([
-      expect.objectContaining({ invoiceId, amount: "$89.00", disputeId: dispute.id, customer: "Alice Able" }),
+      expect.objectContaining({
+        invoiceId,
+        amount: "$89.00",
+        fee: "$15.00",
+        disputeId: dispute.id,
+        customer: "Alice Able",
+      }),
     ]);
     expect((await loadBillingTab(new URL("http://x/admin-dashboard/billing"))).disputesLost).toBeNull();
   });
@@ -213,8 +230,8 @@ describe("charge.dispute.closed", () => {
     expect(await invoiceRow(invoice.id)).toMatchObject({ status: "paid", paid_cents: 8900 });
   });
 
-  it("a lost dispute of a written-off invoice stores nothing and answers 2xx", async () => {
-    // $49 by check, the $40 balance by card, the check bounced, the rest written off.
+  it("lost on a written-off invoice: what the payment paid of it is taken back and written off with it, once", async () => {
+    // $49 by check, $40 by card, the check bounced, the rest ($49) written off.
     const invoiceId = await createOpenInvoice(db(), alice.id, 8900);
     const byHand = { method: "check" as const, note: null, recordedBy: null, now: new Date(), context: MAIL_CONTEXT };
     await recordPayment(db(), {
@@ -244,12 +261,97 @@ describe("charge.dispute.closed", () => {
       now: new Date(),
     });
     await markInvoiceUncollectible(db(), { invoiceId, now: new Date() });
-    const before = await ledgerSum(db(), alice.id);
+    expect(await ledgerSum(db(), alice.id)).toBe(0);
+    const dispute = stripe.current.openDispute(paymentIntent.id, { amount: 4000, fee: 1500 });
+    const { event, response } = await closeDispute(dispute, "lost");
+    expect(response.status).toBe(200);
+    // The bank took $40 back: a dispute lost (+$40.00) and the same written off (−$40.00); the
+    // invoice stays written off, now with nothing paid, and the customer owes nothing more.
+    expect((await reversals()).filter((r) => r.kind === "dispute_lost")).toEqual([
+      { kind: "dispute_lost", amount_cents: 4000, stripe_dispute_id: dispute.id },
+    ]);
+    const entries = await db()
+      .selectFrom("ledger_entries")
+      .select(["kind", "amount_cents"])
+      .where("entry_key", "like", "%reversal:%")
+      .orderBy("id")
+      .execute();
+    expect(entries.slice(1)).toEqual([
+      { kind: "dispute_lost", amount_cents: 4000 },
+      { kind: "write_off", amount_cents: -4000 },
+    ]);
+    expect(await invoiceRow(invoiceId)).toEqual({ status: "uncollectible", paid_cents: 0, credit_applied_cents: 0 });
+    expect(await ledgerSum(db(), alice.id)).toBe(0);
+    const mails = await disputeMails();
+    expect(mails).toHaveLength(1);
+    expect(mails[0].text_body).toContain("was written off, so the $40.00 that payment had paid of it is written off");
+    const page = await loadAdminInvoice(invoiceId);
+    const card = page!.invoice.payments.find((p) => p.viaStripe)!;
+    expect(card.disputesLost).toEqual([
+      expect.objectContaining({ amount: "$40.00", took: "$40.00 written off with the invoice", fee: "$15.00" }),
+    ]);
+
+    // Replayed: nothing more.
+    expect((await send(event)).status).toBe(200);
+    expect((await reversals()).filter((r) => r.kind === "dispute_lost")).toHaveLength(1);
+    expect(await disputeMails()).toHaveLength(1);
+    expect(await ledgerSum(db(), alice.id)).toBe(0);
+    expect(await invoiceRow(invoiceId)).toMatchObject({ status: "uncollectible", paid_cents: 0 });
+  });
+
+  /** A payment made on Stripe's "Pay now" page after its invoice was voided: kept as credit on file. */
+  async function paidAfterVoid() {
+    const invoiceId = await createOpenInvoice(db(), alice.id, 8900);
+    const url = await startPayNow(db(), userOf(alice), invoiceId, crypto.randomUUID());
+    await voidInvoice(db(), { invoiceId, now: new Date() });
+    const { session, paymentIntent } = stripe.current.completePaymentSession(url.split("/").pop() ?? "");
+    expect((await send(stripe.current.event("checkout.session.completed", session))).status).toBe(200);
+    expect(await ledgerSum(db(), alice.id)).toBe(-8900);
+    return { invoiceId, paymentIntent };
+  }
+
+  it("lost on a voided invoice: the credit on file its payment left is taken back, once, never below zero", async () => {
+    const { invoiceId, paymentIntent } = await paidAfterVoid();
+    const dispute = stripe.current.openDispute(paymentIntent.id);
+    expect((await send(stripe.current.event("charge.dispute.created", dispute))).status).toBe(200);
+    const { event, response } = await closeDispute(dispute, "lost");
+    expect(response.status).toBe(200);
+    expect(await reversals()).toEqual([{ kind: "dispute_lost", amount_cents: 8900, stripe_dispute_id: dispute.id }]);
+    // The $89.00 of credit is gone, and nothing is owed: the voided invoice stays voided.
+    expect(await ledgerSum(db(), alice.id)).toBe(0);
+    expect(await creditsOnFile(db(), [alice.id])).toEqual(new Map());
+    expect(await invoiceRow(invoiceId)).toMatchObject({ status: "void" });
+    const mails = await disputeMails();
+    expect(mails).toHaveLength(1);
+    expect(mails[0].text_body).toContain("$89.00 of it came out of the credit on file that payment had left");
+    const page = await loadAdminInvoice(invoiceId);
+    expect(page!.invoice.payments[0].disputesLost).toEqual([
+      expect.objectContaining({ amount: "$89.00", took: "$89.00 taken from credit on file", fee: "$15.00" }),
+    ]);
+    expect((await send(event)).status).toBe(200);
+    expect((await closeDispute(dispute, "lost")).response.status).toBe(200);
+    expect(await reversals()).toHaveLength(1);
+    expect(await disputeMails()).toHaveLength(1);
+    expect(await ledgerSum(db(), alice.id)).toBe(0);
+  });
+
+  it("lost on a voided invoice whose credit already paid another invoice: only what is still on file is taken", async () => {
+    const { paymentIntent } = await paidAfterVoid();
+    // A $50.00 invoice since, paid from that credit at once: $39.00 is left on file.
+    const later = await insertOpenInvoice(db(), alice.id, 5000, { issued_on: "2028-04-01", due_on: "2028-04-01" });
+    await db()
+      .transaction()
+      .execute((trx) => applyCreditOnFile(trx, [alice.id], new Date()));
+    expect(await invoiceRow(later.id)).toMatchObject({ status: "paid", credit_applied_cents: 5000 });
+    expect(await ledgerSum(db(), alice.id)).toBe(-3900);
     const dispute = stripe.current.openDispute(paymentIntent.id);
     expect((await closeDispute(dispute, "lost")).response.status).toBe(200);
-    expect((await reversals()).filter((r) => r.kind === "dispute_lost")).toEqual([]);
-    expect(await disputeMails()).toEqual([]);
-    expect(await ledgerSum(db(), alice.id)).toBe(before);
+    expect(await reversals()).toEqual([{ kind: "dispute_lost", amount_cents: 3900, stripe_dispute_id: dispute.id }]);
+    expect(await ledgerSum(db(), alice.id)).toBe(0);
+    expect(await creditsOnFile(db(), [alice.id])).toEqual(new Map());
+    expect(await invoiceRow(later.id)).toMatchObject({ status: "paid", credit_applied_cents: 5000 });
+    const [mail] = await disputeMails();
+    expect(mail.text_body).toContain("The other $50.00 was not entered");
   });
 });
 
@@ -293,7 +395,7 @@ describe("an open dispute holds the invoice's charges", () => {
     const payment = await paymentOf(invoice.id);
     await markPaymentDisputed(
       db(),
-      payment.id,
+      { disputeId: "du_partly1", paymentId: payment.id, status: "needs_response", feeCents: 1500 },
       "The customer disputed this payment with their bank (fraudulent).",
       new Date(),
     );
