@@ -426,3 +426,90 @@ describe("an open dispute holds the invoice's charges", () => {
     expect(await invoiceRow(invoice.id)).toMatchObject({ status: "paid", paid_cents: 8900 });
   });
 });
+
+describe("a second dispute of the same payment", () => {
+  it("after the first closed (won), holds every charge again while open; lost, it is reversed once", async () => {
+    await giveCard(db(), stripe.current, alice.id);
+    // An invoice of $89.00 that a $40.00 card payment paid part of (the rest is due).
+    const invoiceId = await createOpenInvoice(db(), alice.id, 8900);
+    const url = await startPayNow(db(), userOf(alice), invoiceId, crypto.randomUUID());
+    const { session, paymentIntent } = stripe.current.completePaymentSession(url.split("/").pop() ?? "");
+    stripe.current.paymentIntents.get(paymentIntent.id)!.amount = 4000;
+    stripe.current.paymentIntents.get(paymentIntent.id)!.amount_received = 4000;
+    expect((await send(stripe.current.event("checkout.session.completed", session))).status).toBe(200);
+    await db().updateTable("invoices").set({ due_on: "2028-03-01" }).where("id", "=", invoiceId).execute();
+    expect(await invoiceRow(invoiceId)).toMatchObject({ status: "open", paid_cents: 4000 });
+
+    // Dispute 1: opened, then won (Stripe gives its fee back with the funds).
+    const first = stripe.current.openDispute(paymentIntent.id);
+    expect((await send(stripe.current.event("charge.dispute.created", first))).status).toBe(200);
+    const won = stripe.current.disputes.get(first.id as string)!;
+    won.balance_transactions.push({
+      id: "txn_back1",
+      amount: 4000,
+      fee: -1500,
+      reporting_category: "dispute_reversal",
+    });
+    const firstClose = await closeDispute(first, "won");
+    expect(firstClose.response.status).toBe(200);
+    expect(await paymentOf(invoiceId)).toMatchObject({ dispute_closed_at: expect.any(Date) });
+
+    // Dispute 2 opened: the hourly collection, a new card and "Charge" hold again.
+    const second = stripe.current.openDispute(paymentIntent.id, { reason: "duplicate" });
+    expect((await send(stripe.current.event("charge.dispute.created", second))).status).toBe(200);
+    expect(await paymentOf(invoiceId)).toMatchObject({ dispute_closed_at: null });
+    // Dispute 1's events again, late or replayed: the second stays open.
+    expect((await send(stripe.current.event("charge.dispute.created", first))).status).toBe(200);
+    expect((await send(firstClose.event)).status).toBe(200);
+    expect(await paymentOf(invoiceId)).toMatchObject({ dispute_closed_at: null });
+    const now = new Date("2028-03-02T18:00:00Z");
+    const before = stripe.current.posts("/v1/payment_intents").length;
+    await runPaymentCollection({ now, db: db(), context: { ...MAIL_CONTEXT, graceDays: 7 }, stripeConfigured: true });
+    expect(
+      await db()
+        .transaction()
+        .execute((trx) => markDueForNewCard(trx, alice.id, "2028-03-02")),
+    ).toEqual([]);
+    expect(await chargeInvoiceOffSession(db(), { invoiceId, attempt: 1, now })).toEqual({ kind: "disputed" });
+    await expect(chargeCardNow(db(), { invoiceId, now })).rejects.toThrow(BillingError);
+    expect(stripe.current.posts("/v1/payment_intents")).toHaveLength(before);
+    expect(await invoiceRow(invoiceId)).toMatchObject({ status: "open", paid_cents: 4000 });
+
+    // Dispute 2 lost: the $40.00 is owed again, once, however often Stripe says so.
+    const secondClose = await closeDispute(second, "lost");
+    expect(secondClose.response.status).toBe(200);
+    expect((await send(secondClose.event)).status).toBe(200);
+    expect(await reversals()).toEqual([{ kind: "dispute_lost", amount_cents: 4000, stripe_dispute_id: second.id }]);
+    expect(await invoiceRow(invoiceId)).toMatchObject({ status: "open", paid_cents: 0 });
+    expect(await ledgerSum(db(), alice.id)).toBe(8900);
+    expect(await disputeMails()).toHaveLength(1);
+    expect(await paymentOf(invoiceId)).toMatchObject({ reversed_cents: 4000, dispute_closed_at: expect.any(Date) });
+
+    // The fees: dispute 1's given back (net $0.00), dispute 2's kept ($15.00), neither on the ledger.
+    const fees = await db()
+      .selectFrom("payment_disputes")
+      .select(["stripe_dispute_id", "status", "fee_cents"])
+      .orderBy("opened_at")
+      .orderBy("stripe_dispute_id")
+      .execute();
+    expect(new Map(fees.map((row) => [row.stripe_dispute_id, [row.status, row.fee_cents]]))).toEqual(
+      new Map([
+        [first.id, ["won", 0]],
+        [second.id, ["lost", 1500]],
+      ]),
+    );
+    const tab = await loadBillingTab(new URL(`http://x/admin-dashboard/billing?status=${DISPUTES_LOST}`));
+    expect(tab.disputesLost?.items).toEqual([expect.objectContaining({ disputeId: second.id, fee: "$15.00" })]);
+  });
+
+  it("the fee is stored when the dispute opens, from its balance transactions", async () => {
+    const { invoiceId, paymentIntent } = await paidByCard(8900);
+    const dispute = stripe.current.openDispute(paymentIntent.id, { fee: 2000 });
+    expect((await send(stripe.current.event("charge.dispute.funds_withdrawn", dispute))).status).toBe(200);
+    expect(await db().selectFrom("payment_disputes").select(["status", "fee_cents", "closed_at"]).execute()).toEqual([
+      { status: "needs_response", fee_cents: 2000, closed_at: null },
+    ]);
+    expect(await ledgerSum(db(), alice.id)).toBe(0);
+    expect(await invoiceRow(invoiceId)).toMatchObject({ status: "paid", paid_cents: 8900 });
+  });
+});
