@@ -13,11 +13,13 @@ import {
   BillingError,
   markInvoiceUncollectible,
   recordPayment,
+  recordRefund,
   reversePayment,
   voidInvoice,
 } from "~/features/billing/payments.server";
 import { applyCreditOnFile } from "~/features/billing/customer-credit.server";
 import { chargeInvoiceOffSession } from "~/features/billing/stripe-charge.server";
+import { recordDisputeLost } from "~/features/billing/stripe-disputes.server";
 import { startPayNow } from "~/features/billing/stripe-checkout.server";
 import { markDueForNewCard } from "~/models/invoice-collection.server";
 import { creditsOnFile, insertCreditNote } from "~/models/ledger.server";
@@ -297,6 +299,54 @@ describe("charge.dispute.closed", () => {
     expect(await disputeMails()).toHaveLength(1);
     expect(await ledgerSum(db(), alice.id)).toBe(0);
     expect(await invoiceRow(invoiceId)).toMatchObject({ status: "uncollectible", paid_cents: 0 });
+  });
+
+  it("lost after an overpayment was refunded: all that paid the invoice is owed again", async () => {
+    // $89.00 by card on a $59.00 invoice: $30.00 kept as credit, then refunded to the card.
+    const invoice = await insertOpenInvoice(db(), alice.id, 5900, { issued_on: "2028-03-01", due_on: "2028-03-01" });
+    const now = new Date("2028-03-02T18:00:00Z");
+    await recordPayment(db(), {
+      invoiceId: invoice.id,
+      method: "stripe",
+      amountCents: 8900,
+      paidOn: "2028-03-02",
+      note: null,
+      recordedBy: null,
+      idempotencyKey: "stripe:pi_over1",
+      stripePaymentIntentId: "pi_over1",
+      now,
+      context: MAIL_CONTEXT,
+    });
+    const payment = await paymentOf(invoice.id);
+    await recordRefund(db(), {
+      invoiceId: invoice.id,
+      paymentId: payment.id,
+      amountCents: 3000,
+      refundedOn: "2028-03-03",
+      note: null,
+      recordedBy: null,
+      idempotencyKey: "refund-over1",
+      now,
+    });
+    expect(await ledgerSum(db(), alice.id)).toBe(0);
+    const lost = {
+      disputeId: "du_over1",
+      paymentId: payment.id,
+      invoiceId: invoice.id,
+      amountCents: 8900,
+      feeCents: 1500,
+      reason: "fraudulent",
+    };
+    expect(await recordDisputeLost(db(), lost, now, MAIL_CONTEXT)).toEqual({
+      reopenedCents: 5900,
+      fromCreditCents: 0,
+      writtenOffCents: 0,
+      repeated: false,
+    });
+    expect(await invoiceRow(invoice.id)).toMatchObject({ status: "open", paid_cents: 0 });
+    expect(await ledgerSum(db(), alice.id)).toBe(5900);
+    expect((await recordDisputeLost(db(), lost, now, MAIL_CONTEXT)).repeated).toBe(true);
+    expect(await ledgerSum(db(), alice.id)).toBe(5900);
   });
 
   /** A payment made on Stripe's "Pay now" page after its invoice was voided: kept as credit on file. */

@@ -13,6 +13,7 @@ import {
 import { addMonths, currentPeriod, lastDayOf, monthOf } from "./billing-rules";
 import { loadLedgerMonth, loadOverpaid } from "./ledger-export.server";
 import { centsToInput, formatCents } from "./money";
+import { paymentParts } from "./payment-parts";
 import { chargeCardNow } from "./charge-now.server";
 import {
   BillingError,
@@ -223,13 +224,7 @@ async function invoiceView(invoice: InvoiceRow, today: string) {
       refunded: payment.refunded_cents > 0 ? formatCents(payment.refunded_cents) : null,
       refundable: payment.amount_cents - payment.refunded_cents - payment.reversed_cents,
       reversed: payment.reversed_cents > 0 ? formatCents(payment.reversed_cents) : null,
-      reversible: Math.max(
-        0,
-        Math.min(
-          payment.amount_cents - payment.refunded_cents - payment.reversed_cents - payment.to_credit_cents,
-          invoice.paid_cents - invoice.credit_applied_cents,
-        ),
-      ),
+      reversible: paymentParts(payment, invoice).ofInvoice,
       kept: payment.to_credit_cents > 0 ? formatCents(payment.to_credit_cents) : null,
       date: dayLabel(payment.paid_on),
       note: payment.note,

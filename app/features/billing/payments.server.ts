@@ -4,6 +4,7 @@ import { billingMailContext, type MailContext } from "./payment-recovery-emails.
 import { afterInvoiceSettled, customerEmail } from "./payment-resume.server";
 import { invoiceNumber } from "../../../db/enums";
 import { applyCreditOnFile } from "./customer-credit.server";
+import { paymentParts } from "./payment-parts";
 import { expireStaleCheckoutsOf } from "./stripe-checkout-expiry.server";
 import {
   addInvoiceRefunded,
@@ -335,12 +336,8 @@ export async function reversePaymentIn(trx: Db, input: ReversalInput) {
   if (invoice.status === "draft" || (closed && !dispute)) {
     throw new BillingError("Only a payment on an open or paid invoice can be reversed.", 409);
   }
-  // What is left of the payment, and the part of it that still pays its invoice.
-  const held = Math.max(0, payment.amount_cents - payment.refunded_cents - payment.reversed_cents);
-  const ofInvoice =
-    invoice.status === "void"
-      ? 0
-      : Math.max(0, Math.min(held - payment.to_credit_cents, invoice.paid_cents - invoice.credit_applied_cents));
+  // What is left of the payment: the part that still pays its invoice, and the credit it left.
+  const { ofInvoice, asCredit } = paymentParts(payment, invoice);
   if (input.fit !== "at most" && input.amountCents > ofInvoice) {
     throw new BillingError("A reversal cannot be more than what is left of the payment.", 409);
   }
@@ -352,8 +349,7 @@ export async function reversePaymentIn(trx: Db, input: ReversalInput) {
     // under the customer's money lock, before the invoice is reopened.
     await lockCustomerMoney(trx, [invoice.customer_id]);
     const onFile = (await creditsOnFile(trx, [invoice.customer_id])).get(invoice.customer_id) ?? 0;
-    const share = invoice.status === "void" ? held : Math.min(payment.to_credit_cents, held - fromInvoice);
-    fromCredit = Math.max(0, Math.min(input.amountCents - fromInvoice, share, onFile));
+    fromCredit = Math.max(0, Math.min(input.amountCents - fromInvoice, asCredit, onFile));
   }
   const amountCents = fromInvoice + fromCredit;
   if (amountCents <= 0) return none;
