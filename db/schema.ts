@@ -564,6 +564,25 @@ export interface PaymentReversalsTable {
   created_at: CreatedAt;
   /** The Stripe dispute a lost dispute is (0030), unique: a replayed event stores nothing more. */
   stripe_dispute_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Of a lost dispute (0033): the part taken from the credit on file the payment had left. */
+  from_credit_cents: ColumnType<number, number | undefined, number>;
+  /** Of a lost dispute (0033): the part taken from a written-off invoice, written off with it. */
+  written_off_cents: ColumnType<number, number | undefined, number>;
+}
+
+/**
+ * One Stripe dispute of a payment (0033, docs/decisions/121): open until Stripe closes it; its
+ * fee is Stripe's, net of a fee given back, the business's cost (never a ledger entry).
+ */
+export interface PaymentDisputesTable {
+  stripe_dispute_id: string;
+  payment_id: string;
+  /** Stripe's status as last read ("needs_response", "lost", "won", …). */
+  status: string;
+  fee_cents: ColumnType<number, number | undefined, number>;
+  opened_at: ColumnType<Date, Date | string, Date | string>;
+  closed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 /**
@@ -674,6 +693,7 @@ export interface Database {
   ledger_entries: LedgerEntriesTable;
   ledger_tallies: LedgerTalliesTable;
   payment_reversals: PaymentReversalsTable;
+  payment_disputes: PaymentDisputesTable;
   payments: PaymentsTable;
   refunds: RefundsTable;
   stripe_customers: StripeCustomersTable;

@@ -255,6 +255,19 @@ export async function setInvoicePaid(
     .execute();
 }
 
+/**
+ * What paid a written-off invoice, lowered (a lost dispute took a payment of it back; docs/decisions/121):
+ * it stays written off, and the part taken back is written off with it (the reversal's entry).
+ */
+export async function setWrittenOffInvoicePaid(trx: Db, id: string, paidCents: number, now: Date) {
+  await trx
+    .updateTable("invoices")
+    .set({ paid_cents: paidCents, updated_at: now })
+    .where("id", "=", id)
+    .where("status", "=", "uncollectible")
+    .execute();
+}
+
 export async function setInvoiceVoid(trx: Db, id: string, at: Date) {
   await trx
     .updateTable("invoices")

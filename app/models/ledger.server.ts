@@ -276,6 +276,9 @@ export async function insertPaymentReversal(
     idempotencyKey: string;
     /** The lost Stripe dispute this is (docs/decisions/118). */
     stripeDisputeId?: string | null;
+    /** Of a lost dispute: the parts taken from credit on file and from a written-off invoice (121). */
+    fromCreditCents?: number;
+    writtenOffCents?: number;
   },
 ): Promise<string | null> {
   const row = await trx
@@ -289,6 +292,8 @@ export async function insertPaymentReversal(
       recorded_by: reversal.recordedBy,
       idempotency_key: reversal.idempotencyKey,
       stripe_dispute_id: reversal.stripeDisputeId ?? null,
+      from_credit_cents: reversal.fromCreditCents ?? 0,
+      written_off_cents: reversal.writtenOffCents ?? 0,
     })
     .onConflict((oc) => oc.column("idempotency_key").doNothing())
     .returning("id")
@@ -301,7 +306,17 @@ export async function listDisputesLostOfInvoice(db: Db, invoiceId: string) {
   return db
     .selectFrom("payment_reversals as r")
     .innerJoin("payments as p", "p.id", "r.payment_id")
-    .select(["r.id", "r.payment_id", "r.amount_cents", "r.reversed_on", "r.stripe_dispute_id"])
+    .leftJoin("payment_disputes as d", "d.stripe_dispute_id", "r.stripe_dispute_id")
+    .select([
+      "r.id",
+      "r.payment_id",
+      "r.amount_cents",
+      "r.from_credit_cents",
+      "r.written_off_cents",
+      "r.reversed_on",
+      "r.stripe_dispute_id",
+      "d.fee_cents",
+    ])
     .where("p.invoice_id", "=", invoiceId)
     .where("r.kind", "=", "dispute_lost")
     .orderBy("r.created_at")
@@ -325,9 +340,11 @@ export async function listDisputesLost(db: Db, limit: number) {
       .innerJoin("invoices as i", "i.id", "p.invoice_id")
       .innerJoin("users as u", "u.id", "i.customer_id")
       .leftJoin("profiles as pr", "pr.user_id", "i.customer_id")
+      .leftJoin("payment_disputes as d", "d.stripe_dispute_id", "r.stripe_dispute_id")
       .select([
         "r.id",
         "r.amount_cents",
+        "d.fee_cents",
         "r.reversed_on",
         "r.stripe_dispute_id",
         "i.id as invoice_id",

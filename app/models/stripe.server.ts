@@ -113,21 +113,97 @@ export async function findPaymentByIntent(db: Db, paymentIntentId: string) {
     .executeTakeFirst();
 }
 
-export async function markPaymentDisputed(db: Db, paymentId: string, note: string, at: Date) {
+export type DisputeSeen = {
+  /** Stripe's dispute id (du_… or dp_…). */
+  disputeId: string;
+  paymentId: string;
+  /** Stripe's status as read now. */
+  status: string;
+  /** Stripe's dispute fee, net of a fee given back (never below 0). */
+  feeCents: number;
+};
+
+/**
+ * A dispute opened (docs/decisions/118, 121): its row is stored once, and a dispute not seen
+ * before marks the payment disputed (again, if an earlier dispute of it closed), so its invoice's
+ * charges are held while it is open. True when it was new. A replayed or late event of a dispute
+ * already stored only refreshes an open one's fee; one Stripe closed stays closed.
+ */
+export async function markPaymentDisputed(db: Db, dispute: DisputeSeen, note: string, at: Date): Promise<boolean> {
+  const inserted = await db
+    .insertInto("payment_disputes")
+    .values({
+      stripe_dispute_id: dispute.disputeId,
+      payment_id: dispute.paymentId,
+      status: dispute.status.slice(0, 40),
+      fee_cents: dispute.feeCents,
+      opened_at: at,
+      updated_at: at,
+    })
+    .onConflict((oc) => oc.column("stripe_dispute_id").doNothing())
+    .returning("stripe_dispute_id")
+    .executeTakeFirst();
+  if (!inserted) {
+    await db
+      .updateTable("payment_disputes")
+      .set({ fee_cents: dispute.feeCents, updated_at: at })
+      .where("stripe_dispute_id", "=", dispute.disputeId)
+      .where("closed_at", "is", null)
+      .execute();
+    return false;
+  }
   await db
     .updateTable("payments")
-    .set({ disputed_at: at, dispute_note: note.slice(0, 500) })
-    .where("id", "=", paymentId)
-    .where("disputed_at", "is", null)
+    .set({ disputed_at: at, dispute_closed_at: null, dispute_note: note.slice(0, 500) })
+    .where("id", "=", dispute.paymentId)
     .execute();
+  return true;
 }
 
 /**
- * Stripe closed the payment's dispute (won, lost, a warning closed; docs/decisions/118): it is no
- * longer open, so its invoice may be charged again. A close whose opening never arrived marks both.
- * The note says how it ended; a second close changes nothing.
+ * Stripe closed a dispute (won, lost, a warning closed; docs/decisions/118, 121): its row closed
+ * (stored closed if its opening never came) with Stripe's status and net fee now. The payment's
+ * dispute ends, so its invoice may be charged again, only once none of its disputes is open; a
+ * close whose opening never arrived marks both. True when this call closed the dispute (false for
+ * a replay of one closed before).
  */
-export async function markPaymentDisputeClosed(db: Db, paymentId: string, note: string, at: Date) {
+export async function markPaymentDisputeClosed(db: Db, dispute: DisputeSeen, note: string, at: Date): Promise<boolean> {
+  const known = await db
+    .selectFrom("payment_disputes")
+    .select("closed_at")
+    .where("stripe_dispute_id", "=", dispute.disputeId)
+    .forUpdate()
+    .executeTakeFirst();
+  const status = dispute.status.slice(0, 40);
+  if (known) {
+    await db
+      .updateTable("payment_disputes")
+      .set((eb) => ({
+        status,
+        fee_cents: dispute.feeCents,
+        closed_at: eb.fn.coalesce("closed_at", eb.val(at)),
+        updated_at: at,
+      }))
+      .where("stripe_dispute_id", "=", dispute.disputeId)
+      .execute();
+    if (known.closed_at !== null) return false;
+  } else {
+    const inserted = await db
+      .insertInto("payment_disputes")
+      .values({
+        stripe_dispute_id: dispute.disputeId,
+        payment_id: dispute.paymentId,
+        status,
+        fee_cents: dispute.feeCents,
+        opened_at: at,
+        closed_at: at,
+        updated_at: at,
+      })
+      .onConflict((oc) => oc.column("stripe_dispute_id").doNothing())
+      .returning("stripe_dispute_id")
+      .executeTakeFirst();
+    if (!inserted) return false;
+  }
   await db
     .updateTable("payments")
     .set((eb) => ({
@@ -135,9 +211,21 @@ export async function markPaymentDisputeClosed(db: Db, paymentId: string, note: 
       dispute_closed_at: at,
       dispute_note: note.slice(0, 500),
     }))
-    .where("id", "=", paymentId)
+    .where("id", "=", dispute.paymentId)
     .where("dispute_closed_at", "is", null)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("payment_disputes as other")
+            .select("other.stripe_dispute_id")
+            .whereRef("other.payment_id", "=", "payments.id")
+            .where("other.closed_at", "is", null),
+        ),
+      ),
+    )
     .execute();
+  return true;
 }
 
 /**

@@ -92,7 +92,8 @@ export default function AdminInvoice() {
                     data-testid="dispute-lost"
                   >
                     Dispute lost on {lost.date}: {lost.amount} taken back by the customer&apos;s bank
-                    {lost.disputeId ? ` (Stripe dispute ${lost.disputeId})` : ""}; the invoice owes it again.
+                    {lost.disputeId ? ` (Stripe dispute ${lost.disputeId})` : ""}: {lost.took}.
+                    {lost.fee ? ` Stripe's dispute fee: ${lost.fee} (the business's cost, not the customer's).` : null}
                   </p>
                 ))}
                 {payment.viaStripe ? (

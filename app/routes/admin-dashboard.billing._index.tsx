@@ -128,7 +128,7 @@ function OverpaidList({ overpaid }: { overpaid: OverpaidView }) {
 
 type DisputesLostView = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["disputesLost"]>;
 
-/** Payments the customer's bank took back (decision 118): their invoices owe the money again. */
+/** Payments the customer's bank took back (decisions 118, 121), with Stripe's fee for each. */
 function DisputesLostList({ lost }: { lost: DisputesLostView }) {
   if (lost.items.length === 0) return <p className="mt-6 text-lg">No disputes lost.</p>;
   return (
@@ -142,6 +142,9 @@ function DisputesLostList({ lost }: { lost: DisputesLostView }) {
             <th scope="col">Lost on</th>
             <th scope="col" className="text-right">
               Taken back
+            </th>
+            <th scope="col" className="text-right">
+              Stripe&apos;s fee
             </th>
             <th scope="col">Stripe dispute</th>
           </tr>
@@ -161,6 +164,7 @@ function DisputesLostList({ lost }: { lost: DisputesLostView }) {
               </td>
               <td>{item.date}</td>
               <td className="text-right tabular-nums">{item.amount}</td>
+              <td className="text-right tabular-nums">{item.fee ?? "None"}</td>
               <td className="break-all">{item.disputeId}</td>
             </tr>
           ))}

@@ -39,6 +39,9 @@ import { addDays, businessToday } from "~/features/visits/visit-dates";
  *  - every completed one-time service is on exactly one invoice;
  *  - running the billing run again changes nothing;
  *  - a refusal stores nothing;
+ *  - a lost dispute takes back at most what the bank took and what was left of the payment,
+ *    moves the balance by that less what is written off with a written-off invoice (never by
+ *    Stripe's fee), and reopens no voided or written-off invoice (docs/decisions/121);
  *  - plan changes at once and from a later day (docs/decisions/117): no month bills a plan more
  *    than its price for the slots (or, for a dated change, the days) each of its terms covered;
  * with billing day 1 and with billing day 15.
@@ -470,10 +473,40 @@ describe.each([1, 15])("the ledger's promises over random months of events, bill
                 amountCents: Math.max(1, Math.floor((payment.amount_cents * s.share) / 100)),
                 reason: "fraudulent",
               };
-              await attempt(() => recordDisputeLost(db(), lost, now, mailContext));
+              const ledgerBefore = await ledgerOf(customer);
+              const invoicesBefore = await invoicesOf(customer);
+              const paymentBefore = await db()
+                .selectFrom("payments")
+                .select(["amount_cents", "refunded_cents", "reversed_cents"])
+                .where("id", "=", payment.id)
+                .executeTakeFirstOrThrow();
+              await attempt(() => recordDisputeLost(db(), { ...lost, feeCents: 1500 }, now, mailContext));
               const once = await ledgerOf(customer);
-              await attempt(() => recordDisputeLost(db(), lost, now, mailContext));
+              await attempt(() => recordDisputeLost(db(), { ...lost, feeCents: 1500 }, now, mailContext));
               expect(await ledgerOf(customer), "a replayed dispute stores nothing").toEqual(once);
+              // What a lost dispute takes back (docs/decisions/121): never more than the bank took or
+              // than was left of the payment; the balance rises by it less what was written off with
+              // a written-off invoice, and by nothing for Stripe's fee; a voided or written-off
+              // invoice is not reopened; credit on file never goes below zero (checkBooks).
+              const reversal = await db()
+                .selectFrom("payment_reversals")
+                .select(["amount_cents", "from_credit_cents", "written_off_cents"])
+                .where("stripe_dispute_id", "=", lost.disputeId)
+                .executeTakeFirst();
+              const taken = reversal?.amount_cents ?? 0;
+              const left = paymentBefore.amount_cents - paymentBefore.refunded_cents - paymentBefore.reversed_cents;
+              expect(taken).toBeLessThanOrEqual(Math.min(lost.amountCents, left));
+              const sum = (rows: { amount_cents: number }[]) =>
+                rows.reduce((total, row) => total + row.amount_cents, 0);
+              expect(sum(once) - sum(ledgerBefore), "the balance moves by what is owed again").toBe(
+                taken - (reversal?.written_off_cents ?? 0),
+              );
+              const before = invoicesBefore.find((i) => i.id === payment.invoice_id)!;
+              const after = (await invoicesOf(customer)).find((i) => i.id === payment.invoice_id)!;
+              if (before.status === "void" || before.status === "uncollectible") {
+                expect(after.status, "a closed invoice stays closed").toBe(before.status);
+              }
+              if (before.status === "void") expect(reversal?.from_credit_cents ?? 0).toBe(taken);
               break;
             }
             case "change":

@@ -13,12 +13,16 @@ import {
   BillingError,
   markInvoiceUncollectible,
   recordPayment,
+  recordRefund,
   reversePayment,
+  voidInvoice,
 } from "~/features/billing/payments.server";
+import { applyCreditOnFile } from "~/features/billing/customer-credit.server";
 import { chargeInvoiceOffSession } from "~/features/billing/stripe-charge.server";
+import { recordDisputeLost } from "~/features/billing/stripe-disputes.server";
 import { startPayNow } from "~/features/billing/stripe-checkout.server";
 import { markDueForNewCard } from "~/models/invoice-collection.server";
-import { insertCreditNote } from "~/models/ledger.server";
+import { creditsOnFile, insertCreditNote } from "~/models/ledger.server";
 import { markPaymentDisputed } from "~/models/stripe.server";
 import * as webhook from "~/routes/resources.webhooks.stripe";
 
@@ -137,8 +141,17 @@ describe("charge.dispute.closed", () => {
     // The admin's invoice page: a red line with the amount, the day and Stripe's dispute id.
     const page = await loadAdminInvoice(invoiceId);
     expect(page!.invoice.payments[0].disputesLost).toEqual([
-      { id: expect.any(String), amount: "$89.00", date: expect.any(String), disputeId: dispute.id },
+      {
+        id: expect.any(String),
+        amount: "$89.00",
+        date: expect.any(String),
+        disputeId: dispute.id,
+        fee: "$15.00",
+        took: "$89.00 owed again on the invoice",
+      },
     ]);
+    // Stripe's fee is the business's cost: in the owner's e-mail, never on the customer's balance.
+    expect(mails[0].text_body).toContain("Stripe's dispute fee: $15.00");
     expect(page!.invoice.payments[0].dispute).toMatchObject({ open: false });
     // The Billing tab: the count among the status links, and the list behind it.
     const tab = await loadBillingTab(new URL(`http://x/admin-dashboard/billing?status=${DISPUTES_LOST}`));
@@ -146,7 +159,13 @@ describe("charge.dispute.closed", () => {
     expect(tab.status).toBe(DISPUTES_LOST);
     expect(tab.invoices).toEqual([]);
     expect(tab.disputesLost?.items).toEqual([
-      expect.objectContaining({ invoiceId, amount: "$89.00", disputeId: dispute.id, customer: "Alice Able" }),
+      expect.objectContaining({
+        invoiceId,
+        amount: "$89.00",
+        fee: "$15.00",
+        disputeId: dispute.id,
+        customer: "Alice Able",
+      }),
     ]);
     expect((await loadBillingTab(new URL("http://x/admin-dashboard/billing"))).disputesLost).toBeNull();
   });
@@ -213,8 +232,8 @@ describe("charge.dispute.closed", () => {
     expect(await invoiceRow(invoice.id)).toMatchObject({ status: "paid", paid_cents: 8900 });
   });
 
-  it("a lost dispute of a written-off invoice stores nothing and answers 2xx", async () => {
-    // $49 by check, the $40 balance by card, the check bounced, the rest written off.
+  it("lost on a written-off invoice: what the payment paid of it is taken back and written off with it, once", async () => {
+    // $49 by check, $40 by card, the check bounced, the rest ($49) written off.
     const invoiceId = await createOpenInvoice(db(), alice.id, 8900);
     const byHand = { method: "check" as const, note: null, recordedBy: null, now: new Date(), context: MAIL_CONTEXT };
     await recordPayment(db(), {
@@ -244,12 +263,145 @@ describe("charge.dispute.closed", () => {
       now: new Date(),
     });
     await markInvoiceUncollectible(db(), { invoiceId, now: new Date() });
-    const before = await ledgerSum(db(), alice.id);
+    expect(await ledgerSum(db(), alice.id)).toBe(0);
+    const dispute = stripe.current.openDispute(paymentIntent.id, { amount: 4000, fee: 1500 });
+    const { event, response } = await closeDispute(dispute, "lost");
+    expect(response.status).toBe(200);
+    // The bank took $40 back: a dispute lost (+$40.00) and the same written off (−$40.00); the
+    // invoice stays written off, now with nothing paid, and the customer owes nothing more.
+    expect((await reversals()).filter((r) => r.kind === "dispute_lost")).toEqual([
+      { kind: "dispute_lost", amount_cents: 4000, stripe_dispute_id: dispute.id },
+    ]);
+    const entries = await db()
+      .selectFrom("ledger_entries")
+      .select(["kind", "amount_cents"])
+      .where("entry_key", "like", "%reversal:%")
+      .orderBy("id")
+      .execute();
+    expect(entries.slice(1)).toEqual([
+      { kind: "dispute_lost", amount_cents: 4000 },
+      { kind: "write_off", amount_cents: -4000 },
+    ]);
+    expect(await invoiceRow(invoiceId)).toEqual({ status: "uncollectible", paid_cents: 0, credit_applied_cents: 0 });
+    expect(await ledgerSum(db(), alice.id)).toBe(0);
+    const mails = await disputeMails();
+    expect(mails).toHaveLength(1);
+    expect(mails[0].text_body).toContain("was written off, so the $40.00 that payment had paid of it is written off");
+    const page = await loadAdminInvoice(invoiceId);
+    const card = page!.invoice.payments.find((p) => p.viaStripe)!;
+    expect(card.disputesLost).toEqual([
+      expect.objectContaining({ amount: "$40.00", took: "$40.00 written off with the invoice", fee: "$15.00" }),
+    ]);
+
+    // Replayed: nothing more.
+    expect((await send(event)).status).toBe(200);
+    expect((await reversals()).filter((r) => r.kind === "dispute_lost")).toHaveLength(1);
+    expect(await disputeMails()).toHaveLength(1);
+    expect(await ledgerSum(db(), alice.id)).toBe(0);
+    expect(await invoiceRow(invoiceId)).toMatchObject({ status: "uncollectible", paid_cents: 0 });
+  });
+
+  it("lost after an overpayment was refunded: all that paid the invoice is owed again", async () => {
+    // $89.00 by card on a $59.00 invoice: $30.00 kept as credit, then refunded to the card.
+    const invoice = await insertOpenInvoice(db(), alice.id, 5900, { issued_on: "2028-03-01", due_on: "2028-03-01" });
+    const now = new Date("2028-03-02T18:00:00Z");
+    await recordPayment(db(), {
+      invoiceId: invoice.id,
+      method: "stripe",
+      amountCents: 8900,
+      paidOn: "2028-03-02",
+      note: null,
+      recordedBy: null,
+      idempotencyKey: "stripe:pi_over1",
+      stripePaymentIntentId: "pi_over1",
+      now,
+      context: MAIL_CONTEXT,
+    });
+    const payment = await paymentOf(invoice.id);
+    await recordRefund(db(), {
+      invoiceId: invoice.id,
+      paymentId: payment.id,
+      amountCents: 3000,
+      refundedOn: "2028-03-03",
+      note: null,
+      recordedBy: null,
+      idempotencyKey: "refund-over1",
+      now,
+    });
+    expect(await ledgerSum(db(), alice.id)).toBe(0);
+    const lost = {
+      disputeId: "du_over1",
+      paymentId: payment.id,
+      invoiceId: invoice.id,
+      amountCents: 8900,
+      feeCents: 1500,
+      reason: "fraudulent",
+    };
+    expect(await recordDisputeLost(db(), lost, now, MAIL_CONTEXT)).toEqual({
+      reopenedCents: 5900,
+      fromCreditCents: 0,
+      writtenOffCents: 0,
+      repeated: false,
+    });
+    expect(await invoiceRow(invoice.id)).toMatchObject({ status: "open", paid_cents: 0 });
+    expect(await ledgerSum(db(), alice.id)).toBe(5900);
+    expect((await recordDisputeLost(db(), lost, now, MAIL_CONTEXT)).repeated).toBe(true);
+    expect(await ledgerSum(db(), alice.id)).toBe(5900);
+  });
+
+  /** A payment made on Stripe's "Pay now" page after its invoice was voided: kept as credit on file. */
+  async function paidAfterVoid() {
+    const invoiceId = await createOpenInvoice(db(), alice.id, 8900);
+    const url = await startPayNow(db(), userOf(alice), invoiceId, crypto.randomUUID());
+    await voidInvoice(db(), { invoiceId, now: new Date() });
+    const { session, paymentIntent } = stripe.current.completePaymentSession(url.split("/").pop() ?? "");
+    expect((await send(stripe.current.event("checkout.session.completed", session))).status).toBe(200);
+    expect(await ledgerSum(db(), alice.id)).toBe(-8900);
+    return { invoiceId, paymentIntent };
+  }
+
+  it("lost on a voided invoice: the credit on file its payment left is taken back, once, never below zero", async () => {
+    const { invoiceId, paymentIntent } = await paidAfterVoid();
+    const dispute = stripe.current.openDispute(paymentIntent.id);
+    expect((await send(stripe.current.event("charge.dispute.created", dispute))).status).toBe(200);
+    const { event, response } = await closeDispute(dispute, "lost");
+    expect(response.status).toBe(200);
+    expect(await reversals()).toEqual([{ kind: "dispute_lost", amount_cents: 8900, stripe_dispute_id: dispute.id }]);
+    // The $89.00 of credit is gone, and nothing is owed: the voided invoice stays voided.
+    expect(await ledgerSum(db(), alice.id)).toBe(0);
+    expect(await creditsOnFile(db(), [alice.id])).toEqual(new Map());
+    expect(await invoiceRow(invoiceId)).toMatchObject({ status: "void" });
+    const mails = await disputeMails();
+    expect(mails).toHaveLength(1);
+    expect(mails[0].text_body).toContain("$89.00 of it came out of the credit on file that payment had left");
+    const page = await loadAdminInvoice(invoiceId);
+    expect(page!.invoice.payments[0].disputesLost).toEqual([
+      expect.objectContaining({ amount: "$89.00", took: "$89.00 taken from credit on file", fee: "$15.00" }),
+    ]);
+    expect((await send(event)).status).toBe(200);
+    expect((await closeDispute(dispute, "lost")).response.status).toBe(200);
+    expect(await reversals()).toHaveLength(1);
+    expect(await disputeMails()).toHaveLength(1);
+    expect(await ledgerSum(db(), alice.id)).toBe(0);
+  });
+
+  it("lost on a voided invoice whose credit already paid another invoice: only what is still on file is taken", async () => {
+    const { paymentIntent } = await paidAfterVoid();
+    // A $50.00 invoice since, paid from that credit at once: $39.00 is left on file.
+    const later = await insertOpenInvoice(db(), alice.id, 5000, { issued_on: "2028-04-01", due_on: "2028-04-01" });
+    await db()
+      .transaction()
+      .execute((trx) => applyCreditOnFile(trx, [alice.id], new Date()));
+    expect(await invoiceRow(later.id)).toMatchObject({ status: "paid", credit_applied_cents: 5000 });
+    expect(await ledgerSum(db(), alice.id)).toBe(-3900);
     const dispute = stripe.current.openDispute(paymentIntent.id);
     expect((await closeDispute(dispute, "lost")).response.status).toBe(200);
-    expect((await reversals()).filter((r) => r.kind === "dispute_lost")).toEqual([]);
-    expect(await disputeMails()).toEqual([]);
-    expect(await ledgerSum(db(), alice.id)).toBe(before);
+    expect(await reversals()).toEqual([{ kind: "dispute_lost", amount_cents: 3900, stripe_dispute_id: dispute.id }]);
+    expect(await ledgerSum(db(), alice.id)).toBe(0);
+    expect(await creditsOnFile(db(), [alice.id])).toEqual(new Map());
+    expect(await invoiceRow(later.id)).toMatchObject({ status: "paid", credit_applied_cents: 5000 });
+    const [mail] = await disputeMails();
+    expect(mail.text_body).toContain("The other $50.00 was not entered");
   });
 });
 
@@ -293,7 +445,7 @@ describe("an open dispute holds the invoice's charges", () => {
     const payment = await paymentOf(invoice.id);
     await markPaymentDisputed(
       db(),
-      payment.id,
+      { disputeId: "du_partly1", paymentId: payment.id, status: "needs_response", feeCents: 1500 },
       "The customer disputed this payment with their bank (fraudulent).",
       new Date(),
     );
@@ -322,5 +474,92 @@ describe("an open dispute holds the invoice's charges", () => {
     await runPaymentCollection({ now, db: db(), context: { ...MAIL_CONTEXT, graceDays: 7 }, stripeConfigured: true });
     expect(stripe.current.posts("/v1/payment_intents")).toHaveLength(1);
     expect(await invoiceRow(invoice.id)).toMatchObject({ status: "paid", paid_cents: 8900 });
+  });
+});
+
+describe("a second dispute of the same payment", () => {
+  it("after the first closed (won), holds every charge again while open; lost, it is reversed once", async () => {
+    await giveCard(db(), stripe.current, alice.id);
+    // An invoice of $89.00 that a $40.00 card payment paid part of (the rest is due).
+    const invoiceId = await createOpenInvoice(db(), alice.id, 8900);
+    const url = await startPayNow(db(), userOf(alice), invoiceId, crypto.randomUUID());
+    const { session, paymentIntent } = stripe.current.completePaymentSession(url.split("/").pop() ?? "");
+    stripe.current.paymentIntents.get(paymentIntent.id)!.amount = 4000;
+    stripe.current.paymentIntents.get(paymentIntent.id)!.amount_received = 4000;
+    expect((await send(stripe.current.event("checkout.session.completed", session))).status).toBe(200);
+    await db().updateTable("invoices").set({ due_on: "2028-03-01" }).where("id", "=", invoiceId).execute();
+    expect(await invoiceRow(invoiceId)).toMatchObject({ status: "open", paid_cents: 4000 });
+
+    // Dispute 1: opened, then won (Stripe gives its fee back with the funds).
+    const first = stripe.current.openDispute(paymentIntent.id);
+    expect((await send(stripe.current.event("charge.dispute.created", first))).status).toBe(200);
+    const won = stripe.current.disputes.get(first.id as string)!;
+    won.balance_transactions.push({
+      id: "txn_back1",
+      amount: 4000,
+      fee: -1500,
+      reporting_category: "dispute_reversal",
+    });
+    const firstClose = await closeDispute(first, "won");
+    expect(firstClose.response.status).toBe(200);
+    expect(await paymentOf(invoiceId)).toMatchObject({ dispute_closed_at: expect.any(Date) });
+
+    // Dispute 2 opened: the hourly collection, a new card and "Charge" hold again.
+    const second = stripe.current.openDispute(paymentIntent.id, { reason: "duplicate" });
+    expect((await send(stripe.current.event("charge.dispute.created", second))).status).toBe(200);
+    expect(await paymentOf(invoiceId)).toMatchObject({ dispute_closed_at: null });
+    // Dispute 1's events again, late or replayed: the second stays open.
+    expect((await send(stripe.current.event("charge.dispute.created", first))).status).toBe(200);
+    expect((await send(firstClose.event)).status).toBe(200);
+    expect(await paymentOf(invoiceId)).toMatchObject({ dispute_closed_at: null });
+    const now = new Date("2028-03-02T18:00:00Z");
+    const before = stripe.current.posts("/v1/payment_intents").length;
+    await runPaymentCollection({ now, db: db(), context: { ...MAIL_CONTEXT, graceDays: 7 }, stripeConfigured: true });
+    expect(
+      await db()
+        .transaction()
+        .execute((trx) => markDueForNewCard(trx, alice.id, "2028-03-02")),
+    ).toEqual([]);
+    expect(await chargeInvoiceOffSession(db(), { invoiceId, attempt: 1, now })).toEqual({ kind: "disputed" });
+    await expect(chargeCardNow(db(), { invoiceId, now })).rejects.toThrow(BillingError);
+    expect(stripe.current.posts("/v1/payment_intents")).toHaveLength(before);
+    expect(await invoiceRow(invoiceId)).toMatchObject({ status: "open", paid_cents: 4000 });
+
+    // Dispute 2 lost: the $40.00 is owed again, once, however often Stripe says so.
+    const secondClose = await closeDispute(second, "lost");
+    expect(secondClose.response.status).toBe(200);
+    expect((await send(secondClose.event)).status).toBe(200);
+    expect(await reversals()).toEqual([{ kind: "dispute_lost", amount_cents: 4000, stripe_dispute_id: second.id }]);
+    expect(await invoiceRow(invoiceId)).toMatchObject({ status: "open", paid_cents: 0 });
+    expect(await ledgerSum(db(), alice.id)).toBe(8900);
+    expect(await disputeMails()).toHaveLength(1);
+    expect(await paymentOf(invoiceId)).toMatchObject({ reversed_cents: 4000, dispute_closed_at: expect.any(Date) });
+
+    // The fees: dispute 1's given back (net $0.00), dispute 2's kept ($15.00), neither on the ledger.
+    const fees = await db()
+      .selectFrom("payment_disputes")
+      .select(["stripe_dispute_id", "status", "fee_cents"])
+      .orderBy("opened_at")
+      .orderBy("stripe_dispute_id")
+      .execute();
+    expect(new Map(fees.map((row) => [row.stripe_dispute_id, [row.status, row.fee_cents]]))).toEqual(
+      new Map([
+        [first.id, ["won", 0]],
+        [second.id, ["lost", 1500]],
+      ]),
+    );
+    const tab = await loadBillingTab(new URL(`http://x/admin-dashboard/billing?status=${DISPUTES_LOST}`));
+    expect(tab.disputesLost?.items).toEqual([expect.objectContaining({ disputeId: second.id, fee: "$15.00" })]);
+  });
+
+  it("the fee is stored when the dispute opens, from its balance transactions", async () => {
+    const { invoiceId, paymentIntent } = await paidByCard(8900);
+    const dispute = stripe.current.openDispute(paymentIntent.id, { fee: 2000 });
+    expect((await send(stripe.current.event("charge.dispute.funds_withdrawn", dispute))).status).toBe(200);
+    expect(await db().selectFrom("payment_disputes").select(["status", "fee_cents", "closed_at"]).execute()).toEqual([
+      { status: "needs_response", fee_cents: 2000, closed_at: null },
+    ]);
+    expect(await ledgerSum(db(), alice.id)).toBe(0);
+    expect(await invoiceRow(invoiceId)).toMatchObject({ status: "paid", paid_cents: 8900 });
   });
 });

@@ -38,7 +38,7 @@ export type StripeStandIn = {
   /** Disputes by id: a test closes one by setting its `status` ("lost", "won", "warning_closed"). */
   disputes: Map<string, Obj>;
   /** A dispute of a PaymentIntent's charge, as the customer's bank opens it (`needs_response`). */
-  openDispute(paymentIntentId: string, options?: { amount?: number; reason?: string }): Obj;
+  openDispute(paymentIntentId: string, options?: { amount?: number; reason?: string; fee?: number }): Obj;
   /** The outcome of a PaymentIntent for this payment method or customer id (default: succeeded). */
   outcomes: Map<string, ChargeOutcomeSetting>;
   addPaymentMethod(card: { brand: string; last4: string; expMonth: number; expYear: number }): Obj;
@@ -444,6 +444,18 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         payment_intent: pi.id,
         reason: options.reason ?? "fraudulent",
         status: "needs_response",
+        // The funds withdrawn from the balance, with Stripe's dispute fee ($15.00 unless told);
+        // a test that wins it with the fee given back pushes the reinstatement (fee < 0).
+        balance_transactions: [
+          {
+            id: next("txn"),
+            object: "balance_transaction",
+            amount: -(options.amount ?? pi.amount),
+            fee: options.fee ?? 1500,
+            type: "adjustment",
+            reporting_category: "dispute",
+          },
+        ] as Obj[],
         created: now(),
         livemode: false,
       };

@@ -13,6 +13,7 @@ import {
 import { addMonths, currentPeriod, lastDayOf, monthOf } from "./billing-rules";
 import { loadLedgerMonth, loadOverpaid } from "./ledger-export.server";
 import { centsToInput, formatCents } from "./money";
+import { paymentParts } from "./payment-parts";
 import { chargeCardNow } from "./charge-now.server";
 import {
   BillingError,
@@ -59,6 +60,17 @@ import type { InvoiceStatus } from "../../../db/enums";
  */
 
 export const PAGE_SIZE = 50;
+/** A lost dispute's red line, after the amount: where the money came back from. */
+function disputeTook(lost: { amount_cents: number; from_credit_cents: number; written_off_cents: number }) {
+  const reopened = lost.amount_cents - lost.from_credit_cents - lost.written_off_cents;
+  const parts = [
+    reopened > 0 ? `${formatCents(reopened)} owed again on the invoice` : null,
+    lost.from_credit_cents > 0 ? `${formatCents(lost.from_credit_cents)} taken from credit on file` : null,
+    lost.written_off_cents > 0 ? `${formatCents(lost.written_off_cents)} written off with the invoice` : null,
+  ].filter((part): part is string => part !== null);
+  return parts.join(", ");
+}
+
 /** The Billing tab's link to the lost disputes, among its status links. */
 export const DISPUTES_LOST = "disputes-lost";
 const TAB_STATUSES = ["open", "paid", "void", "uncollectible"] as const satisfies readonly InvoiceStatus[];
@@ -127,6 +139,8 @@ export async function loadBillingTab(url: URL, now = new Date()) {
             customerId: row.customer_id,
             customer: row.full_name || row.email,
             amount: formatCents(row.amount_cents),
+            // Stripe's fee: the business's cost, shown beside what the bank took (decision 121).
+            fee: row.fee_cents ? formatCents(row.fee_cents) : null,
             date: dayLabel(row.reversed_on),
             disputeId: row.stripe_dispute_id,
           })),
@@ -210,13 +224,7 @@ async function invoiceView(invoice: InvoiceRow, today: string) {
       refunded: payment.refunded_cents > 0 ? formatCents(payment.refunded_cents) : null,
       refundable: payment.amount_cents - payment.refunded_cents - payment.reversed_cents,
       reversed: payment.reversed_cents > 0 ? formatCents(payment.reversed_cents) : null,
-      reversible: Math.max(
-        0,
-        Math.min(
-          payment.amount_cents - payment.refunded_cents - payment.reversed_cents - payment.to_credit_cents,
-          invoice.paid_cents - invoice.credit_applied_cents,
-        ),
-      ),
+      reversible: paymentParts(payment, invoice).ofInvoice,
       kept: payment.to_credit_cents > 0 ? formatCents(payment.to_credit_cents) : null,
       date: dayLabel(payment.paid_on),
       note: payment.note,
@@ -237,6 +245,9 @@ async function invoiceView(invoice: InvoiceRow, today: string) {
           amount: formatCents(lost.amount_cents),
           date: dayLabel(lost.reversed_on),
           disputeId: lost.stripe_dispute_id,
+          fee: lost.fee_cents ? formatCents(lost.fee_cents) : null,
+          // Where the books took it from (decision 121): the invoice, credit on file, a write-off.
+          took: disputeTook(lost),
         })),
     })),
     creditNotes: creditNotes.map((note) => ({

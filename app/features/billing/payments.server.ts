@@ -4,6 +4,7 @@ import { billingMailContext, type MailContext } from "./payment-recovery-emails.
 import { afterInvoiceSettled, customerEmail } from "./payment-resume.server";
 import { invoiceNumber } from "../../../db/enums";
 import { applyCreditOnFile } from "./customer-credit.server";
+import { paymentParts } from "./payment-parts";
 import { expireStaleCheckoutsOf } from "./stripe-checkout-expiry.server";
 import {
   addInvoiceRefunded,
@@ -16,6 +17,7 @@ import {
   setInvoicePaid,
   setInvoiceUncollectible,
   setInvoiceVoid,
+  setWrittenOffInvoicePaid,
 } from "~/models/invoice.server";
 import { allocateInvoiceNumber, insertReissue } from "~/models/invoice-run.server";
 import { businessToday } from "~/features/visits/visit-dates";
@@ -304,43 +306,72 @@ export type ReversalInput = ReversePaymentInput & {
 
 /**
  * Money taken back out of a payment, in the caller's transaction: "Reverse payment" and a dispute
- * lost (docs/decisions/113, 118) both pass here. The invoice and the payment are locked, the key
- * looked up, and at most what the payment paid of its invoice less what was refunded or reversed
- * before is reversed; the ledger's trigger writes the entry, the invoice is open again for it, and
- * credit on file (an overpayment, a credit note) pays what it can before any card is tried.
+ * lost (docs/decisions/113, 118, 121) both pass here. The invoice and the payment are locked, the
+ * key looked up, and at most what the payment paid of its invoice less what was refunded or
+ * reversed before is reversed; the ledger's trigger writes the entry, the invoice is open again
+ * for it, and credit on file (an overpayment, a credit note) pays what it can before any card is
+ * tried. A lost dispute (Stripe has the money already) also takes back what the payment left as
+ * credit on file, as far as that credit is still on file (never below zero), and on a voided or
+ * written-off invoice it reopens nothing: a void invoice's payment was credit on file, and what a
+ * payment paid of a written-off invoice is written off with it (a second entry of the reversal).
  * `credited`: the invoices the credit paid (the caller expires their "Pay now" pages once committed).
  */
 export async function reversePaymentIn(trx: Db, input: ReversalInput) {
   const none = {
     repeated: false,
     credited: [] as string[],
-    reversal: null as { id: string; amountCents: number } | null,
+    reversal: null as null | {
+      id: string;
+      amountCents: number;
+      reopenedCents: number;
+      fromCreditCents: number;
+      writtenOffCents: number;
+    },
   };
   const locked = await lockInvoiceAndPayment(trx, input, "payment_reversals");
   if (!locked) return { ...none, repeated: true };
   const { invoice, payment } = locked;
-  if (invoice.status === "void" || invoice.status === "draft" || invoice.status === "uncollectible") {
+  const dispute = input.kind === "dispute_lost";
+  const closed = invoice.status === "void" || invoice.status === "uncollectible";
+  if (invoice.status === "draft" || (closed && !dispute)) {
     throw new BillingError("Only a payment on an open or paid invoice can be reversed.", 409);
   }
-  const left = Math.max(
-    0,
-    Math.min(
-      payment.amount_cents - payment.refunded_cents - payment.reversed_cents - payment.to_credit_cents,
-      invoice.paid_cents - invoice.credit_applied_cents,
-    ),
-  );
-  if (input.fit !== "at most" && input.amountCents > left) {
+  // What is left of the payment: the part that still pays its invoice, and the credit it left.
+  const { ofInvoice, asCredit } = paymentParts(payment, invoice);
+  if (input.fit !== "at most" && input.amountCents > ofInvoice) {
     throw new BillingError("A reversal cannot be more than what is left of the payment.", 409);
   }
-  const amountCents = Math.min(input.amountCents, left);
+  const fromInvoice = Math.min(input.amountCents, ofInvoice);
+  let fromCredit = 0;
+  if (dispute && input.amountCents > fromInvoice) {
+    // The rest of a lost dispute comes out of the credit the payment left (all of a void
+    // invoice's payment was credit), as far as the customer still has credit on file: read
+    // under the customer's money lock, before the invoice is reopened.
+    await lockCustomerMoney(trx, [invoice.customer_id]);
+    const onFile = (await creditsOnFile(trx, [invoice.customer_id])).get(invoice.customer_id) ?? 0;
+    fromCredit = Math.max(0, Math.min(input.amountCents - fromInvoice, asCredit, onFile));
+  }
+  const amountCents = fromInvoice + fromCredit;
   if (amountCents <= 0) return none;
-  const id = await insertPaymentReversal(trx, { ...input, amountCents });
+  const writtenOff = invoice.status === "uncollectible" ? fromInvoice : 0;
+  const id = await insertPaymentReversal(trx, {
+    ...input,
+    amountCents,
+    fromCreditCents: fromCredit,
+    writtenOffCents: writtenOff,
+  });
   if (id === null) return { ...none, repeated: true };
   await addPaymentReversed(trx, payment.id, amountCents);
-  await setInvoicePaid(trx, invoice.id, invoice.paid_cents - amountCents, "open", null);
+  const reopened = closed ? 0 : fromInvoice;
+  if (writtenOff > 0) await setWrittenOffInvoicePaid(trx, invoice.id, invoice.paid_cents - writtenOff, input.now);
+  if (reopened > 0) await setInvoicePaid(trx, invoice.id, invoice.paid_cents - reopened, "open", null);
   // Credit on file (an overpayment, say) pays what is owed again before any card is tried.
-  const { credited } = await applyCreditOnFile(trx, [invoice.customer_id], input.now);
-  return { repeated: false, credited, reversal: { id, amountCents } };
+  const { credited } = reopened > 0 ? await applyCreditOnFile(trx, [invoice.customer_id], input.now) : { credited: [] };
+  return {
+    repeated: false,
+    credited,
+    reversal: { id, amountCents, reopenedCents: reopened, fromCreditCents: fromCredit, writtenOffCents: writtenOff },
+  };
 }
 
 /**

@@ -57,6 +57,21 @@ const envelopeSchema = z.object({
  * What each handler reads of its event's object, and nothing more: everything else is read again
  * from Stripe. A body that does not match is answered 200 and logged (a retry sends the same body).
  */
+/**
+ * A dispute opened or its funds withdrawn: the dispute's id (one row per dispute, docs/decisions/121),
+ * its payment, and Stripe's fee as its balance transactions state it (cents, negative when given back).
+ */
+const disputeOpening = z.object({
+  id: stripeId("(?:du|dp)"),
+  payment_intent: ref("pi"),
+  reason: z.string().max(100).nullish(),
+  status: z.string().max(40).nullish(),
+  balance_transactions: z
+    .array(z.object({ fee: z.number().int().min(-10_000_000).max(10_000_000).nullish() }))
+    .max(100)
+    .nullish(),
+});
+
 const objectSchemas = {
   "checkout.session.completed": z.object({
     id: stripeId("cs"),
@@ -66,8 +81,8 @@ const objectSchemas = {
   "payment_intent.payment_failed": z.object({ id: stripeId("pi") }),
   "setup_intent.succeeded": z.object({ id: stripeId("seti") }),
   "charge.refunded": z.object({ payment_intent: ref("pi") }),
-  "charge.dispute.created": z.object({ payment_intent: ref("pi"), reason: z.string().max(100).nullish() }),
-  "charge.dispute.funds_withdrawn": z.object({ payment_intent: ref("pi"), reason: z.string().max(100).nullish() }),
+  "charge.dispute.created": disputeOpening,
+  "charge.dispute.funds_withdrawn": disputeOpening,
   // Everything but the id is read again from Stripe (its status and amount now).
   "charge.dispute.closed": z.object({ id: stripeId("(?:du|dp)") }),
 } satisfies Record<HandledType, z.ZodTypeAny>;
@@ -193,7 +208,10 @@ async function handleEvent(db: Db, event: HandledEvent, now: Date) {
     case "charge.dispute.created":
     case "charge.dispute.funds_withdrawn": {
       const paymentIntentId = event.object.payment_intent;
-      if (paymentIntentId) await disputeOpened(db, { paymentIntentId, reason: event.object.reason }, now);
+      if (paymentIntentId) {
+        const { id: disputeId, reason, status, balance_transactions } = event.object;
+        await disputeOpened(db, { disputeId, paymentIntentId, reason, status, balance_transactions }, now);
+      }
       return;
     }
     case "charge.dispute.closed":
