@@ -73,19 +73,45 @@ export async function listPlanChanges(db: Db, planIds: readonly string[]): Promi
   return rows.map((row) => ({ ...row, from_day: dayText(row.from_day) }));
 }
 
-export type UnbilledAdjustment = { id: string; plan_id: string; amount_cents: number; description: string };
+export type UnbilledAdjustment = {
+  id: string;
+  plan_id: string;
+  month: string;
+  amount_cents: number;
+  description: string;
+};
 
-/** The adjustments of these plans not on an invoice yet (a partial index serves it). */
+/**
+ * The adjustments of these plans not settled yet: on no invoice (a partial index serves it), and
+ * not given back on a credit note (a cancellation's, decision 120).
+ */
 export async function listUnbilledAdjustments(db: Db, planIds: readonly string[]): Promise<UnbilledAdjustment[]> {
   if (planIds.length === 0) return [];
-  return db
+  const rows = await db
+    .selectFrom("plan_adjustments as a")
+    .select(["a.id", "a.plan_id", "a.month", "a.amount_cents", "a.description"])
+    .where("a.plan_id", "in", [...planIds])
+    .where("a.invoice_id", "is", null)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom("credit_note_lines as c").select("c.id").whereRef("c.adjustment_id", "=", "a.id"))),
+    )
+    .orderBy("a.created_at")
+    .orderBy("a.id")
+    .execute();
+  return rows.map((row) => ({ ...row, month: dayText(row.month) }));
+}
+
+/** The negative adjustments (money owed back) billed on this invoice: a void gives them back. */
+export async function listCreditAdjustmentsOn(db: Db, invoiceId: string): Promise<UnbilledAdjustment[]> {
+  const rows = await db
     .selectFrom("plan_adjustments")
-    .select(["id", "plan_id", "amount_cents", "description"])
-    .where("plan_id", "in", [...planIds])
-    .where("invoice_id", "is", null)
+    .select(["id", "plan_id", "month", "amount_cents", "description"])
+    .where("invoice_id", "=", invoiceId)
+    .where("amount_cents", "<", 0)
     .orderBy("created_at")
     .orderBy("id")
     .execute();
+  return rows.map((row) => ({ ...row, month: dayText(row.month) }));
 }
 
 /**
