@@ -18,7 +18,13 @@ export async function listBilledMonths(db: Db, planId: string, fromMonth: string
 
 export async function insertPlanChange(
   trx: Db,
-  change: { planId: string; fromDay: string; oldWeekdays: readonly number[]; oldMonthlyCents: number | null },
+  change: {
+    planId: string;
+    fromDay: string;
+    oldWeekdays: readonly number[];
+    oldMonthlyCents: number | null;
+    byDays: boolean;
+  },
 ): Promise<string> {
   const row = await trx
     .insertInto("plan_changes")
@@ -27,6 +33,7 @@ export async function insertPlanChange(
       from_day: change.fromDay,
       old_weekdays: [...change.oldWeekdays],
       old_monthly_cents: change.oldMonthlyCents,
+      by_days: change.byDays,
     })
     .returning("id")
     .executeTakeFirstOrThrow();
@@ -69,6 +76,25 @@ export async function listPlanChanges(db: Db, planIds: readonly string[]): Promi
     .orderBy("plan_id")
     .orderBy("from_day")
     .orderBy("created_at")
+    .execute();
+  return rows.map((row) => ({ ...row, from_day: dayText(row.from_day) }));
+}
+
+export type PlanChangeHistory = {
+  from_day: string;
+  old_weekdays: number[];
+  old_monthly_cents: number | null;
+  by_days: boolean;
+};
+
+/** A plan's changes in the order they were made (a later one decides the days from its own day on). */
+export async function listPlanChangeHistory(db: Db, planId: string): Promise<PlanChangeHistory[]> {
+  const rows = await db
+    .selectFrom("plan_changes")
+    .select(["from_day", "old_weekdays", "old_monthly_cents", "by_days"])
+    .where("plan_id", "=", planId)
+    .orderBy("created_at")
+    .orderBy("id")
     .execute();
   return rows.map((row) => ({ ...row, from_day: dayText(row.from_day) }));
 }

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { sql } from "kysely";
 import { beforeEach, describe, expect, it } from "vitest";
 import { useAppDatabase } from "../helpers/app-database";
@@ -15,9 +16,12 @@ import {
 import { createUser } from "../helpers/factories";
 import { clearMoney, ledgerSum } from "../helpers/ledger";
 import { cancelPlanWithCredit, previewCancellationCredit } from "~/features/billing/cancellation-credit.server";
+import { lastDayOf } from "~/features/billing/billing-rules";
 import { formatCents } from "~/features/billing/money";
 import { reissueInvoice, voidInvoice } from "~/features/billing/payments.server";
+import { shareOfMonth } from "~/features/billing/prorations";
 import { changePlan } from "~/features/plans/plan-changes.server";
+import { addDays } from "~/features/visits/visit-dates";
 
 /**
  * Issue 34's last gaps (docs/decisions/120): money the customer was owed, or owed us, that went
@@ -275,4 +279,84 @@ describe("an invoice voided (item 2)", () => {
     expect(adjustment.invoice_id).toBe(again);
     expect(await ledgerSum(db(), plan.customer_id)).toBe(8900 + 22500 + 10731);
   });
+});
+
+/** The bundled catalogue's subscriptions, for one dog (changePlan prices a change from it). */
+const PLANS = [
+  { choice: WEEKLY, weekdays: [2], cents: 8900 },
+  {
+    choice: { _id: "servicePlan.twice-weekly", name: "Twice-Weekly Swift Service", visitsPerWeek: 2 },
+    weekdays: [2, 4],
+    cents: 15900,
+  },
+  { choice: THRICE, weekdays: [1, 3, 5], cents: 22500 },
+];
+
+/**
+ * What a month costs, computed here on its own: each run of days under one plan is that plan's
+ * share of the month, by the rule of the change that ends the run within the month (else of the
+ * one that starts it), rounded once (as tests/billing/ledger-properties.test.ts bounds a month).
+ */
+function expectedMonth(
+  month: string,
+  segments: readonly { from: string; terms: { weekdays: number[]; monthlyCents: number }; rule: "slots" | "days" }[],
+) {
+  const last = lastDayOf(month);
+  let cents = 0;
+  segments.forEach((segment, i) => {
+    const start = segment.from < month ? month : segment.from;
+    const until = i + 1 < segments.length ? addDays(segments[i + 1].from, -1) : last;
+    if (until < start || start > last) return;
+    const ender = i + 1 < segments.length && segments[i + 1].from <= last ? segments[i + 1] : null;
+    const starter = segment.from >= month ? segment : null;
+    cents += shareOfMonth(segment.terms, month, start, until, (ender ?? starter)?.rule ?? "slots");
+  });
+  return cents;
+}
+
+describe.each([
+  ["all at once (by the slots)", false],
+  ["at once and dated (slots and days)", true],
+])("several plan changes in one month (item 3), %s", (_name, dated) => {
+  it("add up, with the month's bill, to exactly what the days or slots at each price cost", async () => {
+    const change1 = fc.record({
+      to: fc.nat({ max: 2 }),
+      gap: fc.nat({ max: 4 }),
+      ahead: dated ? fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 6 })) : fc.constant(0),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(change1, { minLength: 2, maxLength: 4 }), async (changes) => {
+        const plan = await createPlan({ weekdays: [2], start_date: "2027-01-04" }, db());
+        await bill({ db: db(), mailContext: MAIL_CONTEXT });
+        const segments: Parameters<typeof expectedMonth>[1][number][] = [
+          { from: "2027-01-04", terms: { weekdays: [2], monthlyCents: 8900 }, rule: "slots" },
+        ];
+        let cursor = 2;
+        for (const c of changes) {
+          const today = cursor + c.gap;
+          const from = today + c.ahead;
+          if (from > 28) break;
+          const day = (n: number) => `2027-03-${String(n).padStart(2, "0")}`;
+          const target = PLANS[c.to];
+          await change(plan, target.choice, target.weekdays, day(from), nine(day(today)));
+          segments.push({
+            from: day(from),
+            terms: { weekdays: target.weekdays, monthlyCents: target.cents },
+            rule: c.ahead === 0 ? "slots" : "days",
+          });
+          cursor = from + 1;
+        }
+        const adjustments = await db()
+          .selectFrom("plan_adjustments")
+          .select(["month", "amount_cents"])
+          .where("plan_id", "=", plan.id)
+          .execute();
+        const march = adjustments
+          .filter((a) => String(a.month).slice(0, 10) === "2027-03-01")
+          .reduce((sum, a) => sum + a.amount_cents, 0);
+        expect(8900 + march).toBe(expectedMonth("2027-03-01", segments));
+      }),
+      { numRuns: Number(process.env.CREDIT_GAPS_RUNS ?? 12), endOnFailure: true },
+    );
+  }, 240_000);
 });
