@@ -18,10 +18,12 @@ import { clearMoney, ledgerSum } from "../helpers/ledger";
 import { cancelPlanWithCredit, previewCancellationCredit } from "~/features/billing/cancellation-credit.server";
 import { lastDayOf } from "~/features/billing/billing-rules";
 import { formatCents } from "~/features/billing/money";
+import { creditVisitsOfEndedPlans } from "~/features/billing/ended-plan-credits.server";
 import { reissueInvoice, voidInvoice } from "~/features/billing/payments.server";
 import { shareOfMonth } from "~/features/billing/prorations";
 import { changePlan } from "~/features/plans/plan-changes.server";
 import { addDays } from "~/features/visits/visit-dates";
+import { applyVisitAction } from "~/features/visits/visit-workflow.server";
 
 /**
  * Issue 34's last gaps (docs/decisions/120): money the customer was owed, or owed us, that went
@@ -359,4 +361,81 @@ describe.each([
       { numRuns: Number(process.env.CREDIT_GAPS_RUNS ?? 12), endOnFailure: true },
     );
   }, 240_000);
+});
+
+describe("a visit we do not make after the plan was cancelled (item 4)", () => {
+  async function cancelledWithAVisitLeft() {
+    const plan = await createPlan({ weekdays: [2], start_date: "2027-01-04" }, db());
+    await bill({ db: db(), mailContext: MAIL_CONTEXT });
+    // Tuesday 9 March at 8:00 is inside the 24 hours' notice of a cancellation on Monday the 8th
+    // at 9:00: the cancellation keeps it, and credits the 16th, 23rd and 30th (3 × 17.80).
+    const visit = await addVisit(db(), {
+      customerId: plan.customer_id,
+      planId: plan.id,
+      day: "2027-03-09",
+      status: "scheduled",
+    });
+    const { creditCents } = await cancelPlanWithCredit(db(), cancelInput(plan, nine("2027-03-08")));
+    expect(creditCents).toBe(5340);
+    const admin = await createUser(db(), { admin: true, fullName: "Owner" });
+    return { plan, visit, admin };
+  }
+  const notesOf = (customerId: string) =>
+    db()
+      .selectFrom("credit_notes")
+      .select(["reason", "amount_cents"])
+      .where("customer_id", "=", customerId)
+      .orderBy("number")
+      .execute();
+
+  it("an admin's Cancel Visit is credited at once on a credit note, at the month's rate, once", async () => {
+    const { plan, visit, admin } = await cancelledWithAVisitLeft();
+    expect((await applyVisitAction(visit, { action: "cancel" }, admin.id, nine("2027-03-08"))).kind).toBe("done");
+    expect(await notesOf(plan.customer_id)).toEqual([
+      { reason: "cancellation", amount_cents: 5340 },
+      { reason: "business_cancelled", amount_cents: 1780 },
+    ]);
+    // A second cancel is refused by the visit's state, and a second pass gives nothing more.
+    expect((await applyVisitAction(visit, { action: "cancel" }, admin.id, nine("2027-03-08"))).kind).toBe(
+      "not-allowed",
+    );
+    expect(
+      await db()
+        .transaction()
+        .execute((trx) => creditVisitsOfEndedPlans(trx, [visit], nine("2027-03-08"))),
+    ).toEqual([]);
+    expect(await notesOf(plan.customer_id)).toHaveLength(2);
+    // Used at once on what is owed: March's 89.00 less 53.40 and 17.80.
+    expect(await ledgerSum(db(), plan.customer_id)).toBe(8900 - 5340 - 1780);
+    const line = await db()
+      .selectFrom("credit_note_lines")
+      .select("amount_cents")
+      .where("visit_id", "=", visit)
+      .execute();
+    expect(line).toEqual([{ amount_cents: 1780 }]);
+  });
+
+  it("a weather miss is credited at once too; a locked gate (the Terms' denied access) is not", async () => {
+    const { plan, visit, admin } = await cancelledWithAVisitLeft();
+    expect(
+      (await applyVisitAction(visit, { action: "miss", reason: "weather" }, admin.id, at8("2027-03-09"))).kind,
+    ).toBe("done");
+    expect(await notesOf(plan.customer_id)).toEqual([
+      { reason: "cancellation", amount_cents: 5340 },
+      { reason: "weather", amount_cents: 1780 },
+    ]);
+
+    const other = await cancelledWithAVisitLeft();
+    expect(
+      (
+        await applyVisitAction(
+          other.visit,
+          { action: "miss", reason: "locked_gate" },
+          other.admin.id,
+          at8("2027-03-09"),
+        )
+      ).kind,
+    ).toBe("done");
+    expect(await notesOf(other.plan.customer_id)).toEqual([{ reason: "cancellation", amount_cents: 5340 }]);
+  });
 });
