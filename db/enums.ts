@@ -236,6 +236,8 @@ export const CREDIT_NOTE_REASONS = [
   "weather",
   "plan_hold",
   "goodwill",
+  // What a voided invoice credited, given back (0032): a void never takes away what was owed back.
+  "invoice_void",
 ] as const;
 export type CreditNoteReason = (typeof CREDIT_NOTE_REASONS)[number];
 

@@ -447,6 +447,8 @@ export interface PlanChangesTable {
   old_weekdays: number[];
   /** The monthly price before the change, in cents; null when none was locked. */
   old_monthly_cents: number | null;
+  /** Prorated by the days (a dated change) rather than the slots (0032). */
+  by_days: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: CreatedAt;
 }
 
@@ -546,6 +548,8 @@ export interface CreditNoteLinesTable {
   slot: Day;
   /** The visit credited; null for a slot beyond the visits made (the horizon). */
   visit_id: string | null;
+  /** A plan change's adjustment given back (0032; its slot is its month's first day). */
+  adjustment_id: ColumnType<string | null, string | null | undefined, string | null>;
   description: string;
   amount_cents: number;
   position: ColumnType<number, number | undefined, number>;

@@ -429,20 +429,26 @@ export async function listMonthBilling(
       -- A plan change's adjustments of the month (decision 117), on a later invoice that is not void.
       select a.plan_id, a.month, sum(a.amount_cents)::int8 as adjusted
       from plan_adjustments a left join invoices ai on ai.id = a.invoice_id
+      -- One a credit note gave back counts whatever became of its invoice (decision 120).
       where a.plan_id = any(${sql.val([...planIds])}::uuid[]) and a.month >= ${fromMonth}
-        and a.month < ${untilMonth} and (ai.id is null or ai.status <> 'void')
+        and a.month < ${untilMonth} and (ai.id is null or ai.status <> 'void'
+          or exists (select 1 from credit_note_lines g where g.adjustment_id = a.id))
       group by a.plan_id, a.month
     ), credited as (
       select plan_id, month, sum(cents)::int8 as credited from (
         select s.plan_id, date_trunc('month', s.plan_slot)::date as month, -l.amount_cents as cents
         from services s join invoice_lines l on l.visit_id = s.id and l.kind = 'skip_credit'
+        join invoices li on li.id = l.invoice_id
+        -- A voided invoice's credits came back on a credit note (decision 120): counted there.
         where s.plan_id = any(${sql.val([...planIds])}::uuid[]) and s.plan_slot >= ${fromMonth}
-          and s.plan_slot < ${untilMonth}
+          and s.plan_slot < ${untilMonth} and li.status <> 'void'
         union all
-        -- What a cancellation's credit note gave back (0028): its lines name their plan's month.
+        -- What a credit note gave back for a visit (0028): its lines name their plan's month. A
+        -- plan change's adjustment given back is not a visit's credit: it is in "adjusted".
         select c.plan_id, c.month, c.amount_cents
         from credit_note_lines c
         where c.plan_id = any(${sql.val([...planIds])}::uuid[]) and c.month >= ${fromMonth} and c.month < ${untilMonth}
+          and c.adjustment_id is null
       ) given
       group by plan_id, month
     )
@@ -481,10 +487,13 @@ export async function insertReissue(
   old: { id: string; customer_id: string; plan_id: string | null; period_month: string; footer: string | null },
   issue: { number: string; issuedOn: string; issuedAt: Date },
 ): Promise<{ id: string; total_cents: number }> {
+  // Its credits were given back by the void's credit note (decision 120): only its charges,
+  // positive adjustments included, are issued again.
   const lines = await trx
     .selectFrom("invoice_lines")
     .selectAll()
     .where("invoice_id", "=", old.id)
+    .where("amount_cents", ">=", 0)
     .orderBy("position")
     .execute();
   const total = lines.reduce((sum, line) => sum + line.amount_cents, 0);
@@ -521,10 +530,51 @@ export async function insertReissue(
       )
       .execute();
   }
+  // The upgrades' adjustments it bills are billed by the new invoice.
+  await trx
+    .updateTable("plan_adjustments")
+    .set({ invoice_id: created.id })
+    .where("invoice_id", "=", old.id)
+    .where("amount_cents", ">", 0)
+    .execute();
   await trx
     .updateTable("invoices")
     .set({ reissued_as: created.id, updated_at: issue.issuedAt })
     .where("id", "=", old.id)
     .execute();
   return created;
+}
+
+export type VisitCreditLine = {
+  visit_id: string;
+  plan_id: string;
+  slot: string;
+  description: string;
+  /** The credit given, positive cents (the line's amount is negative). */
+  cents: number;
+};
+
+/** The visit credits (skip_credit lines) on an invoice, with the plan and day each credited. */
+export async function listVisitCreditLines(db: Db, invoiceId: string): Promise<VisitCreditLine[]> {
+  const rows = await db
+    .selectFrom("invoice_lines as l")
+    .innerJoin("services as s", "s.id", "l.visit_id")
+    .select(["l.visit_id", "s.plan_id", "s.plan_slot", "l.description", "l.amount_cents"])
+    .where("l.invoice_id", "=", invoiceId)
+    .where("l.kind", "=", "skip_credit")
+    .where("l.amount_cents", "<", 0)
+    .where("s.plan_id", "is not", null)
+    .where("s.plan_slot", "is not", null)
+    .orderBy("l.position")
+    .execute();
+  return rows.map((row) => ({
+    visit_id: row.visit_id!,
+    plan_id: row.plan_id!,
+    slot:
+      typeof row.plan_slot === "string"
+        ? row.plan_slot.slice(0, 10)
+        : (row.plan_slot as unknown as Date).toISOString().slice(0, 10),
+    description: row.description,
+    cents: -row.amount_cents,
+  }));
 }

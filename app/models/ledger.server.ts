@@ -171,6 +171,8 @@ export async function insertCreditNoteLines(
     visitId: string | null;
     description: string;
     amountCents: number;
+    /** A plan change's adjustment given back (decision 120); its slot is its month's first day. */
+    adjustmentId?: string | null;
   }[],
 ) {
   if (lines.length === 0) return;
@@ -183,6 +185,7 @@ export async function insertCreditNoteLines(
         month: line.month,
         slot: line.slot,
         visit_id: line.visitId,
+        adjustment_id: line.adjustmentId ?? null,
         description: line.description.slice(0, 300),
         amount_cents: line.amountCents,
         position,

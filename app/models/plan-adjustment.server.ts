@@ -18,7 +18,13 @@ export async function listBilledMonths(db: Db, planId: string, fromMonth: string
 
 export async function insertPlanChange(
   trx: Db,
-  change: { planId: string; fromDay: string; oldWeekdays: readonly number[]; oldMonthlyCents: number | null },
+  change: {
+    planId: string;
+    fromDay: string;
+    oldWeekdays: readonly number[];
+    oldMonthlyCents: number | null;
+    byDays: boolean;
+  },
 ): Promise<string> {
   const row = await trx
     .insertInto("plan_changes")
@@ -27,6 +33,7 @@ export async function insertPlanChange(
       from_day: change.fromDay,
       old_weekdays: [...change.oldWeekdays],
       old_monthly_cents: change.oldMonthlyCents,
+      by_days: change.byDays,
     })
     .returning("id")
     .executeTakeFirstOrThrow();
@@ -73,19 +80,64 @@ export async function listPlanChanges(db: Db, planIds: readonly string[]): Promi
   return rows.map((row) => ({ ...row, from_day: dayText(row.from_day) }));
 }
 
-export type UnbilledAdjustment = { id: string; plan_id: string; amount_cents: number; description: string };
+export type PlanChangeHistory = {
+  from_day: string;
+  old_weekdays: number[];
+  old_monthly_cents: number | null;
+  by_days: boolean;
+};
 
-/** The adjustments of these plans not on an invoice yet (a partial index serves it). */
-export async function listUnbilledAdjustments(db: Db, planIds: readonly string[]): Promise<UnbilledAdjustment[]> {
-  if (planIds.length === 0) return [];
-  return db
-    .selectFrom("plan_adjustments")
-    .select(["id", "plan_id", "amount_cents", "description"])
-    .where("plan_id", "in", [...planIds])
-    .where("invoice_id", "is", null)
+/** A plan's changes in the order they were made (a later one decides the days from its own day on). */
+export async function listPlanChangeHistory(db: Db, planId: string): Promise<PlanChangeHistory[]> {
+  const rows = await db
+    .selectFrom("plan_changes")
+    .select(["from_day", "old_weekdays", "old_monthly_cents", "by_days"])
+    .where("plan_id", "=", planId)
     .orderBy("created_at")
     .orderBy("id")
     .execute();
+  return rows.map((row) => ({ ...row, from_day: dayText(row.from_day) }));
+}
+
+export type UnbilledAdjustment = {
+  id: string;
+  plan_id: string;
+  month: string;
+  amount_cents: number;
+  description: string;
+};
+
+/**
+ * The adjustments of these plans not settled yet: on no invoice (a partial index serves it), and
+ * not given back on a credit note (a cancellation's, decision 120).
+ */
+export async function listUnbilledAdjustments(db: Db, planIds: readonly string[]): Promise<UnbilledAdjustment[]> {
+  if (planIds.length === 0) return [];
+  const rows = await db
+    .selectFrom("plan_adjustments as a")
+    .select(["a.id", "a.plan_id", "a.month", "a.amount_cents", "a.description"])
+    .where("a.plan_id", "in", [...planIds])
+    .where("a.invoice_id", "is", null)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom("credit_note_lines as c").select("c.id").whereRef("c.adjustment_id", "=", "a.id"))),
+    )
+    .orderBy("a.created_at")
+    .orderBy("a.id")
+    .execute();
+  return rows.map((row) => ({ ...row, month: dayText(row.month) }));
+}
+
+/** The negative adjustments (money owed back) billed on this invoice: a void gives them back. */
+export async function listCreditAdjustmentsOn(db: Db, invoiceId: string): Promise<UnbilledAdjustment[]> {
+  const rows = await db
+    .selectFrom("plan_adjustments")
+    .select(["id", "plan_id", "month", "amount_cents", "description"])
+    .where("invoice_id", "=", invoiceId)
+    .where("amount_cents", "<", 0)
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+  return rows.map((row) => ({ ...row, month: dayText(row.month) }));
 }
 
 /**

@@ -27,6 +27,7 @@ import * as creditNoteLines from "./0028-credit-note-lines";
 import * as pricesOnPlans from "./0029-prices-on-plans";
 import * as disputesLost from "./0030-disputes-lost";
 import * as plansByCataloguePlan from "./0031-plans-by-catalogue-plan";
+import * as creditsThatStay from "./0032-credits-that-stay";
 import * as disputeFeesAndRepeats from "./0033-dispute-fees-and-repeats";
 import * as openInvoicesByCustomer from "./0036-open-invoices-by-customer";
 import * as talliesByShard from "./0037-tallies-by-shard";
@@ -64,6 +65,7 @@ export const migrations: Record<string, Migration> = {
   "0029-prices-on-plans": pricesOnPlans,
   "0030-disputes-lost": disputesLost,
   "0031-plans-by-catalogue-plan": plansByCataloguePlan,
+  "0032-credits-that-stay": creditsThatStay,
   "0033-dispute-fees-and-repeats": disputeFeesAndRepeats,
   "0036-open-invoices-by-customer": openInvoicesByCustomer,
   "0037-tallies-by-shard": talliesByShard,

@@ -133,7 +133,7 @@ describe("a plan cancelled with notice", () => {
     // March has five Tuesdays: 89.00 ÷ 5 = 17.80 a visit, four of them back: 71.20, of which 39.00
     // pays what is owed.
     const preview = await previewCancellationCredit(db(), input);
-    expect(preview).toEqual({ amount: "$71.20", visits: 4, pays: "$39.00" });
+    expect(preview).toEqual({ amount: "$71.20", visits: 4, pays: "$39.00", bills: null });
     // Someone else's plan: nothing to show.
     const intruder = await createUser(db());
     expect(await previewCancellationCredit(db(), { ...input, customerId: intruder.id })).toMatchObject({
@@ -223,7 +223,7 @@ describe("a plan cancelled with notice", () => {
       rules: planRules,
       billing,
     };
-    expect(await previewCancellationCredit(db(), input)).toEqual({ amount: null, visits: 0, pays: null });
+    expect(await previewCancellationCredit(db(), input)).toEqual({ amount: null, visits: 0, pays: null, bills: null });
     const { creditCents } = await cancelPlanWithCredit(db(), input);
     expect(creditCents).toBe(0);
     expect(await creditNotesOf(customer.id)).toHaveLength(0);

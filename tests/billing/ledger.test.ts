@@ -315,9 +315,9 @@ describe("the customer ledger", () => {
 });
 
 describe("Issue again", () => {
-  it("issues a voided plan invoice again, once, with its lines and visits; a live one is refused", async () => {
+  it("issues a voided plan invoice again, once, with its charges (its credits came back at the void); a live one is refused", async () => {
     const plan = await createPlan({ weekdays: [2], start_date: "2027-01-04" }, db());
-    await addVisit(db(), {
+    const skipped = await addVisit(db(), {
       customerId: plan.customer_id,
       planId: plan.id,
       day: "2027-02-02",
@@ -329,7 +329,10 @@ describe("Issue again", () => {
     const [march] = await db().selectFrom("invoices").selectAll().where("plan_id", "=", plan.id).execute();
     await expect(reissueInvoice(db(), { invoiceId: march.id, now })).rejects.toThrow(/Only a voided invoice/);
     await voidInvoice(db(), { invoiceId: march.id, now });
-    expect(await ledgerSum(db(), plan.customer_id)).toBe(0);
+    // The void forgives March but gives the skip's credit back as credit on file (decision 120).
+    const skipCredit = 8900 - march.total_cents;
+    expect(skipCredit).toBeGreaterThan(0);
+    expect(await ledgerSum(db(), plan.customer_id)).toBe(-skipCredit);
 
     const again = await reissueInvoice(db(), { invoiceId: march.id, now });
     // A second press finds the first reissue.
@@ -339,7 +342,7 @@ describe("Issue again", () => {
       plan_id: plan.id,
       period_month: "2027-03-01",
       status: "open",
-      total_cents: march.total_cents,
+      total_cents: 8900,
       issued_on: "2027-03-05",
     });
     expect(reissued.number).not.toBe(march.number);
@@ -349,8 +352,11 @@ describe("Issue again", () => {
       .selectAll()
       .where("invoice_id", "in", [march.id, again])
       .execute();
-    // The skip's credit moved to the live invoice: each visit on one live invoice.
-    expect(lines.filter((line) => line.visit_id !== null).map((line) => line.invoice_id)).toEqual([again]);
+    // The skip's credit is the void's credit note's, not carried again: each visit credited once.
+    expect(lines.filter((line) => line.visit_id !== null)).toEqual([]);
+    expect(
+      await db().selectFrom("credit_note_lines").select("amount_cents").where("visit_id", "=", skipped).execute(),
+    ).toEqual([{ amount_cents: skipCredit }]);
     expect(await ledgerSum(db(), plan.customer_id)).toBe(march.total_cents);
     // The run does not bill the month again.
     expect(await bill({ db: db(), now: new Date("2027-03-05T19:00:00Z"), mailContext: MAIL_CONTEXT })).toMatchObject({

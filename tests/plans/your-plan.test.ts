@@ -376,7 +376,7 @@ describe("cancel", () => {
   it("shows what comes back before cancelling, and the cancellation gives exactly that as credit on file (decision 115)", async () => {
     const { customer, plan } = await customerWithTuesdayPlan();
     // Not billed yet: nothing paid for to give back.
-    expect((await load(customer)).cancelCredit).toEqual({ amount: null, visits: 0, pays: null });
+    expect((await load(customer)).cancelCredit).toEqual({ amount: null, visits: 0, pays: null, bills: null });
     // March billed (the bundled catalogue's price): five Tuesdays, four of them after the notice.
     await runBilling({ now: MONDAY, db: db() });
     const invoice = await db()
@@ -390,6 +390,7 @@ describe("cancel", () => {
       amount: formatCents(4 * rate),
       visits: 4,
       pays: formatCents(Math.min(invoice.total_cents, 4 * rate)),
+      bills: null,
     });
 
     const response = await post(customer, { intent: "cancel", planId: plan.id });

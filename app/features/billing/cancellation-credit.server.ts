@@ -37,7 +37,13 @@ import {
   lastInvoicedMonthOfPlan,
   listOpenInvoicesOwing,
 } from "~/models/ledger.server";
-import { listPlanChanges } from "~/models/plan-adjustment.server";
+import { insertInvoices } from "~/models/invoice-run.server";
+import {
+  listPlanChanges,
+  listUnbilledAdjustments,
+  markAdjustmentsBilled,
+  type UnbilledAdjustment,
+} from "~/models/plan-adjustment.server";
 import type { CustomerPlan } from "../../../db/schema";
 import type { Db } from "~/utils/db.server";
 
@@ -51,9 +57,40 @@ import type { Db } from "~/utils/db.server";
  *    who phoned late credits the late ones nothing, as a late skip);
  *  - the visits not made since the last invoice settled its days and not credited yet: skips with
  *    notice, pauses, the business's own cancellations, weather misses, days held for payment.
+ * A plan change's adjustments not billed yet have no next invoice either (decision 120): one owed
+ * back (a downgrade's) joins the credit note as a line of its own; one owed (an upgrade's) is billed
+ * on a final invoice made with the cancellation, due that day, which the credit note pays first
+ * like anything else owed.
  * `cancellationCredit` is the one computation: the cancel page's preview calls it before, and the
  * cancellation inside its transaction with the plan locked, on the plan as it still is.
  */
+
+/** What a cancellation settles: its credit note's lines, and what a final invoice bills. */
+export type CancellationSettlement = {
+  visits: CreditedVisit[];
+  /** Unbilled plan-change adjustments owed back (negative): lines of the credit note. */
+  givenBack: UnbilledAdjustment[];
+  /** Unbilled plan-change adjustments owed (positive): lines of the final invoice. */
+  owed: UnbilledAdjustment[];
+  /** The credit note's amount: the visits' credits and the adjustments owed back. */
+  creditCents: number;
+  /** The final invoice's amount. */
+  finalCents: number;
+};
+
+function settlement(visits: CreditedVisit[], adjustments: readonly UnbilledAdjustment[]): CancellationSettlement {
+  const givenBack = adjustments.filter((adjustment) => adjustment.amount_cents < 0);
+  const owed = adjustments.filter((adjustment) => adjustment.amount_cents > 0);
+  return {
+    visits,
+    givenBack,
+    owed,
+    creditCents:
+      visits.reduce((sum, visit) => sum + visit.amountCents, 0) -
+      givenBack.reduce((sum, adjustment) => sum + adjustment.amount_cents, 0),
+    finalCents: owed.reduce((sum, adjustment) => sum + adjustment.amount_cents, 0),
+  };
+}
 
 /** What billing the credit needs: the owner's rules and the prices (by default Sanity's). */
 export type CancellationBilling = {
@@ -76,9 +113,10 @@ export async function cancellationCredit(
     billing: CancellationBilling;
     planRules: PlanRules;
   },
-): Promise<CreditedVisit[]> {
+): Promise<CancellationSettlement> {
   const { plan, end, now, billing } = input;
-  if (plan.status === "cancelled") return [];
+  if (plan.status === "cancelled") return settlement([], []);
+  const adjustments = await listUnbilledAdjustments(db, [plan.id]);
   const billingDay = billing.rules.billingDay;
   const lastInvoiced = await lastInvoicedMonthOfPlan(db, plan.id);
   // The days the plan's next invoice would have settled start where the last one's ended.
@@ -131,7 +169,7 @@ export async function cancellationCredit(
     if (startsAt < end.notBefore) continue;
     candidates.push({ visitId: null, slot, cause: "plan_cancelled", startsAt, changedAt: now });
   }
-  if (candidates.length === 0) return [];
+  if (candidates.length === 0) return settlement([], adjustments);
 
   const fromMonth = monthOf([...candidates.map((c) => c.slot)].sort()[0]);
   const [months, changes]: [MonthBilling[], Awaited<ReturnType<typeof listPlanChanges>>] = await Promise.all([
@@ -144,7 +182,7 @@ export async function cancellationCredit(
   const price =
     priceForMonth(plan, currentPeriod(businessToday(now), billingDay)) ??
     cataloguePrice(card, plan.dog_count, billing.addOns);
-  return creditVisits(plan, candidates, {
+  const visitCredits = creditVisits(plan, candidates, {
     noticeHours: billing.rules.changeNoticeHours,
     creditSkips: billing.rules.creditSkippedVisits,
     monthBilled: monthBilledFrom(new Map(months.map((month) => [month.month, { ...month }])), plan, {
@@ -155,6 +193,7 @@ export async function cancellationCredit(
     // A month a plan change touched: the terms in force on the visit's day (decision 117).
     termsOn: termsOnFrom(changes, plan),
   });
+  return settlement(visitCredits, adjustments);
 }
 
 /** What the cancel page says comes back, and how (decision 115). */
@@ -164,6 +203,8 @@ export type CancellationPreview = {
   visits: number;
   /** What the customer owes now, formatted, which the credit pays first; null when nothing. */
   pays: string | null;
+  /** A final invoice for a plan change not billed yet (decision 120), formatted; null when none. */
+  bills: string | null;
 };
 
 /** The credit a cancellation made now would give: the same computation as the cancellation's. */
@@ -180,21 +221,26 @@ export async function previewCancellationCredit(
 ): Promise<CancellationPreview> {
   const plan = await findPlanById(input.planId, db);
   if (!plan || plan.customer_id !== input.customerId || plan.status === "cancelled")
-    return { amount: null, visits: 0, pays: null };
+    return { amount: null, visits: 0, pays: null, bills: null };
   const planRules = input.rules ?? (await getSiteSettings()).planRules;
   const billing = input.billing ?? (await defaultBilling());
   const end = await cancellationEnd(db, plan, input.actor, planRules, input.now);
-  const credited = await cancellationCredit(db, { plan, end, now: input.now, billing, planRules });
-  const cents = credited.reduce((sum, visit) => sum + visit.amountCents, 0);
-  if (cents === 0) return { amount: null, visits: 0, pays: null };
-  const owed = (await listOpenInvoicesOwing(db, plan.customer_id, { lock: false })).reduce(
-    (sum, invoice) => sum + invoice.total_cents - invoice.paid_cents,
-    0,
-  );
+  const settled = await cancellationCredit(db, { plan, end, now: input.now, billing, planRules });
+  const cents = settled.creditCents;
+  const bills = settled.finalCents > 0 ? formatCents(settled.finalCents) : null;
+  if (cents === 0) return { amount: null, visits: 0, pays: null, bills };
+  // The final invoice is owed too once made: the credit pays it as it pays the rest.
+  const owed =
+    settled.finalCents +
+    (await listOpenInvoicesOwing(db, plan.customer_id, { lock: false })).reduce(
+      (sum, invoice) => sum + invoice.total_cents - invoice.paid_cents,
+      0,
+    );
   return {
     amount: formatCents(cents),
-    visits: credited.length,
+    visits: settled.visits.length,
     pays: owed > 0 ? formatCents(Math.min(owed, cents)) : null,
+    bills,
   };
 }
 
@@ -214,27 +260,37 @@ export async function cancelPlanWithCredit(db: Db, input: PlanActionInput & { bi
       await listOpenInvoicesOwing(trx, input.customerId);
     },
     onCancel: async (trx, current, end) => {
-      const visits = await cancellationCredit(trx, { plan: current, end, now: input.now, billing, planRules });
-      if (visits.length === 0) return null;
+      const settled = await cancellationCredit(trx, { plan: current, end, now: input.now, billing, planRules });
+      const { visits, givenBack } = settled;
+      if (settled.creditCents === 0 && settled.finalCents === 0) return null;
       return async (trx2) => {
-        const cents = visits.reduce((sum, visit) => sum + visit.amountCents, 0);
+        const today = businessToday(input.now);
+        const finalInvoice =
+          settled.finalCents > 0 ? await billFinalInvoice(trx2, current, settled, billing, input.now) : null;
+        const billedWords = finalInvoice
+          ? `Final invoice ${finalInvoice.number} bills ${formatCents(finalInvoice.total_cents)} for the plan change.`
+          : "";
+        const cents = settled.creditCents;
+        if (cents === 0) return billedWords;
+        const parts = [
+          visits.length > 0 ? `${visits.length} visit${visits.length === 1 ? "" : "s"} credited` : null,
+          givenBack.length > 0 ? "the plan change's credit" : null,
+        ].filter(Boolean);
         const note = await insertCreditNote(trx2, {
           customerId: current.customer_id,
           invoiceId: null,
           reason: "cancellation",
           paidOut: "credit",
           amountCents: cents,
-          issuedOn: businessToday(input.now),
-          description: `${current.catalogue_plan_name} cancelled with notice: ${visits.length} visit${visits.length === 1 ? "" : "s"} credited`,
+          issuedOn: today,
+          description: `${current.catalogue_plan_name} cancelled with notice: ${parts.join(" and ")}`,
           refundId: null,
           idempotencyKey: `cancellation:${current.id}`,
         });
-        if (!note) return null;
+        if (!note) return billedWords || null;
         creditCents = cents;
-        await insertCreditNoteLines(
-          trx2,
-          note.id,
-          visits.map((visit) => ({
+        await insertCreditNoteLines(trx2, note.id, [
+          ...visits.map((visit) => ({
             planId: current.id,
             month: visit.month,
             slot: visit.slot,
@@ -242,17 +298,73 @@ export async function cancelPlanWithCredit(db: Db, input: PlanActionInput & { bi
             description: visit.description,
             amountCents: visit.amountCents,
           })),
-        );
+          // A downgrade's money back: the adjustment itself, given back once (decision 120).
+          ...givenBack.map((adjustment) => ({
+            planId: current.id,
+            month: adjustment.month,
+            slot: adjustment.month,
+            visitId: null,
+            description: adjustment.description,
+            amountCents: -adjustment.amount_cents,
+            adjustmentId: adjustment.id,
+          })),
+        ]);
         const applied = await applyCreditOnFile(trx2, [current.customer_id], input.now);
         credited = applied.credited;
         const left = (await creditsOnFile(trx2, [current.customer_id])).get(current.customer_id) ?? 0;
-        return left > 0
-          ? `${formatCents(cents)} comes back to you (credit note ${note.number}): ${formatCents(left)} is kept as credit on file.`
-          : `${formatCents(cents)} comes back to you (credit note ${note.number}): it paid what you owed.`;
+        const back =
+          left > 0
+            ? `${formatCents(cents)} comes back to you (credit note ${note.number}): ${formatCents(left)} is kept as credit on file.`
+            : `${formatCents(cents)} comes back to you (credit note ${note.number}): it paid what you owed.`;
+        return [billedWords, back].filter(Boolean).join(" ");
       };
     },
   });
   // Committed: an invoice the credit paid loses its open "Pay now" page (decision 111).
   await expireStaleCheckoutsOf(db, credited, input.now);
   return { plan, creditCents };
+}
+
+/**
+ * The final invoice of a cancelled plan (decision 120): the plan change's adjustments it still
+ * owes, which no next invoice will carry. Plan-less (the plan's month may have its invoice
+ * already), issued and due on the cancellation's day, and the adjustments marked billed on it.
+ */
+async function billFinalInvoice(
+  trx: Db,
+  plan: CustomerPlan,
+  settled: CancellationSettlement,
+  billing: CancellationBilling,
+  now: Date,
+) {
+  const today = businessToday(now);
+  const [invoice] = await insertInvoices(
+    trx,
+    [
+      {
+        customerId: plan.customer_id,
+        planId: null,
+        lines: settled.owed.map((adjustment) => ({
+          kind: "plan_change" as const,
+          description: adjustment.description,
+          visitId: null,
+          amountCents: adjustment.amount_cents,
+          adjustmentId: adjustment.id,
+        })),
+      },
+    ],
+    {
+      period: monthOf(today),
+      issuedOn: today,
+      dueOn: today,
+      footer: billing.rules.invoiceFooter || null,
+      issuedAt: now,
+    },
+  );
+  if (!invoice) return null;
+  await markAdjustmentsBilled(
+    trx,
+    settled.owed.map((adjustment) => ({ adjustmentId: adjustment.id, invoiceId: invoice.id })),
+  );
+  return invoice;
 }

@@ -8,6 +8,7 @@ export const CREDIT_NOTE_REASON_LABELS: Record<CreditNoteReason, string> = {
   weather: "Visits missed for weather",
   plan_hold: "Service on hold",
   goodwill: "Goodwill credit",
+  invoice_void: "Credits of a voided invoice",
 };
 
 /** How a credit note's money came back: paid out as a refund, or kept as credit on file. */

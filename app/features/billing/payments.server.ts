@@ -6,6 +6,7 @@ import { invoiceNumber } from "../../../db/enums";
 import { applyCreditOnFile } from "./customer-credit.server";
 import { paymentParts } from "./payment-parts";
 import { expireStaleCheckoutsOf } from "./stripe-checkout-expiry.server";
+import { giveBackVoidedCredits } from "./void-credits.server";
 import {
   addInvoiceRefunded,
   addPaymentRefunded,
@@ -159,8 +160,10 @@ export async function voidInvoice(db: Db, input: { invoiceId: string; now: Date 
     await setInvoiceVoid(trx, invoice.id, input.now);
     // Nothing is owed any more: a plan held for it resumes (docs/decisions/104).
     await afterInvoiceSettled(trx, { invoiceId: invoice.id, now: input.now });
+    // What it credited comes back as a credit note (decision 120): a void never takes it away.
+    const givenBack = await giveBackVoidedCredits(trx, invoice, input.now);
     // Credit on file that paid part of it is the customer's again, for what else is owed.
-    if (invoice.credit_applied_cents === 0) return [];
+    if (invoice.credit_applied_cents === 0 && givenBack === 0) return [];
     return (await applyCreditOnFile(trx, [invoice.customer_id], input.now)).credited;
   });
   await expireStaleCheckoutsOf(db, credited, input.now);
@@ -398,6 +401,7 @@ export async function reissueInvoice(db: Db, input: { invoiceId: string; now: Da
     const today = businessToday(input.now);
     const year = Number(today.slice(0, 4));
     const number = invoiceNumber(year, await allocateInvoiceNumber(trx, year));
+    // The credits a void gave back (decision 120) are not carried again: the note stands.
     const created = await insertReissue(trx, invoice, { number, issuedOn: today, issuedAt: input.now });
     await applyCreditOnFile(trx, [invoice.customer_id], input.now);
     return created.id;

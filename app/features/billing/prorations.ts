@@ -81,3 +81,83 @@ export function monthsTouched(today: string, fromDay: string, lastBilled: string
 
 const maxDay = (...days: string[]) => days.reduce((a, b) => (a > b ? a : b));
 const minDay = (...days: string[]) => days.reduce((a, b) => (a < b ? a : b));
+
+/** A change as a month's history keeps it: the day it applies from, the terms before it, its rule. */
+export type PastChange = { fromDay: string; old: Terms; rule: ProrationRule };
+
+/**
+ * What a month costs under a history of changes (oldest first) ending in `latest` terms: each run
+ * of days under one set of terms is its terms' share of the month, prorated by the rule of the
+ * change that ends it within the month (else of the change that starts it), each rounded once.
+ * A later change decides the days from its own day on, whatever came before. Days before the
+ * plan's start count for none.
+ */
+export function monthUnderChanges(
+  month: string,
+  startDate: string,
+  history: readonly PastChange[],
+  latest: Terms,
+): number {
+  const last = lastDayOf(month);
+  const first = maxDay(startDate, month);
+  if (first > last) return 0;
+  // Which change (index) sets each day's terms; -1: the terms before any change.
+  const setter = (day: string) => {
+    let found = -1;
+    history.forEach((change, i) => {
+      if (change.fromDay <= day) found = i;
+    });
+    return found;
+  };
+  // The terms a change set are those the next change found (its old ones), the last's the latest.
+  const termsOf = (index: number): Terms => (index + 1 < history.length ? history[index + 1].old : latest);
+  let cents = 0;
+  let runStart = first;
+  let runSetter = setter(first);
+  for (let day = first; day <= last; day = addDays(day, 1)) {
+    const next = day === last ? null : addDays(day, 1);
+    const nextSetter = next === null ? null : setter(next);
+    if (nextSetter === runSetter) continue;
+    const ender = nextSetter === null ? null : history[nextSetter];
+    const starter = runSetter >= 0 && history[runSetter].fromDay >= month ? history[runSetter] : null;
+    const rule = ender?.rule ?? starter?.rule ?? "slots";
+    cents += shareOfMonth(termsOf(runSetter), month, runStart, day, rule);
+    if (next !== null) {
+      runStart = next;
+      runSetter = nextSetter!;
+    }
+  }
+  return cents;
+}
+
+/**
+ * The adjustments a change makes each month owe, as differences of cumulative rounded totals
+ * (decision 120): after every change a month has cost, with its adjustments, exactly what its
+ * history's runs of days cost at each terms' price (monthUnderChanges), so two changes in a month
+ * never drift by a cent each. A month billed already was billed as the history before the change
+ * priced it; a month still to be billed will be billed at the latest terms by the visits from the
+ * plan's start, so its adjustments make up the difference to its history.
+ */
+export function cumulativeAdjustments(input: {
+  history: readonly PastChange[];
+  /** The terms before this change; their price per month is the month's oldMonthlyCents. */
+  currentWeekdays: readonly number[];
+  next: Terms;
+  startDate: string;
+  fromDay: string;
+  rule: ProrationRule;
+  months: readonly MonthToAdjust[];
+}): { month: string; amountCents: number }[] {
+  const adjustments: { month: string; amountCents: number }[] = [];
+  for (const { month, billed, oldMonthlyCents } of input.months) {
+    const current: Terms = { weekdays: input.currentWeekdays, monthlyCents: oldMonthlyCents };
+    const history = input.history;
+    const before = monthUnderChanges(month, input.startDate, history, current);
+    const withChange = [...history, { fromDay: input.fromDay, old: current, rule: input.rule }];
+    const after = monthUnderChanges(month, input.startDate, withChange, input.next);
+    const planned = (terms: Terms) => shareOfMonth(terms, month, input.startDate, lastDayOf(month), "slots");
+    const amountCents = billed ? after - before : after - planned(input.next) - (before - planned(current));
+    if (amountCents !== 0) adjustments.push({ month, amountCents });
+  }
+  return adjustments;
+}

@@ -278,6 +278,11 @@ function CancelConfirmation({
           ? `${credit.amount} back as credit on file (a credit note${credit.pays ? `; it first pays the ${credit.pays} owed` : ""}). Refund it to the card from a payment if the customer asks.`
           : "Nothing paid for is left to give back."}
       </p>
+      {credit?.bills ? (
+        <p className="mt-2" data-testid="cancel-final-invoice">
+          A final invoice of {credit.bills} bills the plan change not yet billed (made with the cancellation).
+        </p>
+      ) : null}
       <div className="mt-4 flex flex-wrap items-center gap-3">
         <Form method="post" action={`${path}#plan`}>
           <input type="hidden" name="intent" value="cancel-plan" />

@@ -115,13 +115,27 @@ function Confirmation({
  * own function, so the page and the credit note agree to the cent.
  */
 function CancelCredit({ credit }: { credit: YourPlanData["cancelCredit"] }) {
+  // A plan change not billed yet is billed on a final invoice with the cancellation (decision 120).
+  const bills = credit?.bills ? (
+    <p className="mt-2" data-testid="cancel-final-invoice">
+      Your plan change not yet billed comes to {credit.bills}: a final invoice for it is made when you cancel.
+    </p>
+  ) : null;
   if (!credit?.amount) {
-    return <p className={`mt-2 ${mutedClass}`}>Nothing paid for is left to give back.</p>;
+    return (
+      <>
+        <p className={`mt-2 ${mutedClass}`}>Nothing paid for is left to give back.</p>
+        {bills}
+      </>
+    );
   }
   return (
-    <p className="mt-2 font-medium text-slate-900 dark:text-white" data-testid="cancel-credit">
-      {credit.amount} back as credit on file
-      {credit.pays ? `: it first pays the ${credit.pays} you owe.` : "."} Ask us to refund it to your card.
-    </p>
+    <>
+      {bills}
+      <p className="mt-2 font-medium text-slate-900 dark:text-white" data-testid="cancel-credit">
+        {credit.amount} back as credit on file
+        {credit.pays ? `: it first pays the ${credit.pays} you owe.` : "."} Ask us to refund it to your card.
+      </p>
+    </>
   );
 }

@@ -16,7 +16,7 @@ import {
 import { getAddOns, getCatalogue, getSiteSettings } from "~/content/content.server";
 import { currentPeriod } from "~/features/billing/billing-rules";
 import { cataloguePrice, priceForMonth, totalCents, type LockedPrice } from "~/features/billing/plan-prices";
-import { changeAdjustments, monthsTouched, type ProrationRule } from "~/features/billing/prorations";
+import { cumulativeAdjustments, monthsTouched, type ProrationRule } from "~/features/billing/prorations";
 import type { PlanRules } from "~/content/types";
 import { enqueueEmail } from "~/features/outbox/outbox.server";
 import { addDays, businessToday, startOfBusinessDay } from "~/features/visits/visit-dates";
@@ -37,7 +37,12 @@ import {
   setPlanVisit,
   type PlanVisitRow,
 } from "~/models/plan-visit.server";
-import { insertPlanAdjustments, insertPlanChange, listBilledMonths } from "~/models/plan-adjustment.server";
+import {
+  insertPlanAdjustments,
+  insertPlanChange,
+  listBilledMonths,
+  listPlanChangeHistory,
+} from "~/models/plan-adjustment.server";
 import { recordVisitEvent } from "~/models/visit.server";
 import { formatBusinessDate } from "~/utils/business-time";
 import type { Db } from "~/utils/db.server";
@@ -478,11 +483,22 @@ async function prorateChange(
     name: string;
   },
 ) {
+  const rule: ProrationRule = change.fromDate === change.today ? "slots" : "days";
+  // The month's history before this change: its adjustment is the difference it makes to it.
+  const history = (await listPlanChangeHistory(trx, current.id)).map((past) => ({
+    fromDay: past.from_day,
+    old: {
+      weekdays: past.old_weekdays,
+      monthlyCents: past.old_monthly_cents ?? priceOrNull(current, monthOfDay(past.from_day)) ?? 0,
+    },
+    rule: (past.by_days ? "days" : "slots") as ProrationRule,
+  }));
   const changeId = await insertPlanChange(trx, {
     planId: current.id,
     fromDay: change.fromDate,
     oldWeekdays: current.weekdays,
     oldMonthlyCents: priceOrNull(current, monthOfDay(change.fromDate)),
+    byDays: rule === "days",
   });
   const firstMonth = monthOfDay(change.today < change.fromDate ? change.today : change.fromDate);
   const billed = new Set(await listBilledMonths(trx, current.id, firstMonth));
@@ -497,9 +513,9 @@ async function prorateChange(
   });
   const nextMonthly = change.price ? totalCents(change.price) : priceOrNull(current, monthOfDay(change.fromDate));
   if (nextMonthly === null) return;
-  const rule: ProrationRule = change.fromDate === change.today ? "slots" : "days";
-  const adjustments = changeAdjustments({
-    oldWeekdays: current.weekdays,
+  const adjustments = cumulativeAdjustments({
+    history,
+    currentWeekdays: current.weekdays,
     next: { weekdays: change.weekdays, monthlyCents: nextMonthly },
     startDate: current.start_date,
     fromDay: change.fromDate,

@@ -9,6 +9,8 @@ import {
   type ScheduleRules,
 } from "./plan-schedule";
 import { CLOSED_DAY_CANCELLED_DETAIL } from "./plan-constants";
+import { creditVisitsOfEndedPlans } from "~/features/billing/ended-plan-credits.server";
+import { expireStaleCheckoutsOf } from "~/features/billing/stripe-checkout-expiry.server";
 import { getSiteSettings } from "~/content/content.server";
 import type { PlanRules } from "~/content/types";
 import { addDays, businessToday, startOfBusinessDay } from "~/features/visits/visit-dates";
@@ -240,6 +242,7 @@ async function moveOffClosedDays(conn: Db, run: Run, counts: Counts) {
         if (startsAt) moves.push({ id: visit.id, from: visit.service_date, to: startsAt });
         else stranded.push(visit.id);
       }
+      const credited: string[] = [];
       await conn.transaction().execute(async (trx) => {
         const moved = new Set(await moveManagedVisits(trx, moves));
         await recordVisitEvents(
@@ -265,9 +268,12 @@ async function moveOffClosedDays(conn: Db, run: Run, counts: Counts) {
             detail: `${why}, ${CLOSED_DAY_CANCELLED_DETAIL}`,
           })),
         );
+        // A visit of a plan cancelled already has no next invoice: its credit comes at once (decision 120).
+        credited.push(...(await creditVisitsOfEndedPlans(trx, cancelled, run.now)));
         counts.moved += moved.size;
         counts.cancelled += cancelled.length;
       });
+      await expireStaleCheckoutsOf(conn, credited, run.now);
     }
   }
 }

@@ -1,6 +1,8 @@
 import { visitCompletedEmail, visitMissedEmail, type VisitEmailContext } from "./visit-emails.server";
 import { isAllowed, VISIT_ACTIONS } from "./visit-transitions";
 import { getSiteSettings } from "~/content/content.server";
+import { creditVisitsOfEndedPlans } from "~/features/billing/ended-plan-credits.server";
+import { expireStaleCheckoutsOf } from "~/features/billing/stripe-checkout-expiry.server";
 import { LEFT_PLAN_DETAIL } from "~/features/plans/plan-constants";
 import { enqueueEmail, wakeOutboxWorker } from "~/features/outbox/outbox.server";
 import { listMediaForVisit } from "~/models/visit-media.server";
@@ -56,6 +58,7 @@ export async function applyVisitAction(
   if (!isAllowed(input.action, current.status)) return { kind: "not-allowed" };
   const context = input.action === "complete" || input.action === "miss" ? await emailContext() : null;
 
+  let creditedInvoices: string[] = [];
   const result = await db.transaction().execute(async (trx): Promise<VisitActionResult> => {
     if (input.action === "return-visit") {
       // Still missed (another admin may have acted since the page was read)?
@@ -125,8 +128,14 @@ export async function applyVisitAction(
     if (context && (input.action === "complete" || input.action === "miss")) {
       await queueVisitEmail(trx, updated, current.customer_email, input.action, context, actorId);
     }
+    // A visit we do not make after its plan was cancelled has no next invoice to credit it:
+    // a credit note at once (decision 120); nothing for a plan still open or a visit credited.
+    if (updated.plan_id && (input.action === "cancel" || (input.action === "miss" && input.reason === "weather"))) {
+      creditedInvoices = await creditVisitsOfEndedPlans(trx, [updated.id], now);
+    }
     return { kind: "done", visit: updated };
   });
+  if (creditedInvoices.length > 0) await expireStaleCheckoutsOf(db, creditedInvoices, now);
 
   if (result.kind === "done") {
     log.info("visit.changed", { visitId, action: input.action, actorId, status: result.visit.status });
