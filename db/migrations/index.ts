@@ -27,6 +27,7 @@ import * as creditNoteLines from "./0028-credit-note-lines";
 import * as pricesOnPlans from "./0029-prices-on-plans";
 import * as disputesLost from "./0030-disputes-lost";
 import * as plansByCataloguePlan from "./0031-plans-by-catalogue-plan";
+import * as staffRoles from "./0034-staff-roles";
 
 /**
  * Every migration, in order. A static map (not a folder scan) so that the same list works in
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   "0029-prices-on-plans": pricesOnPlans,
   "0030-disputes-lost": disputesLost,
   "0031-plans-by-catalogue-plan": plansByCataloguePlan,
+  "0034-staff-roles": staffRoles,
 };
