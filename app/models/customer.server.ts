@@ -120,7 +120,7 @@ async function walkMatches(db: Db, options: SearchOptions, pattern: string, boun
  * with the number of matches, not with how deep in the order they sit.
  */
 async function sortedMatches(db: Db, options: SearchOptions, pattern: string) {
-  const conditions = [sql`not exists (select 1 from user_roles r where r.user_id = m.id and r.role = 'admin')`];
+  const conditions = [sql`not exists (select 1 from user_roles r where r.user_id = m.id)`];
   if (options.withoutPlan) conditions.push(sql`not m.has_open_plan`);
   if (options.after) conditions.push(sql`m.email_order > ${cursorEmail(options.after)}`);
   const page = sql<string>`select m.id from (
