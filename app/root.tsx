@@ -34,7 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return json(
     {
       shell,
-      user: user ? { email: user.email, isAdmin: user.isAdmin } : null,
+      user: user ? { email: user.email, isAdmin: user.isStaff } : null,
       toast,
       preview: isPreviewing(),
       toastScript: browserScriptUrl("static-toast"),

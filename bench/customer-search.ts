@@ -52,7 +52,7 @@ async function seed(db: Kysely<Database>, customers: number) {
   const admin = await sql<{
     id: string;
   }>`insert into users (email) values ('admin@bench.example.org') returning id`.execute(db);
-  await sql`insert into user_roles (user_id, role) values (${admin.rows[0].id}, 'admin')`.execute(db);
+  await sql`insert into user_roles (user_id, role) values (${admin.rows[0].id}, 'owner')`.execute(db);
   await sql`vacuum analyze`.execute(db);
   return (Date.now() - started) / 1000;
 }

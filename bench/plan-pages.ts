@@ -66,7 +66,7 @@ async function seed(db: Kysely<Database>, customers: number) {
   const admin = await sql<{ id: string }>`insert into users (email, email_verified_at)
     values ('admin@bench.example.org', now()) returning id`.execute(db);
   const adminId = admin.rows[0].id;
-  await sql`insert into user_roles (user_id, role) values (${adminId}, 'admin')`.execute(db);
+  await sql`insert into user_roles (user_id, role) values (${adminId}, 'owner')`.execute(db);
   await sql`insert into user_totp (user_id, secret, enabled_at) values (${adminId}, 'JBSWY3DPEHPK3PXP', now())`.execute(
     db,
   );

@@ -104,7 +104,7 @@ async function seed(db: Kysely<any>) {
     from bench_customers c where c.n <= ${STOPS_TODAY}`.execute(db);
   const admin = await sql<{ id: string }>`insert into users (email, email_verified_at)
     values ('admin@bench.example.org', now()) returning id`.execute(db);
-  await sql`insert into user_roles (user_id, role) values (${admin.rows[0].id}, 'admin')`.execute(db);
+  await sql`insert into user_roles (user_id, role) values (${admin.rows[0].id}, 'owner')`.execute(db);
   await sql`insert into user_totp (user_id, secret, enabled_at) values (${admin.rows[0].id}, 'JBSWY3DPEHPK3PXP', now())`.execute(
     db,
   );

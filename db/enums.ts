@@ -9,7 +9,8 @@
  */
 
 // Accounts
-export const ROLES = ["admin"] as const;
+// Staff roles (decision 123, migration 0034); a user without one is a customer.
+export const ROLES = ["owner", "office", "technician"] as const;
 export type Role = (typeof ROLES)[number];
 
 export const OAUTH_PROVIDERS = ["google", "facebook"] as const;

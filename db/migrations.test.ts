@@ -82,7 +82,7 @@ describe("migrations", () => {
     await expect(
       database.db
         .insertInto("user_roles")
-        .values({ user_id: user.id, role: "owner" as never })
+        .values({ user_id: user.id, role: "admin" as never })
         .execute(),
     ).rejects.toThrow(/check/i);
     await expect(

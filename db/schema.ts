@@ -47,6 +47,8 @@ export interface UsersTable {
    * customer_plans, migration 0010), never written by the app. Serves the "No plan" filter.
    */
   has_open_plan: ColumnType<boolean, never, never>;
+  /** A staff account the owner deactivated (decision 123): it cannot sign in, its sessions end. */
+  deactivated_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface ProfilesTable {
@@ -101,6 +103,8 @@ export interface ServicesTable {
   plan_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** The plan's service day this visit stands for ("YYYY-MM-DD"); unique per plan. */
   plan_slot: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The staff member who works this visit (decision 123); null: nobody yet. */
+  assigned_to: ColumnType<string | null, string | null | undefined, string | null>;
   /** When an admin changed it by hand: from then on it no longer follows its plan. */
   plan_left_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** When the admin pressed "On my way" (migration 0013); once per visit. */

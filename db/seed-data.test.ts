@@ -55,7 +55,7 @@ it("seeds the documented admin and customer, with their passwords and the admin'
     expect(await verifyPassword(DEV_ACCOUNTS.customer.password, user.password_hash)).toBe(true);
   }
   const roles = await database.db.selectFrom("user_roles").selectAll().execute();
-  expect(roles).toEqual([expect.objectContaining({ user_id: admin.id, role: "admin" })]);
+  expect(roles).toEqual([expect.objectContaining({ user_id: admin.id, role: "owner" })]);
   const totp = await database.db.selectFrom("user_totp").selectAll().execute();
   expect(totp).toEqual([expect.objectContaining({ user_id: admin.id, secret: DEV_ADMIN_TOTP_SECRET })]);
   expect(totp[0].enabled_at).toBeInstanceOf(Date);

@@ -213,7 +213,7 @@ export async function seedDevelopmentData(db: Kysely<Database>, options: SeedOpt
 
   await db.transaction().execute(async (trx) => {
     const admin = await insertUser(trx, DEV_ACCOUNTS.admin);
-    await trx.insertInto("user_roles").values({ user_id: admin, role: "admin" }).execute();
+    await trx.insertInto("user_roles").values({ user_id: admin, role: "owner" }).execute();
     // Admins must use two-step sign-in; the development admin's secret is a published constant.
     await trx
       .insertInto("user_totp")

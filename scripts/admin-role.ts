@@ -1,4 +1,5 @@
 // `npm run admin:grant -- someone@example.com` / `npm run admin:revoke -- someone@example.com`
+// grant makes an owner (decision 123: the admin of old); revoke takes any staff role away.
 import { connect } from "../db/connection";
 import { migrateToLatest } from "../db/migrator";
 import { databaseOptionsFromEnv } from "../db/options";
@@ -24,8 +25,8 @@ try {
   } else if (command === "grant") {
     await handle.db
       .insertInto("user_roles")
-      .values({ user_id: user.id, role: "admin" })
-      .onConflict((oc) => oc.columns(["user_id", "role"]).doNothing())
+      .values({ user_id: user.id, role: "owner" })
+      .onConflict((oc) => oc.column("user_id").doUpdateSet({ role: "owner" }))
       .execute();
     const twoStep = await handle.db
       .selectFrom("user_totp")
@@ -33,16 +34,16 @@ try {
       .where("user_id", "=", user.id)
       .where("enabled_at", "is not", null)
       .executeTakeFirst();
-    console.log(`${user.email} is now an admin.`);
+    console.log(`${user.email} is now an owner.`);
     if (!twoStep) {
       console.log(
-        "Admins must use two-step sign-in: after signing in they are sent to /account/security and cannot open " +
-          "any admin page until they turn it on there.",
+        "Staff must use two-step sign-in: after signing in they are sent to /account/security and cannot open " +
+          "any staff page until they turn it on there.",
       );
     }
   } else {
-    await handle.db.deleteFrom("user_roles").where("user_id", "=", user.id).where("role", "=", "admin").execute();
-    console.log(`${user.email} is no longer an admin.`);
+    await handle.db.deleteFrom("user_roles").where("user_id", "=", user.id).execute();
+    console.log(`${user.email} is no longer staff.`);
   }
 } finally {
   await handle.close();

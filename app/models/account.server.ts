@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { OAuthProvider } from "../../db/schema";
-import { hasAdminRole } from "./user-roles.server";
+import { hasStaffRole } from "./user-roles.server";
 import { getDb, type Db } from "~/utils/db.server";
 
 /** E-mail addresses are stored as typed (trimmed) and compared case-insensitively. */
@@ -163,12 +163,12 @@ export async function deleteSessionsOfUser(userId: string, keepSessionId: string
 
 /**
  * The account with this address (any case), locked in the caller's transaction, and whether it
- * is an admin's: what a quote's conversion checks before it adds a plan to it.
+ * is a staff member's: what a quote's conversion checks before it adds a plan to it.
  */
 export async function lockAccountByEmail(db: Db, email: string) {
   return db
     .selectFrom("users")
-    .select((eb) => ["users.id", hasAdminRole(eb).as("is_admin")])
+    .select((eb) => ["users.id", hasStaffRole(eb).as("is_staff")])
     .where(byEmail(email))
     .forUpdate()
     .executeTakeFirst();

@@ -1,7 +1,7 @@
 import { sql, type Selectable } from "kysely";
 import type { BookingProvider, BookingStatus, BookingsTable } from "../../db/schema";
 import { getDb, type Db } from "~/utils/db.server";
-import { isNotAdmin } from "./user-roles.server";
+import { isNotStaff } from "./user-roles.server";
 import { isUuid } from "~/utils/uuid";
 
 export type Booking = Selectable<BookingsTable>;
@@ -150,7 +150,7 @@ export async function findCustomerIdByEmail(email: string): Promise<string | nul
     .selectFrom("users")
     .select("users.id")
     .where(sql<string>`lower(users.email)`, "=", email.trim().toLowerCase())
-    .where(isNotAdmin)
+    .where(isNotStaff)
     .executeTakeFirst();
   return row?.id ?? null;
 }
@@ -171,7 +171,7 @@ export async function findCustomersByEmails(emails: string[]): Promise<EmailMatc
     .leftJoin("profiles", "profiles.user_id", "users.id")
     .select(["users.id", "users.email", "profiles.full_name", "users.email_verified_at"])
     .where(sql<string>`lower(users.email)`, "in", wanted)
-    .where(isNotAdmin)
+    .where(isNotStaff)
     .execute();
   return rows.map((row) => ({
     id: row.id,

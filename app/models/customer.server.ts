@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { getDb, type Db } from "~/utils/db.server";
-import { isNotAdmin } from "./user-roles.server";
+import { isNotStaff } from "./user-roles.server";
 import { isUuid } from "~/utils/uuid";
 
 export type CustomerRow = {
@@ -79,7 +79,7 @@ async function customersInOrder(db: Db, options: SearchOptions, ids: string[] | 
     .selectFrom("users")
     .leftJoin("profiles", "profiles.user_id", "users.id")
     .select(["users.id", "users.email", "profiles.full_name", "users.created_at", "users.email_verified_at"])
-    .where(isNotAdmin);
+    .where(isNotStaff);
   // The flag the database keeps (migration 0010), so that the filter walks its own partial
   // index in e-mail order however few customers are without a plan (decision 094).
   if (options.withoutPlan) query = query.where(sql<boolean>`not users.has_open_plan`);
@@ -102,7 +102,7 @@ async function walkMatches(db: Db, options: SearchOptions, pattern: string, boun
   let query = db
     .selectFrom("users")
     .select(["users.id", "users.email", fullName.as("full_name"), "users.created_at", "users.email_verified_at"])
-    .where(isNotAdmin)
+    .where(isNotStaff)
     .where((eb) => eb.or([eb(sql`lower(users.email)`, "like", pattern), eb(sql`lower(${fullName})`, "like", pattern)]));
   if (options.withoutPlan) query = query.where(sql<boolean>`not users.has_open_plan`);
   if (options.after) query = query.where(sql<string>`lower(users.email)`, ">", cursorEmail(options.after));
@@ -120,7 +120,7 @@ async function walkMatches(db: Db, options: SearchOptions, pattern: string, boun
  * with the number of matches, not with how deep in the order they sit.
  */
 async function sortedMatches(db: Db, options: SearchOptions, pattern: string) {
-  const conditions = [sql`not exists (select 1 from user_roles r where r.user_id = m.id and r.role = 'admin')`];
+  const conditions = [sql`not exists (select 1 from user_roles r where r.user_id = m.id)`];
   if (options.withoutPlan) conditions.push(sql`not m.has_open_plan`);
   if (options.after) conditions.push(sql`m.email_order > ${cursorEmail(options.after)}`);
   const page = sql<string>`select m.id from (
@@ -165,7 +165,7 @@ export async function getCustomer(id: string): Promise<CustomerRow | null> {
     .leftJoin("profiles", "profiles.user_id", "users.id")
     .select(["users.id", "users.email", "profiles.full_name", "users.created_at", "users.email_verified_at"])
     .where("users.id", "=", id)
-    .where(isNotAdmin)
+    .where(isNotStaff)
     .executeTakeFirst();
   return row ?? null;
 }

@@ -1,21 +1,27 @@
 import { getDb, type Db } from "~/utils/db.server";
 import { isUuid } from "~/utils/uuid";
-import { hasAdminRole, isNotAdmin } from "./user-roles.server";
+import type { Role } from "../../db/enums";
+import { isNotStaff, staffRoleOf } from "./user-roles.server";
 
 export type SessionUser = {
   id: string;
   email: string;
   fullName: string | null;
-  isAdmin: boolean;
+  /** owner, office or technician (decision 123); null for a customer. */
+  staffRole: Role | null;
+  /** Holds a staff role (whatever it allows: capabilities are app/features/staff's). */
+  isStaff: boolean;
+  /** Deactivated by the owner (decision 123): such an account is treated as signed out. */
+  deactivated: boolean;
   /** The address was proved (a link, a reset, or Google/Facebook). */
   emailVerified: boolean;
-  /** Two-step sign-in (TOTP) is on. Admins must have it to open admin pages. */
+  /** Two-step sign-in (TOTP) is on. Staff must have it to open staff pages. */
   twoStepEnabled: boolean;
   /** When two-step was turned on (null while off): a second step passed before it is worth nothing. */
   twoStepEnabledAt: Date | null;
 };
 
-/** The user with their profile name and whether they hold the admin role. */
+/** The user with their profile name and their staff role, if any. */
 export async function getSessionUserById(id: string): Promise<SessionUser | null> {
   const db = await getDb();
   const row = await db
@@ -25,7 +31,8 @@ export async function getSessionUserById(id: string): Promise<SessionUser | null
       "users.id",
       "users.email",
       "profiles.full_name",
-      hasAdminRole(eb).as("is_admin"),
+      staffRoleOf(eb).as("staff_role"),
+      "users.deactivated_at",
       "users.email_verified_at",
       eb
         .selectFrom("user_totp")
@@ -40,14 +47,16 @@ export async function getSessionUserById(id: string): Promise<SessionUser | null
     id: row.id,
     email: row.email,
     fullName: row.full_name,
-    isAdmin: Boolean(row.is_admin),
+    staffRole: row.staff_role ?? null,
+    isStaff: row.staff_role != null,
+    deactivated: row.deactivated_at !== null,
     emailVerified: row.email_verified_at !== null,
     twoStepEnabled: row.two_step_enabled_at != null,
     twoStepEnabledAt: row.two_step_enabled_at != null ? new Date(row.two_step_enabled_at) : null,
   };
 }
 
-/** Whether the id names a customer (a user without the admin role). */
+/** Whether the id names a customer (a user without a staff role). */
 export async function isCustomer(userId: string, handle?: Db): Promise<boolean> {
   if (!isUuid(userId)) return false;
   const db = handle ?? (await getDb());
@@ -55,7 +64,7 @@ export async function isCustomer(userId: string, handle?: Db): Promise<boolean> 
     .selectFrom("users")
     .select("users.id")
     .where("users.id", "=", userId)
-    .where(isNotAdmin)
+    .where(isNotStaff)
     .executeTakeFirst();
   return Boolean(row);
 }

@@ -42,12 +42,13 @@ export async function listRecentMediaForCustomer(
 }
 
 /**
- * One media row if `viewer` may see it: an admin, or the customer whose visit it belongs to.
- * Anyone else gets null, exactly as for an id that does not exist.
+ * One media row if `viewer` may see it: office or owner (`allVisits`), a technician for a visit
+ * assigned to them in their window (`assignedBetween`), or the customer whose visit it belongs
+ * to. Anyone else gets null, exactly as for an id that does not exist.
  */
 export async function getMediaForViewer(
   imageId: string,
-  viewer: { id: string; isAdmin: boolean },
+  viewer: { id: string; allVisits: boolean; assignedBetween?: { from: Date; to: Date } },
 ): Promise<VisitImage | null> {
   if (!isUuid(imageId)) return null;
   const db = await getDb();
@@ -56,7 +57,19 @@ export async function getMediaForViewer(
     .innerJoin("services", "services.id", "service_images.service_id")
     .selectAll("service_images")
     .where("service_images.id", "=", imageId);
-  if (!viewer.isAdmin) query = query.where("services.customer_id", "=", viewer.id);
+  const window = viewer.assignedBetween;
+  if (window) {
+    query = query.where((eb) =>
+      eb.or([
+        eb("services.customer_id", "=", viewer.id),
+        eb.and([
+          eb("services.assigned_to", "=", viewer.id),
+          eb("services.service_date", ">=", window.from),
+          eb("services.service_date", "<", window.to),
+        ]),
+      ]),
+    );
+  } else if (!viewer.allVisits) query = query.where("services.customer_id", "=", viewer.id);
   return (await query.executeTakeFirst()) ?? null;
 }
 

@@ -201,16 +201,19 @@ export type TodayRow = VisitListRow & {
 export async function listVisitsBetween(
   from: Date,
   to: Date,
-  options: { after?: string | null; limit: number },
+  options: { after?: string | null; limit: number; assignedTo?: string },
 ): Promise<TodayRow[]> {
   const anchor = options.after;
-  return visitPageBetween(await getDb(), from, to, options.limit, (query) =>
-    anchor
-      ? query.where(
+  const assignedTo = options.assignedTo;
+  return visitPageBetween(await getDb(), from, to, options.limit, (query) => {
+    // A technician's Today: only the visits assigned to them (decision 123).
+    const mine = assignedTo ? query.where("assigned_to", "=", assignedTo) : query;
+    return anchor
+      ? mine.where(
           sql<boolean>`(service_date, id) > (select a.service_date, a.id from services a where a.id = ${anchor})`,
         )
-      : query,
-  )
+      : mine;
+  })
     .leftJoin("customer_plans", "customer_plans.id", "services.plan_id")
     .select([
       "services.on_my_way_at",
@@ -234,6 +237,32 @@ export async function listVisitsBetween(
 }
 
 /** Whether a visit exists (a paging link may name one deleted since). */
+/** Whether the visit is assigned to this staff member and falls in [from, to) (decision 123). */
+export async function isVisitAssignedBetween(visitId: string, staffId: string, from: Date, to: Date) {
+  if (!isUuid(visitId)) return false;
+  const db = await getDb();
+  const row = await db
+    .selectFrom("services")
+    .select("id")
+    .where("id", "=", visitId)
+    .where("assigned_to", "=", staffId)
+    .where("service_date", ">=", from)
+    .where("service_date", "<", to)
+    .executeTakeFirst();
+  return Boolean(row);
+}
+
+/** Who works the visit (null: nobody yet), as the owner or office set it on its page. */
+export async function assignVisit(visitId: string, staffId: string | null) {
+  const db = await getDb();
+  const result = await db
+    .updateTable("services")
+    .set({ assigned_to: staffId, updated_at: new Date() })
+    .where("id", "=", visitId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 export async function visitExists(visitId: string): Promise<boolean> {
   if (!isUuid(visitId)) return false;
   const db = await getDb();

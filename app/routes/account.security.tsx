@@ -38,7 +38,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return json(
     {
       enabled: user.twoStepEnabled,
-      requiredForAdmin: user.isAdmin && !user.twoStepEnabled,
+      requiredForAdmin: user.isStaff && !user.twoStepEnabled,
       home: homeFor(user),
       recoveryCodesLeft: user.twoStepEnabled ? await countUnusedRecoveryCodes(user.id) : 0,
       setup: setup ? { secret: setup.secret, qrCode: setup.qrCodeDataUrl } : null,

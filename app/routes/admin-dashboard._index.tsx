@@ -4,7 +4,7 @@ import { json } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ActionToast } from "~/components/action-toast";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { requireAdmin } from "~/features/accounts/auth.server";
+import { requireStaff } from "~/features/staff/staff-access.server";
 import { mediaKindOf } from "~/features/media/visit-media.server";
 import { discardRequestBody, handleMediaUpload } from "~/features/media/upload-media.server";
 import { UploadTab } from "~/features/media/upload-tab";
@@ -22,7 +22,7 @@ import { privatePageMeta } from "~/utils/seo";
 // "Services & Uploads": create a visit, then upload its before/after media. The tab, the
 // current visit and the chosen customer all live in the URL.
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "visits");
   const url = new URL(request.url);
   const tab: AdminVisitsTab = url.searchParams.get("tab") === "upload" ? "upload" : "create";
   // The picker searches (at most 20 matches); it never lists every customer (docs/decisions/064).
@@ -71,7 +71,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // The upload forms post to /resources/media-upload; multipart posts here, from pages loaded
   // before that route existed, are still handled the same way.
   const upload = (request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data");
-  const admin = await requireAdmin(request, context).catch(async (refusal: unknown) => {
+  const admin = await requireStaff(request, context, "visits").catch(async (refusal: unknown) => {
     if (upload) await discardRequestBody(request);
     throw refusal;
   });

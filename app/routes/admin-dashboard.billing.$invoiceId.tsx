@@ -4,7 +4,7 @@ import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { ActionToast } from "~/components/action-toast";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { linkClass, tapLinkClass } from "~/components/ui-classes";
-import { requireAdmin } from "~/features/accounts/auth.server";
+import { requireStaff } from "~/features/staff/staff-access.server";
 import { handleInvoiceAction, loadAdminInvoice } from "~/features/billing/billing-pages.server";
 import { InvoiceDocument } from "~/features/billing/invoice-document";
 import {
@@ -21,14 +21,14 @@ import { readFormData } from "~/utils/form-data.server";
 // One invoice for an admin: its lines and payments, "Charge" the card on file (with Stripe),
 // "Record payment", "Refund", "Void" and "Mark uncollectible" (docs/decisions/102, 107).
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "billing");
   const data = await loadAdminInvoice(params.invoiceId ?? "");
   if (!data) throw new Response("Invoice not found", { status: 404 });
   return json(data, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requireStaff(request, context, "billing");
   const form = await readFormData(request);
   return handleInvoiceAction(form, { invoiceId: params.invoiceId ?? "", adminId: admin.id });
 }

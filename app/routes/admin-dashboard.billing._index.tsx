@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { inputClass, labelClass, secondaryButtonClass, tapLinkClass } from "~/components/ui-classes";
-import { requireAdmin } from "~/features/accounts/auth.server";
+import { requireStaff } from "~/features/staff/staff-access.server";
 import { loadBillingTab } from "~/features/billing/billing-pages.server";
 import { InvoiceStatusNav } from "~/features/billing/invoice-status-nav";
 import { InvoiceTable, type InvoiceTableColumn } from "~/features/billing/invoice-table";
@@ -15,7 +15,7 @@ import { STATIC_PAGE } from "~/utils/static-page";
 // Billing: the invoices of one status at a time (open first, overdue at the top), keyset-paged,
 // with the month's totals (docs/decisions/102).
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "billing");
   const [tab, failedPayments] = await Promise.all([loadBillingTab(new URL(request.url)), loadFailedPayments()]);
   return json({ ...tab, failedPayments }, { headers: { "Cache-Control": "private, no-store" } });
 }

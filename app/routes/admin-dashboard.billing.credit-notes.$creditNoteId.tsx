@@ -3,13 +3,13 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { linkClass, secondaryButtonClass, tapLinkClass } from "~/components/ui-classes";
-import { requireAdmin } from "~/features/accounts/auth.server";
+import { requireStaff } from "~/features/staff/staff-access.server";
 import { CreditNoteDocument } from "~/features/billing/credit-note-document";
 import { loadAdminCreditNote } from "~/features/billing/credit-notes.server";
 
 // One credit note for an admin, with its customer and invoice linked (docs/decisions/118).
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "billing");
   const note = await loadAdminCreditNote(params.creditNoteId ?? "");
   if (!note) throw new Response("Credit note not found", { status: 404 });
   return json({ note }, { headers: { "Cache-Control": "private, no-store" } });

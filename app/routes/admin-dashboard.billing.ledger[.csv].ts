@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireAdmin } from "~/features/accounts/auth.server";
+import { requireStaff } from "~/features/staff/staff-access.server";
 import { ledgerCsvStream, parseExportRange } from "~/features/billing/ledger-export.server";
 import { businessToday } from "~/features/visits/visit-dates";
 import { getDb } from "~/utils/db.server";
@@ -7,7 +7,7 @@ import { getDb } from "~/utils/db.server";
 // The accountant's export: the customer ledger of a date range as CSV, streamed (admins only;
 // docs/decisions/113). `?from=YYYY-MM-DD&to=YYYY-MM-DD`, both days included; by default this month.
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "billing");
   const range = parseExportRange(new URL(request.url), businessToday(new Date()));
   if ("error" in range) {
     return new Response(range.error, {

@@ -3,7 +3,7 @@ import { json } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ActionToast } from "~/components/action-toast";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { requireAdmin } from "~/features/accounts/auth.server";
+import { requireStaff } from "~/features/staff/staff-access.server";
 import { AdminBookingList, MoreLink } from "~/features/bookings/admin-booking-list";
 import { bookingsHref, type BookingFilter } from "~/features/bookings/admin-bookings-url";
 import { handleAdminBookingAction, loadAdminBookings } from "~/features/bookings/admin-bookings.server";
@@ -18,7 +18,7 @@ import { STATIC_PAGE } from "~/utils/static-page";
 export const handle = STATIC_PAGE;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "bookings");
   const data = await loadAdminBookings(new URL(request.url));
   return json(
     { ...data, script: browserScriptUrl("admin-bookings") },
@@ -27,7 +27,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requireStaff(request, context, "bookings");
   const url = new URL(request.url);
   // After a button, the admin stays on the same filter (and page).
   return handleAdminBookingAction(request, admin.id, `${url.pathname}${url.search}`);

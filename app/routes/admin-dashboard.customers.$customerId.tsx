@@ -4,7 +4,7 @@ import { Link, useActionData, useLoaderData, useNavigation, useSearchParams } fr
 import { ActionToast } from "~/components/action-toast";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { BookingStatusBadge, VisitStatusBadge } from "~/components/status-badge";
-import { requireAdmin } from "~/features/accounts/auth.server";
+import { requireStaff } from "~/features/staff/staff-access.server";
 import { customerBalanceLabel } from "~/features/billing/billing-pages.server";
 import {
   handleAdminPlanAction,
@@ -36,7 +36,7 @@ import { linkClass, tapLinkClass } from "~/components/ui-classes";
 const notFound = () => new Response("Customer not found", { status: 404 });
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "customers");
   const customer = await getCustomer(params.customerId ?? "");
   if (!customer) throw notFound();
   const [yard, visits, bookings, quotes, plan, billing] = await Promise.all([
@@ -92,7 +92,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 // The page's forms, told apart by `intent`: the Plan section's five, and the yard profile's
 // ("yard", or none: the form posted no intent before the Plan section came).
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requireStaff(request, context, "customers");
   const customer = await getCustomer(params.customerId ?? "");
   if (!customer) throw notFound();
   const form = await request

@@ -4,7 +4,7 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { CheckboxField, Field } from "~/components/forms";
 import { primaryButtonClass, tapLinkClass } from "~/components/ui-classes";
-import { requireAdmin } from "~/features/accounts/auth.server";
+import { requireStaff } from "~/features/staff/staff-access.server";
 import { customerListHref } from "~/features/customers/customer-list-url";
 import { loadCustomerList } from "~/features/customers/customer-list.server";
 import { NO_PLAN_FILTER } from "~/features/plans/plan-constants";
@@ -13,7 +13,7 @@ import { STATIC_PAGE } from "~/utils/static-page";
 // Customers: server-side search by name or e-mail (ILIKE, limited), the customers without a
 // plan, keyset-paged; each row with its plan.
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "customers");
   return json(await loadCustomerList(new URL(request.url)), { headers: { "Cache-Control": "private, no-store" } });
 }
 

@@ -13,7 +13,7 @@ import { getQuoteServiceOptions } from "~/content/content.server";
 import { getQuoteRequest } from "~/models/quote-request.server";
 import { changeQuoteStatus } from "~/features/quotes/quote-status.server";
 import { getQuoteEmailStatuses, type QuoteEmailStatus } from "~/features/quotes/quote-notifications.server";
-import { requireAdmin } from "~/features/accounts/auth.server";
+import { requireStaff } from "~/features/staff/staff-access.server";
 import { formatQuoteTime, QUOTE_STATUS_LABELS } from "~/features/quotes/quote-format";
 import { telHref } from "~/utils/tel";
 import { dogCountLabel, yardSizeLabel } from "~/features/quotes/quote-schema";
@@ -29,7 +29,7 @@ import {
 import { handleCreateCustomer, loadQuoteConversion } from "~/features/quotes/quote-to-customer.server";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "quotes");
   const quote = await getQuoteRequest(params.quoteId ?? "");
   if (!quote) throw new Response("Quote request not found", { status: 404 });
   const [options, emails, conversion] = await Promise.all([
@@ -78,7 +78,7 @@ type StatusActionData = { lastResult: SubmissionResult<string[]>; toast?: Action
 
 // The page's two forms, told apart by `intent`: "Create customer and plan", and the status (none).
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requireStaff(request, context, "quotes");
   const quoteId = params.quoteId ?? "";
   const formData = await readFormData(request);
   if (!(await getQuoteRequest(quoteId))) throw new Response("Quote request not found", { status: 404 });

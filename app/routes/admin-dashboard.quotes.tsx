@@ -11,7 +11,7 @@ import {
   QUOTE_COUNT_CAP,
   type QuotePageAnchor,
 } from "~/models/quote-request.server";
-import { requireAdmin } from "~/features/accounts/auth.server";
+import { requireStaff } from "~/features/staff/staff-access.server";
 import { listQuoteOwnerEmailStatuses } from "~/features/quotes/quote-notifications.server";
 import { formatQuoteTime, QUOTE_STATUS_LABELS } from "~/features/quotes/quote-format";
 import { dogCountLabel } from "~/features/quotes/quote-schema";
@@ -31,7 +31,7 @@ function anchorFrom(url: URL): QuotePageAnchor {
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "quotes");
   const url = new URL(request.url);
   const requested = url.searchParams.get("status") || null;
   const status = QUOTE_STATUSES.find((value) => value === requested);

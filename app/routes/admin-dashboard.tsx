@@ -1,28 +1,39 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { NavLink, Outlet } from "@remix-run/react";
+import { NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DashboardHeader } from "~/components/dashboard-header";
-import { requireAdmin } from "~/features/accounts/auth.server";
+import { roleAllows, type Capability } from "~/features/staff/capabilities";
+import { requireStaff } from "~/features/staff/staff-access.server";
 import { privatePageMeta } from "~/utils/seo";
 
 // The layout of every admin page: child routes (services, quote requests) render in <Outlet/>.
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAdmin(request, context);
-  return json(null, { headers: { "Cache-Control": "private, no-store" } });
+  const staff = await requireStaff(request, context, "staff-area");
+  // The tabs of the role's capabilities (decision 123): cosmetic, every page checks on its own.
+  const sections = SECTIONS.filter(
+    (section) =>
+      roleAllows(staff.staffRole, section.capability) &&
+      !(section.notWith && roleAllows(staff.staffRole, section.notWith)),
+  ).map(({ to, label, end }) => ({ to, label, end }));
+  return json({ sections }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 // One entry per admin section, in tab order; a new section is one more line.
-const SECTIONS: readonly { to: string; label: string; end: boolean }[] = [
-  { to: "/admin-dashboard", label: "Services & Uploads", end: true },
-  { to: "/admin-dashboard/visits", label: "Visits", end: false },
-  { to: "/admin-dashboard/bookings", label: "Bookings", end: false },
-  { to: "/admin-dashboard/customers", label: "Customers", end: false },
-  { to: "/admin-dashboard/quotes", label: "Quote Requests", end: false },
-  { to: "/admin-dashboard/billing", label: "Billing", end: false },
+// `notWith`: a tab that only a role without that capability needs (Today is in Visits otherwise).
+const SECTIONS: readonly { to: string; label: string; end: boolean; capability: Capability; notWith?: Capability }[] = [
+  { to: "/admin-dashboard", label: "Services & Uploads", end: true, capability: "visits" },
+  { to: "/admin-dashboard/visits", label: "Visits", end: false, capability: "visits" },
+  { to: "/admin-dashboard/visits/today", label: "Today", end: false, capability: "field", notWith: "visits" },
+  { to: "/admin-dashboard/bookings", label: "Bookings", end: false, capability: "bookings" },
+  { to: "/admin-dashboard/customers", label: "Customers", end: false, capability: "customers" },
+  { to: "/admin-dashboard/quotes", label: "Quote Requests", end: false, capability: "quotes" },
+  { to: "/admin-dashboard/billing", label: "Billing", end: false, capability: "billing" },
+  { to: "/admin-dashboard/staff", label: "Staff", end: false, capability: "staff" },
 ];
 
 export default function AdminDashboard() {
+  const { sections } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
       <DashboardHeader
@@ -32,7 +43,7 @@ export default function AdminDashboard() {
       />
       <nav aria-label="Admin sections" className="mt-6 border-b border-slate-300 dark:border-slate-600">
         <ul className="-mb-px flex flex-wrap gap-2">
-          {SECTIONS.map((section) => (
+          {sections.map((section) => (
             <li key={section.to}>
               <NavLink
                 to={section.to}

@@ -3,7 +3,6 @@ import { json } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ActionToast } from "~/components/action-toast";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { requireAdmin } from "~/features/accounts/auth.server";
 import { AdminVisitCustomer } from "~/features/visits/admin-visit-customer";
 import { AdminVisitHeading } from "~/features/visits/admin-visit-heading";
 import { AdminVisitEmails, AdminVisitHistory } from "~/features/visits/admin-visit-log";
@@ -12,25 +11,42 @@ import { AdminVisitNotes } from "~/features/visits/admin-visit-notes";
 import { AdminVisitStatus } from "~/features/visits/admin-visit-status";
 import { OnMyWayPanel } from "~/features/notices/on-my-way-panel";
 import { onMyWayView } from "~/features/notices/on-my-way-view.server";
-import { handleAdminVisitAction, loadAdminVisit } from "~/features/visits/visit-page.server";
+import { roleAllows } from "~/features/staff/capabilities";
+import { requireVisitInReach } from "~/features/staff/staff-access.server";
+import { VisitAssignmentForm } from "~/features/staff/visit-assignment-form";
+import { handleAdminVisitAction, loadAdminVisit, OFFICE_VISIT_INTENTS } from "~/features/visits/visit-page.server";
+import { listAssignableStaff } from "~/models/staff.server";
 import { YardLocationForm } from "~/features/yards/yard-location-form";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  await requireAdmin(request, context);
-  const [page, onMyWay] = await Promise.all([loadAdminVisit(params.visitId ?? ""), onMyWayView(params.visitId ?? "")]);
-  return json({ ...page, onMyWay }, { headers: { "Cache-Control": "private, no-store" } });
+  const staff = await requireVisitInReach(request, context, params.visitId ?? "");
+  // Office and owner manage the visit's calendar and who works it; a technician records it.
+  const mayManage = roleAllows(staff.staffRole, "visits");
+  const [page, onMyWay, assignees] = await Promise.all([
+    loadAdminVisit(params.visitId ?? ""),
+    onMyWayView(params.visitId ?? ""),
+    mayManage ? listAssignableStaff() : null,
+  ]);
+  const visit = mayManage
+    ? page.visit
+    : { ...page.visit, allowed: page.visit.allowed.filter((action) => !OFFICE_VISIT_INTENTS.has(action)) };
+  const assignment = assignees ? { assignedTo: page.visit.assignedTo, options: assignees } : null;
+  return json({ ...page, visit, onMyWay, assignment }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const admin = await requireAdmin(request, context);
-  return handleAdminVisitAction(request, params.visitId ?? "", admin.id);
+  const staff = await requireVisitInReach(request, context, params.visitId ?? "");
+  return handleAdminVisitAction(request, params.visitId ?? "", staff.id, {
+    mayManage: roleAllows(staff.staffRole, "visits"),
+  });
 }
 
 export const headers = () => ({ "Cache-Control": "private, no-store" });
 
 // One visit for the admin; each section is a component of features/visits.
 export default function AdminVisit() {
-  const { visit, customer, yard, location, media, history, emails, onMyWay } = useLoaderData<typeof loader>();
+  const { visit, customer, yard, location, media, history, emails, onMyWay, assignment } =
+    useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post";
@@ -40,6 +56,14 @@ export default function AdminVisit() {
       <ActionToast toast={actionData?.toast} />
       <AdminVisitHeading visit={visit} />
       <AdminVisitStatus visit={visit} actionData={actionData} busy={busy} />
+      {assignment ? (
+        <VisitAssignmentForm
+          assignedTo={assignment.assignedTo}
+          options={assignment.options}
+          busy={busy}
+          error={actionData?.intent === "assign" ? actionData.toast.description : undefined}
+        />
+      ) : null}
       <OnMyWayPanel visitId={visit.id} view={onMyWay} />
       <AdminVisitCustomer customer={customer} yard={yard} />
       <YardLocationForm

@@ -5,14 +5,14 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Field, SelectField } from "~/components/forms";
 import { linkClass, primaryButtonClass } from "~/components/ui-classes";
 import { VisitStatusBadge } from "~/components/status-badge";
-import { requireAdmin } from "~/features/accounts/auth.server";
+import { requireStaff } from "~/features/staff/staff-access.server";
 import { PlanMarker } from "~/features/plans/plan-marker";
 import { VISIT_STATUSES } from "~/features/visits/visit-constants";
 import { loadVisitList } from "~/features/visits/visit-list.server";
 import { STATIC_PAGE } from "~/utils/static-page";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "visits");
   const data = await loadVisitList(new URL(request.url));
   return json(data, {
     status: data.problems.length > 0 ? 400 : 200,

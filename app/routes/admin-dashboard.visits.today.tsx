@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { requireAdmin } from "~/features/accounts/auth.server";
+import { requireStaff, todayScopeFor } from "~/features/staff/staff-access.server";
 import { OnMyWayForm } from "~/features/notices/on-my-way-form";
 import { RouteStopCard } from "~/features/route/route-stop-card";
 import { RouteSummary } from "~/features/route/route-summary";
@@ -18,18 +18,20 @@ export const handle = STATIC_PAGE;
 // "Today": the field's view on a phone, in route order (docs/decisions/093). Says whether a gate
 // code is on file, never what it is (the code is on the visit's page, behind "Show gate code").
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAdmin(request, context);
+  const staff = await requireStaff(request, context, "field");
   // Each stop carries when "On my way" was sent (onMyWaySentAt), read with the day's visits.
-  const page = await loadToday(new URL(request.url));
+  // A technician's Today holds only the visits assigned to them (decision 123).
+  const page = await loadToday(new URL(request.url), undefined, todayScopeFor(staff));
   return json(page, {
     status: page.pageGone ? 400 : 200,
     headers: { "Cache-Control": "private, no-store" },
   });
 }
 
-// "Move up", "Move down" and "Optimise again"; each answers with the page again (303).
+// "Move up", "Move down" and "Optimise again"; each answers with the page again (303). The order
+// is the whole business's route for now, so only those who see every visit change it.
 export async function action({ request, context }: ActionFunctionArgs) {
-  const admin = await requireAdmin(request, context);
+  const admin = await requireStaff(request, context, "visits");
   const result = await handleTodayAction(request, admin.id);
   if (!result.ok) {
     if (result.status === 413 || result.status === 400) {

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { requireAdmin } from "~/features/accounts/auth.server";
+import { requireStaff } from "~/features/staff/staff-access.server";
 import { CUSTOMER_QUERY_MAX_LENGTH } from "~/features/visits/customer-options";
 import { findCustomerOptions } from "~/features/visits/customer-search.server";
 
@@ -8,7 +8,7 @@ import { findCustomerOptions } from "~/features/visits/customer-search.server";
 // only, at most 20 customers, never the whole list. The anonymous go to /auth and customers to
 // their dashboard, like every admin loader.
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAdmin(request, context);
+  await requireStaff(request, context, "customers");
   const q = (new URL(request.url).searchParams.get("q") ?? "").trim();
   const headers = { "Cache-Control": "private, no-store" };
   if (q.length > CUSTOMER_QUERY_MAX_LENGTH) {

@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { getMediaForViewer } from "~/models/visit-media.server";
-import { getOptionalUser, hasAdminAccess } from "~/features/accounts/auth.server";
+import { getOptionalUser } from "~/features/accounts/auth.server";
+import { mediaViewerOf } from "~/features/staff/staff-access.server";
 import { log } from "~/utils/logger.server";
 import { getStorage, parseRangeHeader } from "~/utils/storage.server";
 
@@ -18,13 +19,13 @@ const notFound = () =>
     headers: { "Content-Type": "text/plain", "Cache-Control": "private, no-store" },
   });
 
-/** Streams one before/after photo or video to its customer or an admin, with Range support. */
+/** Streams one before/after photo or video to its customer or staff who may see it, with Range support. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request, context);
   if (!user) return notFound();
-  // The admin role counts only in a session that passed its second step (decision 024): an
-  // admin whose two-step is off, or who signed in before turning it on, sees only their own.
-  const image = await getMediaForViewer(params.imageId ?? "", { id: user.id, isAdmin: hasAdminAccess(user) });
+  // A staff role counts only in a session that passed its second step (decision 024): staff
+  // whose two-step is off, or who signed in before turning it on, see only their own.
+  const image = await getMediaForViewer(params.imageId ?? "", mediaViewerOf(user));
   if (!image) return notFound();
 
   const storage = getStorage();

@@ -62,8 +62,8 @@ describe("database sessions", () => {
   it("tell admins from customers", async () => {
     const admin = await createUser(database.current.db, { admin: true });
     const customer = await createUser(database.current.db);
-    expect((await getOptionalUser(requestWith(await sessionCookieFor(admin.id)), {}))?.isAdmin).toBe(true);
-    expect((await getOptionalUser(requestWith(await sessionCookieFor(customer.id)), {}))?.isAdmin).toBe(false);
+    expect((await getOptionalUser(requestWith(await sessionCookieFor(admin.id)), {}))?.isStaff).toBe(true);
+    expect((await getOptionalUser(requestWith(await sessionCookieFor(customer.id)), {}))?.isStaff).toBe(false);
     expect(await getOptionalUser(new Request("http://localhost/"), {})).toBeNull();
   });
 });

@@ -29,6 +29,7 @@ import * as disputesLost from "./0030-disputes-lost";
 import * as plansByCataloguePlan from "./0031-plans-by-catalogue-plan";
 import * as creditsThatStay from "./0032-credits-that-stay";
 import * as disputeFeesAndRepeats from "./0033-dispute-fees-and-repeats";
+import * as staffRoles from "./0034-staff-roles";
 import * as openInvoicesByCustomer from "./0036-open-invoices-by-customer";
 import * as talliesByShard from "./0037-tallies-by-shard";
 
@@ -67,6 +68,7 @@ export const migrations: Record<string, Migration> = {
   "0031-plans-by-catalogue-plan": plansByCataloguePlan,
   "0032-credits-that-stay": creditsThatStay,
   "0033-dispute-fees-and-repeats": disputeFeesAndRepeats,
+  "0034-staff-roles": staffRoles,
   "0036-open-invoices-by-customer": openInvoicesByCustomer,
   "0037-tallies-by-shard": talliesByShard,
 };

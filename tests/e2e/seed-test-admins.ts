@@ -47,7 +47,7 @@ try {
         .returning("id")
         .executeTakeFirstOrThrow();
       await trx.insertInto("profiles").values({ user_id: user.id, full_name: admin.fullName }).execute();
-      await trx.insertInto("user_roles").values({ user_id: user.id, role: "admin" }).execute();
+      await trx.insertInto("user_roles").values({ user_id: user.id, role: "owner" }).execute();
       await trx
         .insertInto("user_totp")
         .values({ user_id: user.id, secret: admin.totpSecret, enabled_at: new Date() })

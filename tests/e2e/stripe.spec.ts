@@ -72,7 +72,7 @@ async function seedAdminAndCards(db: Kysely<Database>) {
       .returning("id")
       .executeTakeFirstOrThrow();
     await db.insertInto("profiles").values({ user_id: user.id, full_name: admin.fullName }).execute();
-    await db.insertInto("user_roles").values({ user_id: user.id, role: "admin" }).execute();
+    await db.insertInto("user_roles").values({ user_id: user.id, role: "owner" }).execute();
     await db
       .insertInto("user_totp")
       .values({ user_id: user.id, secret: admin.totpSecret, enabled_at: new Date() })

@@ -1,3 +1,4 @@
+import type { Role } from "../../db/enums";
 import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import { DEV_ADMIN_TOTP_SECRET } from "../../db/dev-totp";
@@ -18,9 +19,10 @@ export type TestUser = {
 export const TEST_TOTP_SECRET = DEV_ADMIN_TOTP_SECRET;
 
 /**
- * A user with a profile (and the admin role when asked); the password is known to the test.
- * The address is verified unless `verified: false`. Admins have two-step on (as they must to
- * open admin pages) unless `twoStep: false`; anyone gets it with `twoStep: true`.
+ * A user with a profile (and a staff role when asked: `admin: true` is an owner, as
+ * `admin:grant` makes one; `role` any of decision 123's); the password is known to the test.
+ * The address is verified unless `verified: false`. Staff have two-step on (as they must to
+ * open staff pages) unless `twoStep: false`; anyone gets it with `twoStep: true`.
  */
 export async function createUser(
   db: Kysely<Database>,
@@ -29,6 +31,7 @@ export async function createUser(
     password?: string;
     fullName?: string;
     admin?: boolean;
+    role?: Role;
     verified?: boolean;
     twoStep?: boolean;
   } = {},
@@ -46,8 +49,9 @@ export async function createUser(
     .returning("id")
     .executeTakeFirstOrThrow();
   await db.insertInto("profiles").values({ user_id: user.id, full_name: fullName }).execute();
-  if (options.admin) await db.insertInto("user_roles").values({ user_id: user.id, role: "admin" }).execute();
-  const twoStep = options.twoStep ?? Boolean(options.admin);
+  const role = options.role ?? (options.admin ? "owner" : null);
+  if (role) await db.insertInto("user_roles").values({ user_id: user.id, role }).execute();
+  const twoStep = options.twoStep ?? Boolean(role);
   if (twoStep) {
     await db
       .insertInto("user_totp")

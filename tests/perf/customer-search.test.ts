@@ -24,7 +24,7 @@ beforeAll(async () => {
     select id, 'Walsh ' || split_part(split_part(email, '@', 1), 'customer', 2) from users`.execute(db());
   const admin = await sql<{ id: string }>`insert into users (email) values ('customer19-admin@search.example')
     returning id`.execute(db());
-  await sql`insert into user_roles (user_id, role) values (${admin.rows[0].id}, 'admin')`.execute(db());
+  await sql`insert into user_roles (user_id, role) values (${admin.rows[0].id}, 'owner')`.execute(db());
   await sql`analyze`.execute(db());
 }, 120_000);
 

@@ -6,7 +6,13 @@ export type AccountEmail =
   | { kind: "verify-email"; to: string; payload: { name: string; link: string } }
   | { kind: "reset-password"; to: string; payload: { name: string; link: string } }
   // An account made for a customer from their quote request (decision 096).
-  | { kind: "set-password"; to: string; payload: { name: string; link: string; businessName: string } };
+  | { kind: "set-password"; to: string; payload: { name: string; link: string; businessName: string } }
+  // A staff account the owner made on the Staff page (decision 123): the same link, other words.
+  | {
+      kind: "staff-invite";
+      to: string;
+      payload: { name: string; link: string; businessName: string; roleLabel: string };
+    };
 
 const MAX_GREETING_NAME = 60;
 // Text a mail client would turn into a link: a scheme ("https://", "mailto:"), "www.", an
@@ -73,6 +79,20 @@ export function composeAccountEmail(email: AccountEmail): OutgoingMail {
           email.payload.link,
           "",
           'If the link has expired, use "Forgot password?" on the sign-in page with this e-mail address.',
+        ].join("\n"),
+      };
+    case "staff-invite":
+      return {
+        to: email.to,
+        subject: `Join ${email.payload.businessName}`,
+        text: [
+          hello,
+          "",
+          `${email.payload.businessName} has made a staff account for you (${email.payload.roleLabel}).`,
+          "To choose your password and sign in, open this link within 7 days (it works once):",
+          email.payload.link,
+          "",
+          "Staff accounts use two-step sign-in: after your password, you will be asked to set it up with an authenticator app.",
         ].join("\n"),
       };
   }

@@ -4,6 +4,7 @@ import { getSessionUserById, type SessionUser } from "~/models/user.server";
 import { logout, readSignedInSession } from "~/utils/session.server";
 import { isUuid } from "~/utils/uuid";
 import { withReturnPath } from "~/utils/return-path";
+import { staffHome } from "~/features/staff/capabilities";
 
 /**
  * The signed-in user as this session knows them. `secondStepPassed`: this session passed the
@@ -21,6 +22,8 @@ export function passedSecondStep(user: Pick<SessionUser, "twoStepEnabledAt">, se
 async function lookUp(request: Request): Promise<Lookup> {
   const { session, userId, secondStepAt } = await readSignedInSession(request);
   const found = userId && isUuid(userId) ? await getSessionUserById(userId) : null;
+  // A deactivated account (decision 123) is signed out on its next request, whatever cookie it holds.
+  if (found?.deactivated) return { userId, user: null, session };
   const user = found ? { ...found, secondStepPassed: passedSecondStep(found, secondStepAt) } : null;
   return { userId, user, session };
 }
@@ -90,45 +93,46 @@ async function signedInOrAway(request: Request, userId: string | null, user: Sig
 
 export const TWO_STEP_REQUIRED = {
   message: "Two-step verification required",
-  description: "Admins must turn on two-step verification before opening admin pages.",
+  description: "Staff must turn on two-step verification before opening staff pages.",
 };
 
 /**
- * Whether this session may act as an admin: the role, two-step on, and this very session
- * passed its second step since it was turned on. Every admin power checks this (pages, actions,
- * the media route); the role alone is not enough.
+ * Whether this session may act as staff at all: a role, two-step on, and this very session
+ * passed its second step since it was turned on (decision 024, for every role since 123). What
+ * the role may do is app/features/staff's question; the role alone is never enough.
  */
-export function hasAdminAccess(user: SignedInUser): boolean {
-  return user.isAdmin && user.twoStepEnabled && user.secondStepPassed;
+export function hasStaffSession(user: SignedInUser): boolean {
+  return user.isStaff && user.twoStepEnabled && user.secondStepPassed;
 }
 
 /**
- * Admin-only loaders and actions: a customer is sent to their dashboard with the spec's toast;
- * an admin without two-step sign-in to /account/security, until it is on; an admin session
- * that never passed the second step (signed in before enrolment) is ended and signs in again.
+ * The first half of every staff check (app/features/staff/staff-access.server.ts asks the
+ * capability): a customer is sent to their dashboard with the spec's toast; staff without
+ * two-step sign-in to /account/security, until it is on; a staff session that never passed
+ * the second step (signed in before enrolment) is ended and signs in again.
  */
-export async function requireAdmin(request: Request, context: RequestContext): Promise<SignedInUser> {
+export async function requireStaffSession(request: Request, context: RequestContext): Promise<SignedInUser> {
   const user = await requireUser(request, context);
-  if (!user.isAdmin) {
+  if (!user.isStaff) {
     throw await redirectWithError("/customer-dashboard", {
       message: "Access Denied",
       description: "You don't have admin privileges",
     });
   }
   if (!user.twoStepEnabled) throw await redirectWithError(SECURITY_PATH, TWO_STEP_REQUIRED);
-  if (!hasAdminAccess(user)) throw await logout(request, signInPathFor(request));
+  if (!hasStaffSession(user)) throw await logout(request, signInPathFor(request));
   return user;
 }
 
 export const SECURITY_PATH = "/account/security";
 
 /**
- * Where a signed-in user belongs (an admin without two-step: where it is turned on, whatever
+ * Where a signed-in user belongs (staff without two-step: where it is turned on, whatever
  * page they asked for). `returnPath`, already checked by `safeReturnPath`, wins otherwise; the
  * page itself still checks the role, so a customer sent to an admin page meets its refusal.
  */
-export function homeFor(user: Pick<SessionUser, "isAdmin" | "twoStepEnabled">, returnPath?: string | null) {
-  if (user.isAdmin && !user.twoStepEnabled) return SECURITY_PATH;
+export function homeFor(user: Pick<SessionUser, "staffRole" | "twoStepEnabled">, returnPath?: string | null) {
+  if (user.staffRole && !user.twoStepEnabled) return SECURITY_PATH;
   if (returnPath) return returnPath;
-  return user.isAdmin ? "/admin-dashboard" : "/customer-dashboard";
+  return user.staffRole ? staffHome(user.staffRole) : "/customer-dashboard";
 }

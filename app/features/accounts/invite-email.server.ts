@@ -1,4 +1,5 @@
-import { inviteEmail } from "./account-invite.server";
+import { composeAccountEmail } from "./account-emails.server";
+import { INVITE_LINK_PLACEHOLDER, inviteEmail } from "./account-invite.server";
 import { enqueueEmail } from "~/features/outbox/outbox.server";
 import type { Db } from "~/utils/db.server";
 
@@ -19,5 +20,34 @@ export function enqueueSetPasswordEmail(
     text,
     relatedId: input.userId,
     dedupeKey: `account-invite:${input.userId}`,
+  });
+}
+
+/**
+ * A staff invitation from the Staff page (decision 123): the same outbox kind and link as the
+ * customer's, so the outbox makes its link when it is sent; one per invitation (an owner may
+ * invite again after the first link expired), in the transaction that makes the account.
+ */
+export function enqueueStaffInviteEmail(
+  db: Db,
+  input: { userId: string; to: string; name: string; businessName: string; roleLabel: string; invitedAt: Date },
+) {
+  const { subject, text } = composeAccountEmail({
+    kind: "staff-invite",
+    to: input.to,
+    payload: {
+      name: input.name,
+      link: INVITE_LINK_PLACEHOLDER,
+      businessName: input.businessName,
+      roleLabel: input.roleLabel,
+    },
+  });
+  return enqueueEmail(db, {
+    kind: "account_invite",
+    to: input.to,
+    subject,
+    text,
+    relatedId: input.userId,
+    dedupeKey: `staff-invite:${input.userId}:${input.invitedAt.getTime()}`,
   });
 }

@@ -4,7 +4,7 @@ import { clearChallengeCookie, startSignInChallenge } from "./two-step.server";
 import type { SessionUser } from "~/models/user.server";
 import { log } from "~/utils/logger.server";
 import { createUserSessionHeaders, destroySessionHeaders, getSession } from "~/utils/session.server";
-import { redirectWithSuccess } from "~/utils/toast.server";
+import { redirectWithError, redirectWithSuccess } from "~/utils/toast.server";
 import { safeReturnPath, withReturnPath } from "~/utils/return-path";
 
 export const TWO_STEP_PATH = "/auth/verify";
@@ -19,6 +19,7 @@ export async function finishFirstStep(
   method: string,
   returnPath?: string | null,
 ): Promise<Response> {
+  if (user.deactivated) return refuseDeactivated(user, method);
   if (user.twoStepEnabled) {
     // Whatever session the browser had (an OAuth round trip's, say) ends here too.
     const headers = await destroySessionHeaders(await getSession(request));
@@ -56,6 +57,21 @@ export async function signInAfterPasswordSet(request: Request, user: SessionUser
   });
 }
 
+export const ACCOUNT_DEACTIVATED = {
+  message: "Account deactivated",
+  description: "This account has been deactivated. Ask the business's owner if you need it again.",
+};
+
+/**
+ * A deactivated staff account (decision 123) signs in nowhere: every way in (a password, Google
+ * or Facebook, a second step, a set-password or reset link) ends in finishFirstStep or
+ * startSession, and both send it back to /auth with no session.
+ */
+async function refuseDeactivated(user: SessionUser, method: string) {
+  log.warn("auth.signin.deactivated", { userId: user.id, method });
+  return redirectWithError("/auth", ACCOUNT_DEACTIVATED);
+}
+
 /** A brand-new session id at every sign-in (remix-auth v3 would reuse the visitor's). */
 async function startSession(
   request: Request,
@@ -65,6 +81,7 @@ async function startSession(
   secondStepAt?: Date,
   toast = WELCOME_BACK,
 ): Promise<Response> {
+  if (user.deactivated) return refuseDeactivated(user, method);
   log.info("auth.signin", { userId: user.id, method });
   const headers = await createUserSessionHeaders(request, user.id, { secondStepAt });
   headers.append("Set-Cookie", await clearChallengeCookie());

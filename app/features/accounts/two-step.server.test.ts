@@ -15,7 +15,7 @@ import {
   SECOND_STEP_LIMIT,
   verifySecondStep,
 } from "./two-step.server";
-import { getOptionalUser, hasAdminAccess } from "./auth.server";
+import { getOptionalUser, hasStaffSession } from "./auth.server";
 import { action as signInAction } from "~/routes/auth";
 import { loader as verifyLoader } from "~/routes/auth_.verify";
 
@@ -265,11 +265,11 @@ describe("sign-in with two-step", () => {
       .where("user_id", "=", user.id)
       .execute();
     vi.setSystemTime((now += STEP_MS));
-    await database.current.db.insertInto("user_roles").values({ user_id: user.id, role: "admin" }).execute();
+    await database.current.db.insertInto("user_roles").values({ user_id: user.id, role: "owner" }).execute();
     const done = await completeSecondStep(await firstStep(user.email, user.password), secret);
     const signedIn = await getOptionalUser(get("/", { cookie: setCookie(done, "__session") }), {});
     expect(signedIn?.secondStepPassed).toBe(true);
-    expect(signedIn && hasAdminAccess(signedIn)).toBe(true);
+    expect(signedIn && hasStaffSession(signedIn)).toBe(true);
     // Turned off and on again later: that session's second step no longer counts.
     await database.current.db
       .updateTable("user_totp")
@@ -278,7 +278,7 @@ describe("sign-in with two-step", () => {
       .execute();
     const later = await getOptionalUser(get("/", { cookie: setCookie(done, "__session") }), {});
     expect(later?.secondStepPassed).toBe(false);
-    expect(later && hasAdminAccess(later)).toBe(false);
+    expect(later && hasStaffSession(later)).toBe(false);
   });
 
   it("refuses /auth/verify without a challenge", async () => {

@@ -218,10 +218,10 @@ export async function convertQuote(input: ConvertQuoteInput) {
         });
         created = true;
       }
-      account = id ? { id, is_admin: false } : await lockAccountByEmail(trx, input.email);
+      account = id ? { id, is_staff: false } : await lockAccountByEmail(trx, input.email);
       if (!account) throw new QuoteConversionError("That e-mail address was taken a moment ago: try again.", 409);
     }
-    if (account.is_admin) throw new QuoteConversionError(ADMIN_ADDRESS, 409);
+    if (account.is_staff) throw new QuoteConversionError(ADMIN_ADDRESS, 409);
     const existed = !created;
     if (existed) await insertYardProfileIfMissing(trx, account.id, input.yard);
 

@@ -74,14 +74,14 @@ export type TodayPage = {
 };
 
 /** Today's page: the day as a route when it can be one, else by time, 50 a page. */
-export async function loadToday(url: URL, now = new Date()): Promise<TodayPage> {
+export async function loadToday(url: URL, now = new Date(), scope: { assignedTo?: string } = {}): Promise<TodayPage> {
   const today = businessToday(now);
   const from = startOfBusinessDay(today)!;
   const to = startOfBusinessDay(addDays(today, 1))!;
   const dayLabel = formatBusinessDate(from);
   const afterParam = url.searchParams.get("after");
   if (!afterParam) {
-    const rows = await listVisitsBetween(from, to, { limit: ROUTE_VISIT_LIMIT + 1 });
+    const rows = await listVisitsBetween(from, to, { limit: ROUTE_VISIT_LIMIT + 1, ...scope });
     if (rows.length <= ROUTE_VISIT_LIMIT) {
       const settings = await getRouteSettings();
       if (settings.start && settings.timing) {
@@ -100,13 +100,13 @@ export async function loadToday(url: URL, now = new Date()): Promise<TodayPage> 
   }
   // `after` is the id of the last visit of the page before (keyset, as the Visits list).
   let after = isUuid(afterParam) ? afterParam : null;
-  let rows = after ? await listVisitsBetween(from, to, { after, limit: TODAY_PAGE_SIZE + 1 }) : [];
+  let rows = after ? await listVisitsBetween(from, to, { after, limit: TODAY_PAGE_SIZE + 1, ...scope }) : [];
   let pageGone = false;
   if (!after || (rows.length === 0 && !(await visitExists(after)))) {
     // A malformed or stale link (its visit deleted since): the first page, and say so.
     pageGone = true;
     after = null;
-    rows = await listVisitsBetween(from, to, { limit: TODAY_PAGE_SIZE + 1 });
+    rows = await listVisitsBetween(from, to, { limit: TODAY_PAGE_SIZE + 1, ...scope });
   }
   return { ...byTime(rows, dayLabel, pageGone, Boolean(after)), routeNote: null };
 }

@@ -21,13 +21,22 @@ import { yardView } from "~/features/yards/yard-view.server";
 import { findPlanById } from "~/models/customer-plan.server";
 import { listOutboxFor } from "~/models/outbox.server";
 import { deleteVisitImage, listMediaForVisit } from "~/models/visit-media.server";
-import { findCustomerPhone, findReturnVisit, getVisit, listVisitEvents, recordVisitEvent } from "~/models/visit.server";
+import { isActiveStaff } from "~/models/staff.server";
+import {
+  assignVisit,
+  findCustomerPhone,
+  findReturnVisit,
+  getVisit,
+  listVisitEvents,
+  recordVisitEvent,
+} from "~/models/visit.server";
 import { getYardProfile } from "~/models/yard-profile.server";
 import { formatBusinessDate, formatBusinessDateTime } from "~/utils/business-time";
 import { getDb } from "~/utils/db.server";
 import { errorFields, log } from "~/utils/logger.server";
 import { getStorage } from "~/utils/storage.server";
 import { redirectWithSuccess } from "~/utils/toast.server";
+import { isUuid } from "~/utils/uuid";
 
 const notFound = () => new Response("Visit not found", { status: 404 });
 
@@ -61,6 +70,7 @@ export async function loadAdminVisit(visitId: string) {
   return {
     visit: {
       id: visit.id,
+      assignedTo: visit.assigned_to,
       serviceType: visit.service_type,
       date: visit.service_date.toISOString(),
       dateLabel: formatBusinessDateTime(visit.service_date),
@@ -161,17 +171,53 @@ const refuse = (status: number, description: string, extra: Partial<VisitActionD
 
 const MAX_FORM_BYTES = 64 * 1024;
 
-/** The visit page's forms, told apart by `intent`. */
-export async function handleAdminVisitAction(request: Request, visitId: string, adminId: string) {
+/** The form that sets who works the visit (decision 123). */
+export const ASSIGN_INTENT = "assign";
+
+/**
+ * What only office and owner may do on a visit's page (decision 123): its calendar (skip, cancel,
+ * reschedule, a return visit) and who works it. A technician records the visit's outcome, notes,
+ * health notes, the yard's location and its media.
+ */
+export const OFFICE_VISIT_INTENTS: ReadonlySet<string> = new Set([
+  "skip",
+  "cancel",
+  "reschedule",
+  "return-visit",
+  ASSIGN_INTENT,
+]);
+
+/**
+ * The visit page's forms, told apart by `intent`. `mayManage`: the staff member may change the
+ * visit's calendar and assignment (office, owner); the route decides it from the role.
+ */
+export async function handleAdminVisitAction(
+  request: Request,
+  visitId: string,
+  adminId: string,
+  options: { mayManage: boolean } = { mayManage: true },
+) {
   if (Number(request.headers.get("Content-Length") ?? 0) > MAX_FORM_BYTES) {
     return refuse(413, "That form is too large");
   }
   const formData = await request.formData().catch(() => null);
   if (!formData) return refuse(400, "That form could not be read");
   const intent = String(formData.get("intent") ?? "");
+  if (!options.mayManage && OFFICE_VISIT_INTENTS.has(intent)) {
+    return refuse(403, "Your staff role does not allow this.", { intent });
+  }
   const visit = await getVisit(visitId);
   if (!visit) throw notFound();
   const back = visitPath(visitId);
+
+  if (intent === ASSIGN_INTENT) {
+    const to = String(formData.get("assignedTo") ?? "");
+    // Empty: nobody; otherwise an active staff account, never a customer or a made-up id.
+    if (to && !(isUuid(to) && (await isActiveStaff(to))))
+      return refuse(400, "Choose a staff member from the list", { intent });
+    await assignVisit(visitId, to || null);
+    return redirectWithSuccess(back, { message: "Success", description: to ? "Visit assigned" : "Visit unassigned" });
+  }
 
   if (isVisitAction(intent)) {
     let input: VisitActionInput;
