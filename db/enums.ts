@@ -134,6 +134,10 @@ export const OUTBOX_KINDS = [
   "price_change",
   // A dispute lost at the customer's bank (migration 0030): to the owner's address.
   "dispute_lost",
+  // Review requests (migration 0049): the one e-mail that asks for a Google review, and a
+  // customer's private "Tell us what to improve" note, to the owner's address.
+  "review_request",
+  "customer_feedback",
 ] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 

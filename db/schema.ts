@@ -235,6 +235,22 @@ export type OutboxAttachment = {
   mention?: { text: string; html: string };
 };
 
+/** The one review request a customer ever gets (migration 0049, decision 133). */
+export interface ReviewRequestsTable {
+  customer_id: string;
+  /** The completed visit that earned it. */
+  visit_id: string | null;
+  requested_at: CreatedAt;
+}
+
+/** A customer's private "Tell us what to improve" note (migration 0049). */
+export interface CustomerFeedbackTable {
+  id: Generated<string>;
+  customer_id: string;
+  message: string;
+  created_at: CreatedAt;
+}
+
 export interface OutboxTable {
   id: Generated<string>;
   kind: OutboxKind;
@@ -686,6 +702,8 @@ export interface Database {
   yard_profiles: YardProfilesTable;
   route_orders: RouteOrdersTable;
   outbox: OutboxTable;
+  review_requests: ReviewRequestsTable;
+  customer_feedback: CustomerFeedbackTable;
   customer_plans: CustomerPlansTable;
   customer_plan_events: CustomerPlanEventsTable;
   plan_changes: PlanChangesTable;

@@ -55,6 +55,9 @@ const whyChooseSchema = z.object({ heading: text, items: z.array(highlightSchema
 export const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] as const;
 const time = z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/);
 
+/** The completed visits before the review request when the owner has not said (issue 37 item 4). */
+export const DEFAULT_REVIEW_AFTER_VISITS = 3;
+
 export const siteSettingsSchema = z.object({
   businessName: text,
   tagline: text,
@@ -99,11 +102,29 @@ export const siteSettingsSchema = z.object({
     priceChangeNoticeDays: z.number().int().min(0).max(120),
     invoiceFooter: z.string().max(500),
   }),
+  /**
+   * The one e-mail that asks a happy customer for a review (decision 133). No link: no request.
+   * Absent in a dataset made before it (a preview of an old draft): no request either.
+   */
+  reviewRequests: z
+    .object({
+      reviewUrl: z.string().url().nullable(),
+      afterCompletedVisits: z.number().int().min(1).max(100).nullable(),
+    })
+    .nullable()
+    .optional()
+    .transform((rules) => ({
+      reviewUrl: rules?.reviewUrl ?? null,
+      afterCompletedVisits: rules?.afterCompletedVisits ?? DEFAULT_REVIEW_AFTER_VISITS,
+    })),
   seo: seoSchema,
 });
 
 /** The owner's rules for customer plans (Site settings > Plans & schedule). */
 export type PlanRules = z.infer<typeof siteSettingsSchema>["planRules"];
+
+/** The owner's review request (Site settings > Links > Review requests, decision 133). */
+export type ReviewRequestRules = z.infer<typeof siteSettingsSchema>["reviewRequests"];
 
 /** The owner's rules for invoices (Site settings > Billing, docs/decisions/100). */
 export type BillingRules = z.infer<typeof siteSettingsSchema>["billingRules"];

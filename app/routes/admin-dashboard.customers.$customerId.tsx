@@ -31,6 +31,8 @@ import { listVisitsForCustomer } from "~/models/visit.server";
 import { getYardProfile } from "~/models/yard-profile.server";
 import { formatBusinessDate, formatBusinessDateTime } from "~/utils/business-time";
 import { redirectWithSuccess } from "~/utils/toast.server";
+import { customerFeedbackView } from "~/features/reviews/customer-feedback.server";
+import { CustomerFeedbackSection } from "~/features/reviews/customer-feedback-section";
 import { linkClass, tapLinkClass } from "~/components/ui-classes";
 
 const notFound = () => new Response("Customer not found", { status: 404 });
@@ -39,13 +41,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   await requireStaff(request, context, "customers");
   const customer = await getCustomer(params.customerId ?? "");
   if (!customer) throw notFound();
-  const [yard, visits, bookings, quotes, plan, billing] = await Promise.all([
+  const [yard, visits, bookings, quotes, plan, billing, feedback] = await Promise.all([
     getYardProfile(customer.id),
     listVisitsForCustomer(customer.id, { limit: 20 }),
     listRecentBookingsForCustomer(customer.id, 10),
     listQuoteRequestsByEmail(customer.email, 10),
     loadAdminPlan(customer.id),
     customerBalanceLabel(customer.id),
+    customerFeedbackView(customer.id),
   ]);
   const today = businessToday();
   return json(
@@ -60,6 +63,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       location: yardLocationView(yard),
       plan,
       billing,
+      feedback,
       allVisitsHref: `/admin-dashboard/visits?${new URLSearchParams({
         customer: customer.id,
         from: addDays(today, -365),
@@ -133,7 +137,7 @@ export const headers = () => ({ "Cache-Control": "private, no-store" });
 const h3Class = "text-xl font-semibold text-slate-900 dark:text-white";
 
 export default function CustomerPage() {
-  const { customer, yard, location, plan, billing, visits, bookings, quotes, allVisitsHref } =
+  const { customer, yard, location, plan, billing, visits, bookings, quotes, allVisitsHref, feedback } =
     useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const yardResult = actionData && "lastResult" in actionData ? actionData : undefined;
@@ -252,6 +256,8 @@ export default function CustomerPage() {
           </ul>
         )}
       </section>
+
+      <CustomerFeedbackSection feedback={feedback} headingClass={h3Class} />
     </article>
   );
 }

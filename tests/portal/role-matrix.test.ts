@@ -188,6 +188,7 @@ const RULES: Record<string, Rule> = {
     loader: "signed-in",
     params: () => ({ creditNoteId: NO_SUCH }),
   },
+  "customer-dashboard_.feedback.tsx": { loader: "signed-in", action: "signed-in" },
   "customer-dashboard_.plan.tsx": { loader: "signed-in", action: "signed-in" },
   "customer-dashboard_.visits.$visitId.tsx": { loader: "signed-in", params: () => ({ visitId: NO_SUCH }) },
   "customer-dashboard_.visits._index.tsx": { loader: "signed-in" },

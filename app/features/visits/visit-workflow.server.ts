@@ -5,6 +5,7 @@ import { creditVisitsOfEndedPlans } from "~/features/billing/ended-plan-credits.
 import { expireStaleCheckoutsOf } from "~/features/billing/stripe-checkout-expiry.server";
 import { LEFT_PLAN_DETAIL } from "~/features/plans/plan-constants";
 import { enqueueEmail, wakeOutboxWorker } from "~/features/outbox/outbox.server";
+import { queueReviewRequestIfDue, reviewSettings } from "~/features/reviews/review-requests.server";
 import { listMediaForVisit } from "~/models/visit-media.server";
 import {
   createReturnVisit,
@@ -57,6 +58,7 @@ export async function applyVisitAction(
   const rule = VISIT_ACTIONS[input.action];
   if (!isAllowed(input.action, current.status)) return { kind: "not-allowed" };
   const context = input.action === "complete" || input.action === "miss" ? await emailContext() : null;
+  const review = input.action === "complete" ? await reviewSettings() : null;
 
   let creditedInvoices: string[] = [];
   const result = await db.transaction().execute(async (trx): Promise<VisitActionResult> => {
@@ -128,6 +130,8 @@ export async function applyVisitAction(
     if (context && (input.action === "complete" || input.action === "miss")) {
       await queueVisitEmail(trx, updated, current.customer_email, input.action, context, actorId);
     }
+    // The customer's one review request, with the completion that earned it (decision 133).
+    if (review) await queueReviewRequestIfDue(trx, updated, current.customer_email, review.rules, review.context, now);
     // A visit we do not make after its plan was cancelled has no next invoice to credit it:
     // a credit note at once (decision 120); nothing for a plan still open or a visit credited.
     if (updated.plan_id && (input.action === "cancel" || (input.action === "miss" && input.reason === "weather"))) {

@@ -334,6 +334,33 @@ export const siteSettings = defineType({
       validation: (rule) => rule.required(),
     }),
     defineField({
+      name: 'reviewRequests',
+      title: 'Review requests',
+      type: 'object',
+      group: 'links',
+      description:
+        'One e-mail per customer, ever, after their first completed visits, asking for a Google review, with a private “Tell us what to improve” link beside it. It is never sent in a week with a missed visit or a private note. Never offer anything for a review: the FTC forbids it.',
+      options: {collapsible: false},
+      fields: [
+        defineField({
+          name: 'reviewUrl',
+          title: 'Review link',
+          type: 'url',
+          description:
+            'Your Google Business Profile’s “Ask for reviews” link (g.page/r/… or search.google.com/local/writereview?placeid=…). Empty: no review requests are sent.',
+          validation: (rule) => rule.uri({scheme: ['https']}),
+        }),
+        defineField({
+          name: 'afterCompletedVisits',
+          title: 'After this many completed visits',
+          type: 'number',
+          description: 'The request goes out with the completion e-mail of this visit (3 when empty).',
+          initialValue: 3,
+          validation: (rule) => rule.integer().min(1).max(100),
+        }),
+      ],
+    }),
+    defineField({
       name: 'routeStart',
       title: 'Route start',
       type: 'object',

@@ -57,6 +57,8 @@ export const business = {
     invoiceFooter:
       'Thank you for choosing Swift Scoop. Questions about this invoice? Call (775) 555-0142 or write to hello@swiftscoopnv.com within 24 hours of a visit.',
   },
+  // The one review request per customer (Site settings > Links > Review requests; decision 133).
+  reviewRequests: {reviewUrl: 'https://g.page/r/swift-scoop-nv/review', afterCompletedVisits: 3},
   // Where each day's route starts (the yard the trucks leave from) and how the route is timed
   // (Site settings > Route; docs/decisions/093).
   routeStart: {name: 'Swift Scoop yard, Pahrump', latitude: 36.163631, longitude: -115.98748},
