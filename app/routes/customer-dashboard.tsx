@@ -176,6 +176,12 @@ export default function CustomerDashboard() {
             >
               Your Yard
             </Link>
+            <Link
+              to="/customer-dashboard/feedback"
+              className="inline-flex min-h-11 items-center font-semibold text-brand-800 underline underline-offset-4 dark:text-brand-200"
+            >
+              Tell us what to improve
+            </Link>
           </p>
         </section>
 
