@@ -204,6 +204,11 @@ const RULES: Record<string, Rule> = {
     action: "own-visit",
     url: (ids) => `/resources/media-upload?service=${ids.assignedVisit}`,
   },
+  "resources.offline-change.ts": {
+    loader: "method-not-allowed",
+    action: "own-visit",
+    url: (ids) => `/resources/offline-change?service=${ids.assignedVisit}`,
+  },
   "resources.media.$imageId.ts": {
     loader: "own-visit",
     params: (ids) => ({ imageId: ids.assignedMedia }),
@@ -212,6 +217,7 @@ const RULES: Record<string, Rule> = {
   "resources.preview.disable.ts": { loader: "public" },
   "resources.preview.ts": { loader: "public" },
   "resources.sanity-webhook.ts": { loader: "public", action: "public" },
+  "resources.staff-app[.]webmanifest.ts": { loader: "public", url: () => "/resources/staff-app.webmanifest" },
   "resources.webhooks.cal-com.ts": { loader: "public", action: "public" },
   "resources.webhooks.calendly.ts": { loader: "public", action: "public" },
   "resources.webhooks.stripe.ts": { loader: "public", action: "public" },
@@ -270,6 +276,8 @@ async function refusalOf(response: Response, who: Who, rule: Rule): Promise<stri
     const toast = await toastOf(response);
     if (toast?.message === "Access Denied") return `denied → ${location}`;
   }
+  // A script's fetch (the offline queue) is told to sign in with 401, not a redirect.
+  if (response.status === 401) return "sign-in";
   if (response.status === 403) return "403";
   if (rule.refusesWith404 && response.status === 404) return "404";
   if (response.status === 405 && who !== "anonymous") return null;
