@@ -2,28 +2,15 @@ import { BrowserScript } from "~/components/browser-script";
 
 /**
  * "3 changes waiting to send" and the last sync (docs/decisions/127), on every staff page. The
- * server renders it empty and hidden: without JavaScript there is no queue (every form posts as
- * it always did), so there is nothing to say. The staff app's script fills it in and shows it;
- * it also holds what the server did not apply, for the technician to read and dismiss.
+ * server renders an empty box: without JavaScript there is no queue (every form posts as it
+ * always did), so there is nothing to say. The staff app's script writes the section into it.
+ * React leaves the inside of an element with `dangerouslySetInnerHTML` alone when it hydrates
+ * and after, so what the script writes is never a hydration mismatch, nor reset.
  */
 export function OfflineQueueStatus({ userId, script }: { userId: string; script: string | null }) {
   return (
     <>
-      <section
-        id="offline-status"
-        data-user={userId}
-        aria-labelledby="offline-status-heading"
-        hidden
-        className="mt-4 rounded-lg border border-slate-300 p-3 text-base dark:border-slate-600"
-      >
-        <h2 id="offline-status-heading" className="sr-only">
-          Changes on this phone
-        </h2>
-        <p role="status" data-offline-waiting className="font-semibold text-slate-900 dark:text-white" />
-        <p data-offline-sync className="text-slate-700 dark:text-slate-200" />
-        <p role="status" data-offline-notice className="text-slate-900 dark:text-white" />
-        <ul data-offline-problems className="mt-2 space-y-2" />
-      </section>
+      <div id="offline-status" data-user={userId} dangerouslySetInnerHTML={{ __html: "" }} />
       <BrowserScript src={script} />
     </>
   );

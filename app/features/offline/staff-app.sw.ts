@@ -24,6 +24,8 @@ declare const self: WorkerScope;
 
 export const PAGES_CACHE = "staff-pages";
 export const ASSETS_CACHE = "staff-assets";
+/** Whose pages the caches hold: a cache of its own, so that pruning the pages never drops it. */
+const USER_CACHE = "staff-user";
 const USER_KEY = "/__staff-app/user";
 const TODAY = "/admin-dashboard/visits/today";
 const VISIT_PAGE = /^\/admin-dashboard\/visits\/[0-9a-f-]{36}\/?$/i;
@@ -34,6 +36,7 @@ const isFieldPage = (url: URL) =>
 
 async function forgetEverything() {
   await Promise.all([caches.delete(PAGES_CACHE), caches.delete(ASSETS_CACHE)]);
+  await (await caches.open(USER_CACHE)).delete(USER_KEY);
 }
 
 /**
@@ -92,12 +95,12 @@ async function keepRoute(urls: string[]) {
 
 /** Another staff member signed in on this phone: nothing of the one before stays. */
 async function becomeUser(userId: string) {
-  const cache = await caches.open(PAGES_CACHE);
-  const marker = await cache.match(USER_KEY);
+  const users = await caches.open(USER_CACHE);
+  const marker = await users.match(USER_KEY);
   const previous = marker ? await marker.text() : null;
   if (previous !== userId) {
     await forgetEverything();
-    await (await caches.open(PAGES_CACHE)).put(USER_KEY, new Response(userId));
+    await users.put(USER_KEY, new Response(userId));
   }
 }
 
