@@ -2,7 +2,7 @@
 // app/features/offline/staff-app.sw.ts, bundled with Serwist by esbuild into
 // public/build/service-worker/sw.js (server.js serves it at /admin-dashboard/sw.js, so its scope
 // is the staff pages). Its precache list, the offline shell, is written in at build time: the
-// stylesheet(s) of the Remix build, the plain browser scripts a staff page loads, and the icons;
+// stylesheet(s) of the Remix build, the plain browser scripts a staff page loads, and the favicon;
 // shell.json beside it lists them with their sizes (bench/offline-shell.ts reads it). Runs after
 // `remix build` and the browser scripts (their manifest names the scripts' hashed files).
 import { createHash } from "node:crypto";
@@ -17,7 +17,9 @@ export const SERVICE_WORKER_DIR = path.join(PUBLIC, "build/service-worker");
 const ENTRY = path.join(ROOT, "app/features/offline/staff-app.sw.ts");
 /** The plain scripts a staff page can load (decision 068): the app's own, and a static page's. */
 const SHELL_SCRIPTS = ["staff-app", "static-toast", "accessibility-panel"];
-const ICONS = ["/favicon.svg", "/icons/staff-192.png", "/icons/staff-512.png", "/icons/staff-maskable-512.png"];
+// The page's own icon. The manifest's PNG icons are not precached: the browser keeps an installed
+// app's icons itself, and 13 KB of them would count against the 200 KB shell for nothing offline.
+const ICONS = ["/favicon.svg"];
 
 const revisionOf = (file) => createHash("sha256").update(readFileSync(file)).digest("hex").slice(0, 16);
 
