@@ -454,6 +454,25 @@ describe("a technician reaches only the visits assigned to them, today and the n
       { cookie: await cookieOf("technician"), form: {} },
     );
     expect(await refusalOf(response, "technician", {})).toBe("denied → /admin-dashboard/visits/today");
+    // A change queued offline and replayed (decision 127): checked with the session, refused alike.
+    const offline = await modules["../../app/routes/resources.offline-change.ts"]!();
+    const before = await fingerprint();
+    const query = new URLSearchParams({
+      service: visitId,
+      intent: "complete",
+      key: "6f1c2f4e-0d7a-4b8e-9a51-3c2d1e0f9b7a",
+      seen: new Date().toISOString(),
+    });
+    const replay = await callRoute(
+      offline.action as Parameters<typeof callRoute>[0],
+      `/resources/offline-change?${query}`,
+      {
+        cookie: await cookieOf("technician"),
+        form: {},
+      },
+    );
+    expect(replay.status).toBe(403);
+    expect(await fingerprint()).toEqual(before);
   });
 
   test("media of a visit not theirs is a 404, as a missing id", async () => {
