@@ -69,6 +69,9 @@ function contentSecurityPolicy(nonce, frameAncestor) {
     "media-src": ["'self'", "blob:"],
     "font-src": ["'self'"],
     "connect-src": ["'self'", ...(dev ? ["ws://localhost:*", "ws://127.0.0.1:*"] : [])],
+    // The phone app's service worker (decision 127), from this origin only.
+    "worker-src": ["'self'"],
+    "manifest-src": ["'self'"],
     // Sign-in with Google/Facebook and the booking calendar leave the site through a form post
     // (redirected): only those origins, plus any named in FORM_ACTION_ORIGINS.
     "form-action": ["'self'", ...FORM_ACTION_ORIGINS],
@@ -120,6 +123,19 @@ const pageCache = createPageCache({
   ...pageCacheOptionsFromEnv(MODE),
 });
 
+// The phone app's service worker (decision 127), served from the staff pages' path so that its
+// scope is theirs and no public page's; never cached on the way, so an update is seen at once.
+const SERVICE_WORKER = path.resolve("public/build/service-worker/sw.js");
+app.get("/admin-dashboard/sw.js", (req, res) => {
+  res.sendFile(
+    SERVICE_WORKER,
+    { headers: { "Cache-Control": "no-cache", "Content-Type": "text/javascript" } },
+    (error) => {
+      if (error && !res.headersSent) res.status(404).type("text/plain").send("Not Found");
+    },
+  );
+});
+
 // Fingerprinted build assets never change under one name.
 app.use("/build", express.static("public/build", { immutable: true, maxAge: "1y" }));
 app.use(express.static("public", { maxAge: "1h" }));
@@ -143,6 +159,9 @@ if (MODE === "development") {
   // The plain browser scripts of static pages (decision 068) are built beside Remix's build.
   const { watchBrowserScripts } = await import("./scripts/build-browser-scripts.mjs");
   await watchBrowserScripts();
+  // The phone app's service worker, once (decision 127): `npm run build` makes it again.
+  const { buildServiceWorker } = await import("./scripts/build-service-worker.mjs");
+  await buildServiceWorker({ minify: false }).catch((error) => console.error(`service worker: ${error.message}`));
   const { default: chokidar } = await import("chokidar");
   chokidar.watch(path.resolve("build/version.txt"), { ignoreInitial: true }).on("all", async () => {
     const next = await importBuild();

@@ -175,6 +175,17 @@ export interface ServiceEventsTable {
   created_at: CreatedAt;
 }
 
+/** A change a phone queued offline and sent later, by its idempotency key (docs/decisions/127). */
+export interface OfflineChangesTable {
+  user_id: string;
+  idempotency_key: string;
+  service_id: string | null;
+  intent: "complete" | "miss" | "notes" | "photo";
+  status: number;
+  message: string;
+  created_at: CreatedAt;
+}
+
 /** One per customer. gate_code is secret: only the customer and admins see it (docs/decisions/032). */
 export interface YardProfilesTable {
   user_id: string;
@@ -699,6 +710,7 @@ export interface Database {
   recovery_codes: RecoveryCodesTable;
   sign_in_challenges: SignInChallengesTable;
   service_events: ServiceEventsTable;
+  offline_changes: OfflineChangesTable;
   yard_profiles: YardProfilesTable;
   route_orders: RouteOrdersTable;
   outbox: OutboxTable;

@@ -1,5 +1,6 @@
 // `npm run build`: the production build, then the marker that says so (server/build-info.js).
-// Remix's server bundle and browser assets, the plain browser scripts (decision 068), the
+// Remix's server bundle and browser assets, the plain browser scripts (decision 068), the phone
+// app's service worker (decision 127), the
 // production scripts in build/scripts/ (decision 013), and
 // build/build-info.json last, so that a build that failed half-way has no marker.
 import { execFileSync } from "node:child_process";
@@ -10,6 +11,7 @@ import url from "node:url";
 import { BUILD_INFO_PATH, inputsHash, writeBuildInfo } from "../server/build-info.js";
 import { buildBrowserScripts } from "./build-browser-scripts.mjs";
 import { buildServerScripts } from "./build-server-scripts.mjs";
+import { buildServiceWorker } from "./build-service-worker.mjs";
 
 const ROOT = path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), "..");
 
@@ -26,6 +28,9 @@ export async function buildForProduction({ quiet = false } = {}) {
   });
   const scripts = await buildBrowserScripts();
   if (!quiet) console.log(`browser scripts: ${Object.keys(scripts).join(", ") || "(none)"}`);
+  // The phone app's service worker precaches the stylesheet and scripts just built (decision 127).
+  const worker = await buildServiceWorker();
+  if (!quiet) console.log(`service worker: ${worker.worker} bytes, ${worker.entries.length} precached files`);
   // The production scripts (migrate, admin:grant, outbox:send, visits:generate, billing:run) as plain JavaScript (decision 013).
   await buildServerScripts();
   return writeBuildInfo(ROOT, { mode: "production", inputs });

@@ -27,7 +27,7 @@ const WEBHOOK_PREFIX = "/resources/webhooks/";
 const ALL_SIGNATURE_HEADERS = [...new Set(Object.values(WEBHOOK_SIGNATURE_HEADERS).flat())];
 
 /** Routes whose multipart posts are file uploads (streamed, never buffered here). */
-export const UPLOAD_PATHS = ["/resources/media-upload"];
+export const UPLOAD_PATHS = ["/resources/media-upload", "/resources/offline-change"];
 const SESSION_COOKIE = "__session";
 
 // What an HTML form can send. Anything else to a page is refused with 400.

@@ -1,11 +1,17 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DashboardHeader } from "~/components/dashboard-header";
+import { OfflineQueueStatus } from "~/features/offline/offline-status";
+import { STAFF_APP_MANIFEST_URL } from "~/features/offline/staff-app-paths";
 import { roleAllows, type Capability } from "~/features/staff/capabilities";
 import { requireStaff } from "~/features/staff/staff-access.server";
+import { browserScriptUrl } from "~/utils/browser-scripts.server";
 import { privatePageMeta } from "~/utils/seo";
+
+// The technician's phone app (decision 127): installable from any staff page, opens on Today.
+export const links: LinksFunction = () => [{ rel: "manifest", href: STAFF_APP_MANIFEST_URL }];
 
 // The layout of every admin page: child routes (services, quote requests) render in <Outlet/>.
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -16,7 +22,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       roleAllows(staff.staffRole, section.capability) &&
       !(section.notWith && roleAllows(staff.staffRole, section.notWith)),
   ).map(({ to, label, end }) => ({ to, label, end }));
-  return json({ sections }, { headers: { "Cache-Control": "private, no-store" } });
+  // The phone app's queue and service worker (decision 127) belong to this person only.
+  const offline = { userId: staff.id, script: browserScriptUrl("staff-app") };
+  return json({ sections, offline }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 // One entry per admin section, in tab order; a new section is one more line.
@@ -33,7 +41,7 @@ const SECTIONS: readonly { to: string; label: string; end: boolean; capability: 
 ];
 
 export default function AdminDashboard() {
-  const { sections } = useLoaderData<typeof loader>();
+  const { sections, offline } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
       <DashboardHeader
@@ -63,6 +71,7 @@ export default function AdminDashboard() {
           ))}
         </ul>
       </nav>
+      <OfflineQueueStatus userId={offline.userId} script={offline.script} />
       <div className="mt-8">
         <Outlet />
       </div>

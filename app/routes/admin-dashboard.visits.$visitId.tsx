@@ -10,6 +10,7 @@ import { AdminVisitMedia } from "~/features/visits/admin-visit-media";
 import { AdminVisitNotes } from "~/features/visits/admin-visit-notes";
 import { AdminVisitStatus } from "~/features/visits/admin-visit-status";
 import { OnMyWayPanel } from "~/features/notices/on-my-way-panel";
+import { OfflineVisitMarker } from "~/features/offline/offline-status";
 import { onMyWayView } from "~/features/notices/on-my-way-view.server";
 import { roleAllows } from "~/features/staff/capabilities";
 import { requireVisitInReach } from "~/features/staff/staff-access.server";
@@ -31,7 +32,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     ? page.visit
     : { ...page.visit, allowed: page.visit.allowed.filter((action) => !OFFICE_VISIT_INTENTS.has(action)) };
   const assignment = assignees ? { assignedTo: page.visit.assignedTo, options: assignees } : null;
-  return json({ ...page, visit, onMyWay, assignment }, { headers: { "Cache-Control": "private, no-store" } });
+  // When the page was read: a change queued offline on it conflicts with any made after (decision 127).
+  const seenAt = new Date().toISOString();
+  return json({ ...page, visit, onMyWay, assignment, seenAt }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -45,7 +48,7 @@ export const headers = () => ({ "Cache-Control": "private, no-store" });
 
 // One visit for the admin; each section is a component of features/visits.
 export default function AdminVisit() {
-  const { visit, customer, yard, location, media, history, emails, onMyWay, assignment } =
+  const { visit, customer, yard, location, media, history, emails, onMyWay, assignment, seenAt } =
     useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -54,6 +57,7 @@ export default function AdminVisit() {
   return (
     <article aria-labelledby="visit-heading">
       <ActionToast toast={actionData?.toast} />
+      <OfflineVisitMarker visitId={visit.id} seenAt={seenAt} label={`${visit.serviceType}, ${visit.dateLabel}`} />
       <AdminVisitHeading visit={visit} />
       <AdminVisitStatus visit={visit} actionData={actionData} busy={busy} />
       {assignment ? (

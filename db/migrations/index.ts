@@ -32,6 +32,7 @@ import * as disputeFeesAndRepeats from "./0033-dispute-fees-and-repeats";
 import * as staffRoles from "./0034-staff-roles";
 import * as openInvoicesByCustomer from "./0036-open-invoices-by-customer";
 import * as talliesByShard from "./0037-tallies-by-shard";
+import * as offlineChanges from "./0041-offline-changes";
 import * as reviewRequests from "./0049-review-requests";
 
 /**
@@ -72,5 +73,6 @@ export const migrations: Record<string, Migration> = {
   "0034-staff-roles": staffRoles,
   "0036-open-invoices-by-customer": openInvoicesByCustomer,
   "0037-tallies-by-shard": talliesByShard,
+  "0041-offline-changes": offlineChanges,
   "0049-review-requests": reviewRequests,
 };

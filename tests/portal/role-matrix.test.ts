@@ -205,6 +205,11 @@ const RULES: Record<string, Rule> = {
     action: "own-visit",
     url: (ids) => `/resources/media-upload?service=${ids.assignedVisit}`,
   },
+  "resources.offline-change.ts": {
+    loader: "method-not-allowed",
+    action: "own-visit",
+    url: (ids) => `/resources/offline-change?service=${ids.assignedVisit}`,
+  },
   "resources.media.$imageId.ts": {
     loader: "own-visit",
     params: (ids) => ({ imageId: ids.assignedMedia }),
@@ -213,6 +218,7 @@ const RULES: Record<string, Rule> = {
   "resources.preview.disable.ts": { loader: "public" },
   "resources.preview.ts": { loader: "public" },
   "resources.sanity-webhook.ts": { loader: "public", action: "public" },
+  "resources.staff-app[.]webmanifest.ts": { loader: "public", url: () => "/resources/staff-app.webmanifest" },
   "resources.webhooks.cal-com.ts": { loader: "public", action: "public" },
   "resources.webhooks.calendly.ts": { loader: "public", action: "public" },
   "resources.webhooks.stripe.ts": { loader: "public", action: "public" },
@@ -271,6 +277,8 @@ async function refusalOf(response: Response, who: Who, rule: Rule): Promise<stri
     const toast = await toastOf(response);
     if (toast?.message === "Access Denied") return `denied → ${location}`;
   }
+  // A script's fetch (the offline queue) is told to sign in with 401, not a redirect.
+  if (response.status === 401) return "sign-in";
   if (response.status === 403) return "403";
   if (rule.refusesWith404 && response.status === 404) return "404";
   if (response.status === 405 && who !== "anonymous") return null;
@@ -447,6 +455,25 @@ describe("a technician reaches only the visits assigned to them, today and the n
       { cookie: await cookieOf("technician"), form: {} },
     );
     expect(await refusalOf(response, "technician", {})).toBe("denied → /admin-dashboard/visits/today");
+    // A change queued offline and replayed (decision 127): checked with the session, refused alike.
+    const offline = await modules["../../app/routes/resources.offline-change.ts"]!();
+    const before = await fingerprint();
+    const query = new URLSearchParams({
+      service: visitId,
+      intent: "complete",
+      key: "6f1c2f4e-0d7a-4b8e-9a51-3c2d1e0f9b7a",
+      seen: new Date().toISOString(),
+    });
+    const replay = await callRoute(
+      offline.action as Parameters<typeof callRoute>[0],
+      `/resources/offline-change?${query}`,
+      {
+        cookie: await cookieOf("technician"),
+        form: {},
+      },
+    );
+    expect(replay.status).toBe(403);
+    expect(await fingerprint()).toEqual(before);
   });
 
   test("media of a visit not theirs is a 404, as a missing id", async () => {

@@ -41,7 +41,8 @@ export async function handleMediaUpload(request: Request, adminId: string) {
   return json({ redirectTo: response.headers.get("Location") }, { headers });
 }
 
-async function uploadMedia(request: Request, adminId: string, url: URL): Promise<UploadOutcome> {
+/** One upload for the visit of `?service=`, stored and recorded (also a phone's queued photo). */
+export async function uploadMedia(request: Request, adminId: string, url: URL): Promise<UploadOutcome> {
   // The current visit comes from the form's URL, so it is known before the file arrives.
   const visit = await getVisit(url.searchParams.get("service") ?? "");
   if (!visit) {

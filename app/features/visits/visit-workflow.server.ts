@@ -27,6 +27,9 @@ export type VisitActionInput =
   | { action: "miss"; reason: MissedReason; reasonText?: string }
   | { action: "reschedule" | "return-visit"; serviceDate: Date };
 
+/** Run inside the change's transaction once it is made (an offline change records its key). */
+export type InTransaction = (trx: Db) => Promise<void>;
+
 export type VisitActionResult =
   { kind: "done"; visit: Visit; returnVisit?: Visit } | { kind: "not-found" } | { kind: "not-allowed" };
 
@@ -44,13 +47,14 @@ async function emailContext(): Promise<VisitEmailContext> {
  * One status change of a visit (docs/decisions/030): the change, its history line and its
  * e-mail commit together. The e-mail is only queued here; the outbox worker sends it after the
  * response. A change the visit's status does not allow (now, not when the page was loaded)
- * answers not-allowed, which the route turns into 409.
+ * answers not-allowed, which the route turns into 409. `inTransaction` commits with the change.
  */
 export async function applyVisitAction(
   visitId: string,
   input: VisitActionInput,
   actorId: string,
   now = new Date(),
+  inTransaction?: InTransaction,
 ): Promise<VisitActionResult> {
   const db = await getDb();
   const current = await getVisit(visitId);
@@ -137,6 +141,7 @@ export async function applyVisitAction(
     if (updated.plan_id && (input.action === "cancel" || (input.action === "miss" && input.reason === "weather"))) {
       creditedInvoices = await creditVisitsOfEndedPlans(trx, [updated.id], now);
     }
+    await inTransaction?.(trx);
     return { kind: "done", visit: updated };
   });
   if (creditedInvoices.length > 0) await expireStaleCheckoutsOf(db, creditedInvoices, now);
@@ -182,11 +187,19 @@ async function queueVisitEmail(
 }
 
 /** The admin's notes on a visit. */
-export async function saveVisitNotes(visitId: string, notes: string | null, actorId: string) {
+export async function saveVisitNotes(
+  visitId: string,
+  notes: string | null,
+  actorId: string,
+  inTransaction?: InTransaction,
+) {
   const db = await getDb();
   return db.transaction().execute(async (trx) => {
     const updated = await updateVisitNotes(trx, visitId, { notes });
-    if (updated) await recordVisitEvent(trx, { visitId, actorId, kind: "notes", detail: "Notes updated" });
+    if (updated) {
+      await recordVisitEvent(trx, { visitId, actorId, kind: "notes", detail: "Notes updated" });
+      await inTransaction?.(trx);
+    }
     return updated;
   });
 }
