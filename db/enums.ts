@@ -66,6 +66,8 @@ export const VISIT_EVENT_KINDS = [
   "left_plan",
   // "On my way" was sent (migration 0018): the History says who pressed it and when.
   "on_my_way",
+  // Who works the visit changed (migration 0042): the History says who moved it from whom to whom.
+  "assigned",
 ] as const;
 export type VisitEventKind = (typeof VISIT_EVENT_KINDS)[number];
 

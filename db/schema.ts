@@ -186,6 +186,16 @@ export interface OfflineChangesTable {
   created_at: CreatedAt;
 }
 
+/** One press of "Show gate code" (migration 0042, decision 128): who saw whose code, on which visit. */
+export interface GateCodeViewsTable {
+  id: Generated<string>;
+  customer_id: string;
+  /** Null once the visit was deleted; the view stays in the customer's log. */
+  visit_id: string | null;
+  viewer_id: string | null;
+  viewed_at: CreatedAt;
+}
+
 /** One per customer. gate_code is secret: only the customer and admins see it (docs/decisions/032). */
 export interface YardProfilesTable {
   user_id: string;
@@ -712,6 +722,7 @@ export interface Database {
   service_events: ServiceEventsTable;
   offline_changes: OfflineChangesTable;
   yard_profiles: YardProfilesTable;
+  gate_code_views: GateCodeViewsTable;
   route_orders: RouteOrdersTable;
   outbox: OutboxTable;
   review_requests: ReviewRequestsTable;

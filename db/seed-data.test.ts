@@ -42,23 +42,43 @@ afterAll(async () => {
   rmSync(uploads, { recursive: true, force: true });
 });
 
-it("seeds the documented admin and customer, with their passwords and the admin's two-step", async () => {
+it("seeds the documented admin, technician and customer, with their passwords and the staff's two-step", async () => {
   const users = await database.db.selectFrom("users").selectAll().execute();
   expect(users.map((u) => u.email).sort()).toEqual(
-    [DEV_ACCOUNTS.admin.email, DEV_ACCOUNTS.customer.email, ...SEED_CUSTOMERS.map((c) => c.email)].sort(),
+    [
+      DEV_ACCOUNTS.admin.email,
+      DEV_ACCOUNTS.technician.email,
+      DEV_ACCOUNTS.customer.email,
+      ...SEED_CUSTOMERS.map((c) => c.email),
+    ].sort(),
   );
   const admin = users.find((u) => u.email === DEV_ACCOUNTS.admin.email)!;
+  const technician = users.find((u) => u.email === DEV_ACCOUNTS.technician.email)!;
   expect(await verifyPassword(DEV_ACCOUNTS.admin.password, admin.password_hash)).toBe(true);
+  expect(await verifyPassword(DEV_ACCOUNTS.technician.password, technician.password_hash)).toBe(true);
   // The stored hashes are the accounts' own passwords (the seed hashes nothing itself); the
   // other customers share the documented customer's.
-  for (const user of users.filter((u) => u.id !== admin.id)) {
+  for (const user of users.filter((u) => u.id !== admin.id && u.id !== technician.id)) {
     expect(await verifyPassword(DEV_ACCOUNTS.customer.password, user.password_hash)).toBe(true);
   }
-  const roles = await database.db.selectFrom("user_roles").selectAll().execute();
-  expect(roles).toEqual([expect.objectContaining({ user_id: admin.id, role: "owner" })]);
+  const roles = await database.db.selectFrom("user_roles").selectAll().orderBy("role").execute();
+  expect(roles).toEqual([
+    expect.objectContaining({ user_id: admin.id, role: "owner" }),
+    expect.objectContaining({ user_id: technician.id, role: "technician" }),
+  ]);
   const totp = await database.db.selectFrom("user_totp").selectAll().execute();
-  expect(totp).toEqual([expect.objectContaining({ user_id: admin.id, secret: DEV_ADMIN_TOTP_SECRET })]);
-  expect(totp[0].enabled_at).toBeInstanceOf(Date);
+  expect(totp).toHaveLength(2);
+  for (const staff of [admin, technician]) {
+    expect(totp.find((row) => row.user_id === staff.id)).toMatchObject({ secret: DEV_ADMIN_TOTP_SECRET });
+    expect(totp.find((row) => row.user_id === staff.id)?.enabled_at).toBeInstanceOf(Date);
+  }
+  // The technician works today's round and tomorrow's visit: the role has something to show.
+  const assigned = await database.db
+    .selectFrom("services")
+    .select("service_date")
+    .where("assigned_to", "=", technician.id)
+    .execute();
+  expect(assigned.length).toBe(3);
   expect(users.every((u) => u.email_verified_at instanceof Date)).toBe(true);
 });
 

@@ -23,6 +23,15 @@ export const DEV_ACCOUNTS = {
       "scrypt$32768$8$1$vTO-zU9pGsiGeyovSYQAWQ$Aaz_IC9PsKm2mjb4Ka21lJ6WR44bqJaUgFOuB0WVxOY9xinbk3vDcpnH5dfF5Z_iVPAXm62y-UCQuaq69-r2Hw",
     fullName: "Casey Customer",
   },
+  // A technician (issue 36): today's round and tomorrow's customer visit are theirs, so the
+  // development app shows what the role sees. Two-step with the development admin's secret.
+  technician: {
+    email: "technician@example.com",
+    password: "technician-password",
+    passwordHash:
+      "scrypt$32768$8$1$uYtwEE4uNXSnr4IpcXI1jQ$rT0dS-K3dgG7uAvz3LyyLoRJR2kKbX8AkFijVHs7dhe2FpV3zNko5rqeGR_SqCouEhmG7DmE0suKgsI2hQJFcQ",
+    fullName: "Terry Technician",
+  },
 } as const;
 
 /**
@@ -116,6 +125,8 @@ function laterToday(now: number, offset: number): Date {
 
 type SeedVisit = {
   customer: CustomerKey;
+  /** Assigned to the development technician. */
+  technician?: true;
   type: VisitType;
   date: Date;
   status: VisitStatus;
@@ -165,7 +176,13 @@ function seedVisits(now: number): SeedVisit[] {
       returnTo: "missed",
       photos: 2,
     },
-    { customer: "customer", type: "Weekly Service", date: atBusinessHour(now + 1 * day, 9), status: "scheduled" },
+    {
+      customer: "customer",
+      type: "Weekly Service",
+      date: atBusinessHour(now + 1 * day, 9),
+      status: "scheduled",
+      technician: true,
+    },
     // Others: a skipped week, a health flag, and today's round for the admin's Today page.
     {
       customer: "morgan",
@@ -181,8 +198,21 @@ function seedVisits(now: number): SeedVisit[] {
       status: "skipped",
       notes: "Customer asked to skip this week (away).",
     },
-    { customer: "jordan", type: "Yard Refresh", date: laterToday(now, -1 * hour), status: "completed", photos: 2 },
-    { customer: "morgan", type: "Weekly Service", date: laterToday(now, 1 * hour), status: "scheduled" },
+    {
+      customer: "jordan",
+      type: "Yard Refresh",
+      date: laterToday(now, -1 * hour),
+      status: "completed",
+      photos: 2,
+      technician: true,
+    },
+    {
+      customer: "morgan",
+      type: "Weekly Service",
+      date: laterToday(now, 1 * hour),
+      status: "scheduled",
+      technician: true,
+    },
     {
       customer: "riley",
       type: "Twice Weekly Service",
@@ -219,6 +249,13 @@ export async function seedDevelopmentData(db: Kysely<Database>, options: SeedOpt
       .insertInto("user_totp")
       .values({ user_id: admin, secret: DEV_ADMIN_TOTP_SECRET, enabled_at: new Date() })
       .execute();
+    // Every staff account must use two-step (decision 123): the technician too, same secret.
+    const technician = await insertUser(trx, DEV_ACCOUNTS.technician);
+    await trx.insertInto("user_roles").values({ user_id: technician, role: "technician" }).execute();
+    await trx
+      .insertInto("user_totp")
+      .values({ user_id: technician, secret: DEV_ADMIN_TOTP_SECRET, enabled_at: new Date() })
+      .execute();
     const ids = { customer: await insertUser(trx, DEV_ACCOUNTS.customer) } as Record<CustomerKey, string>;
     for (const extra of SEED_CUSTOMERS) {
       ids[extra.key] = await insertUser(trx, { ...extra, passwordHash: DEV_ACCOUNTS.customer.passwordHash });
@@ -243,6 +280,7 @@ export async function seedDevelopmentData(db: Kysely<Database>, options: SeedOpt
           status: visit.status,
           notes: visit.notes ?? null,
           created_by: admin,
+          assigned_to: visit.technician ? technician : null,
           return_visit_of: visit.returnTo ? visitIds.get(visit.returnTo)! : null,
           missed_reason: visit.missed?.reason ?? null,
           missed_note: visit.missed?.note ?? null,

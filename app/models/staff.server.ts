@@ -48,6 +48,18 @@ export async function listAssignableStaff(): Promise<{ id: string; label: string
   return members.filter((m) => !m.deactivatedAt).map((m) => ({ id: m.id, label: m.fullName ?? m.email }));
 }
 
+/** How the History names staff: their name, else their e-mail (deactivated ones too). */
+export async function staffLabels(db: Db, userIds: readonly string[]): Promise<Map<string, string>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("users")
+    .leftJoin("profiles", "profiles.user_id", "users.id")
+    .select(["users.id", "users.email", "profiles.full_name"])
+    .where("users.id", "in", userIds)
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.full_name ?? row.email]));
+}
+
 /** Whether the id names an active staff account (what an assignment may point at). */
 export async function isActiveStaff(userId: string): Promise<boolean> {
   const db = await getDb();

@@ -236,6 +236,21 @@ export async function listVisitsBetween(
     .execute();
 }
 
+/**
+ * A staff member's own visits in [from, to), in time order (services_assigned_to_service_date_idx):
+ * the rows of "My visits" (decision 128). Never selects gate_code.
+ */
+export async function listAssignedVisits(
+  staffId: string,
+  from: Date,
+  to: Date,
+  limit: number,
+): Promise<VisitListRow[]> {
+  return visitPageBetween(await getDb(), from, to, limit, (query) =>
+    query.where("assigned_to", "=", staffId),
+  ).execute();
+}
+
 /** Whether a visit exists (a paging link may name one deleted since). */
 /** Whether the visit is assigned to this staff member and falls in [from, to) (decision 123). */
 export async function isVisitAssignedBetween(visitId: string, staffId: string, from: Date, to: Date) {
@@ -252,15 +267,27 @@ export async function isVisitAssignedBetween(visitId: string, staffId: string, f
   return Boolean(row);
 }
 
-/** Who works the visit (null: nobody yet), as the owner or office set it on its page. */
-export async function assignVisit(visitId: string, staffId: string | null) {
-  const db = await getDb();
-  const result = await db
-    .updateTable("services")
-    .set({ assigned_to: staffId, updated_at: new Date() })
+/**
+ * Who works the visit (null: nobody yet), as the owner or office set it on its page. Locks the
+ * row in the caller's transaction and returns who worked it before (undefined: no such visit),
+ * so the History names the change that was really made.
+ */
+export async function assignVisit(db: Db, visitId: string, staffId: string | null) {
+  const before = await db
+    .selectFrom("services")
+    .select("assigned_to")
     .where("id", "=", visitId)
+    .forUpdate()
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  if (!before) return undefined;
+  if (before.assigned_to !== staffId) {
+    await db
+      .updateTable("services")
+      .set({ assigned_to: staffId, updated_at: new Date() })
+      .where("id", "=", visitId)
+      .execute();
+  }
+  return { previous: before.assigned_to };
 }
 
 export async function visitExists(visitId: string): Promise<boolean> {

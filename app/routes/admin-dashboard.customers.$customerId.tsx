@@ -5,6 +5,9 @@ import { ActionToast } from "~/components/action-toast";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { BookingStatusBadge, VisitStatusBadge } from "~/components/status-badge";
 import { requireStaff } from "~/features/staff/staff-access.server";
+import { roleAllows } from "~/features/staff/capabilities";
+import { gateCodeViewsOf } from "~/features/staff/gate-code.server";
+import { GateCodeViewsSection } from "~/features/staff/gate-code-views-section";
 import { customerBalanceLabel } from "~/features/billing/billing-pages.server";
 import {
   handleAdminPlanAction,
@@ -38,10 +41,10 @@ import { linkClass, tapLinkClass } from "~/components/ui-classes";
 const notFound = () => new Response("Customer not found", { status: 404 });
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  await requireStaff(request, context, "customers");
+  const staff = await requireStaff(request, context, "customers");
   const customer = await getCustomer(params.customerId ?? "");
   if (!customer) throw notFound();
-  const [yard, visits, bookings, quotes, plan, billing, feedback] = await Promise.all([
+  const [yard, visits, bookings, quotes, plan, billing, feedback, gateCodeViews] = await Promise.all([
     getYardProfile(customer.id),
     listVisitsForCustomer(customer.id, { limit: 20 }),
     listRecentBookingsForCustomer(customer.id, 10),
@@ -49,6 +52,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     loadAdminPlan(customer.id),
     customerBalanceLabel(customer.id),
     customerFeedbackView(customer.id),
+    // The log of gate-code reveals is the owner's (decision 128).
+    roleAllows(staff.staffRole, "staff") ? gateCodeViewsOf(customer.id) : null,
   ]);
   const today = businessToday();
   return json(
@@ -61,6 +66,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       },
       yard: yardView(yard),
       location: yardLocationView(yard),
+      gateCodeViews,
       plan,
       billing,
       feedback,
@@ -137,7 +143,7 @@ export const headers = () => ({ "Cache-Control": "private, no-store" });
 const h3Class = "text-xl font-semibold text-slate-900 dark:text-white";
 
 export default function CustomerPage() {
-  const { customer, yard, location, plan, billing, visits, bookings, quotes, allVisitsHref, feedback } =
+  const { customer, yard, location, plan, billing, visits, bookings, quotes, allVisitsHref, feedback, gateCodeViews } =
     useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const yardResult = actionData && "lastResult" in actionData ? actionData : undefined;
@@ -193,6 +199,7 @@ export default function CustomerPage() {
         )}
         <YardLocationForm location={location} result={locationResult} busy={busy} />
       </section>
+      {gateCodeViews ? <GateCodeViewsSection views={gateCodeViews} /> : null}
 
       <section aria-labelledby="visits-heading" className="mt-8">
         <h3 id="visits-heading" className={h3Class}>

@@ -33,6 +33,7 @@ const SECTIONS: readonly { to: string; label: string; end: boolean; capability: 
   { to: "/admin-dashboard", label: "Services & Uploads", end: true, capability: "visits" },
   { to: "/admin-dashboard/visits", label: "Visits", end: false, capability: "visits" },
   { to: "/admin-dashboard/visits/today", label: "Today", end: false, capability: "field", notWith: "visits" },
+  { to: "/admin-dashboard/visits/mine", label: "My visits", end: false, capability: "field", notWith: "visits" },
   { to: "/admin-dashboard/bookings", label: "Bookings", end: false, capability: "bookings" },
   { to: "/admin-dashboard/customers", label: "Customers", end: false, capability: "customers" },
   { to: "/admin-dashboard/quotes", label: "Quote Requests", end: false, capability: "quotes" },

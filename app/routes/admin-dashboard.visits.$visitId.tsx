@@ -15,6 +15,8 @@ import { onMyWayView } from "~/features/notices/on-my-way-view.server";
 import { roleAllows } from "~/features/staff/capabilities";
 import { requireVisitInReach } from "~/features/staff/staff-access.server";
 import { VisitAssignmentForm } from "~/features/staff/visit-assignment-form";
+import { GateCodeReveal } from "~/features/staff/gate-code-reveal";
+import { visitPageFor } from "~/features/staff/visit-page-reach.server";
 import { handleAdminVisitAction, loadAdminVisit, OFFICE_VISIT_INTENTS } from "~/features/visits/visit-page.server";
 import { listAssignableStaff } from "~/models/staff.server";
 import { YardLocationForm } from "~/features/yards/yard-location-form";
@@ -24,7 +26,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   // Office and owner manage the visit's calendar and who works it; a technician records it.
   const mayManage = roleAllows(staff.staffRole, "visits");
   const [page, onMyWay, assignees] = await Promise.all([
-    loadAdminVisit(params.visitId ?? ""),
+    loadAdminVisit(params.visitId ?? "").then((loaded) => visitPageFor(staff, loaded)),
     onMyWayView(params.visitId ?? ""),
     mayManage ? listAssignableStaff() : null,
   ]);
@@ -41,6 +43,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const staff = await requireVisitInReach(request, context, params.visitId ?? "");
   return handleAdminVisitAction(request, params.visitId ?? "", staff.id, {
     mayManage: roleAllows(staff.staffRole, "visits"),
+    needToKnow: !roleAllows(staff.staffRole, "customers"),
   });
 }
 
@@ -69,7 +72,11 @@ export default function AdminVisit() {
         />
       ) : null}
       <OnMyWayPanel visitId={visit.id} view={onMyWay} />
-      <AdminVisitCustomer customer={customer} yard={yard} />
+      <AdminVisitCustomer
+        customer={customer}
+        yard={yard}
+        gateCode={yard?.gateCodeHidden ? <GateCodeReveal revealed={actionData?.gateCode ?? null} busy={busy} /> : null}
+      />
       <YardLocationForm
         location={location}
         result={actionData?.intent === "yard-location" ? actionData.result : null}

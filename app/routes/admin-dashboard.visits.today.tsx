@@ -3,6 +3,7 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { requireStaff, todayScopeFor } from "~/features/staff/staff-access.server";
+import { visitsListFor } from "~/features/staff/visit-page-reach.server";
 import { OnMyWayForm } from "~/features/notices/on-my-way-form";
 import { RouteStopCard } from "~/features/route/route-stop-card";
 import { RouteSummary } from "~/features/route/route-summary";
@@ -22,10 +23,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // Each stop carries when "On my way" was sent (onMyWaySentAt), read with the day's visits.
   // A technician's Today holds only the visits assigned to them (decision 123).
   const page = await loadToday(new URL(request.url), undefined, todayScopeFor(staff));
-  return json(page, {
-    status: page.pageGone ? 400 : 200,
-    headers: { "Cache-Control": "private, no-store" },
-  });
+  return json(
+    { ...page, back: visitsListFor(staff) },
+    {
+      status: page.pageGone ? 400 : 200,
+      headers: { "Cache-Control": "private, no-store" },
+    },
+  );
 }
 
 // "Move up", "Move down" and "Optimise again"; each answers with the page again (303). The order
@@ -46,11 +50,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const headers = () => ({ "Cache-Control": "private, no-store" });
 
 export default function Today() {
-  const { dayLabel, visits, pageGone, paged, next, route, routeNote } = useLoaderData<typeof loader>();
+  const { dayLabel, visits, pageGone, paged, next, route, routeNote, back } = useLoaderData<typeof loader>();
   return (
     <section aria-labelledby="today-heading" className="mx-auto max-w-xl">
-      <Link to="/admin-dashboard/visits" className="tap-link">
-        <span aria-hidden="true">←&nbsp;</span>All visits
+      <Link to={back.to} className="tap-link">
+        <span aria-hidden="true">←&nbsp;</span>
+        {back.label}
       </Link>
       <h2 id="today-heading" className="mt-2 text-2xl font-bold text-slate-900 dark:text-white">
         Today

@@ -33,6 +33,7 @@ import * as staffRoles from "./0034-staff-roles";
 import * as openInvoicesByCustomer from "./0036-open-invoices-by-customer";
 import * as talliesByShard from "./0037-tallies-by-shard";
 import * as offlineChanges from "./0041-offline-changes";
+import * as assignmentsAndGateCodeViews from "./0042-assignments-and-gate-code-views";
 import * as reviewRequests from "./0049-review-requests";
 
 /**
@@ -74,5 +75,6 @@ export const migrations: Record<string, Migration> = {
   "0036-open-invoices-by-customer": openInvoicesByCustomer,
   "0037-tallies-by-shard": talliesByShard,
   "0041-offline-changes": offlineChanges,
+  "0042-assignments-and-gate-code-views": assignmentsAndGateCodeViews,
   "0049-review-requests": reviewRequests,
 };

@@ -158,6 +158,7 @@ const RULES: Record<string, Rule> = {
     form: () => ({ intent: "notes", notes: "written by whoever got through" }),
   },
   "admin-dashboard.visits._index.tsx": { loader: "visits", url: () => "/admin-dashboard/visits" },
+  "admin-dashboard.visits.mine.tsx": { loader: "field", url: () => "/admin-dashboard/visits/mine" },
   "admin-dashboard.visits.today.tsx": {
     loader: "field",
     action: "visits",

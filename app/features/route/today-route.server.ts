@@ -131,12 +131,11 @@ function serviceMinutes(row: TodayRow, settings: RouteSettings, planMinutes: Map
   return base + Math.max(0, dogs - 1) * timing.minutesPerExtraDog;
 }
 
-async function routeOf(rows: TodayRow[], settings: RouteSettings, manualOrder: string[] | null) {
-  const start = settings.start!;
+/** The planner's input for a day's stops (scheduled, completed, missed): where, how long, when. */
+async function routeInputs(rows: TodayRow[], settings: RouteSettings) {
   const planMinutes = new Map(settings.planMinutes.map((plan) => [plan._id, plan.serviceMinutes]));
-  const stops = rows.filter((row) => ON_ROUTE.has(row.status));
   const inputs: (RouteStopInput & { approximate: boolean })[] = [];
-  for (const row of stops) {
+  for (const row of rows.filter((candidate) => ON_ROUTE.has(candidate.status))) {
     const own =
       row.latitude !== null && row.longitude !== null ? { latitude: row.latitude, longitude: row.longitude } : null;
     const location = own ?? (await zipCentroid(row.zip));
@@ -148,6 +147,33 @@ async function routeOf(rows: TodayRow[], settings: RouteSettings, manualOrder: s
       startsAt: row.service_date,
     });
   }
+  return inputs;
+}
+
+/**
+ * One staff member's route of a day as Today plans it (the same start, timing, stop minutes and
+ * hand-made order): the Staff page's miles planned and each stop's driving leg (decision 128).
+ * Null when the route start is not set, or the day has more stops than one route holds.
+ */
+export async function plannedRouteOf(day: string, assignedTo: string) {
+  const from = startOfBusinessDay(day);
+  const to = startOfBusinessDay(addDays(day, 1));
+  if (!from || !to) return null;
+  const rows = await listVisitsBetween(from, to, { limit: ROUTE_VISIT_LIMIT + 1, assignedTo });
+  const settings = await getRouteSettings();
+  if (rows.length > ROUTE_VISIT_LIMIT || !settings.start || !settings.timing) return null;
+  const planned = cachedPlan({
+    start: settings.start,
+    timing: settings.timing,
+    stops: await routeInputs(rows, settings),
+    manualOrder: await getRouteOrder(day, ALL_STOPS_ROUTE),
+  });
+  return { ...planned, averageSpeedMph: settings.timing.averageSpeedMph };
+}
+
+async function routeOf(rows: TodayRow[], settings: RouteSettings, manualOrder: string[] | null) {
+  const start = settings.start!;
+  const inputs = await routeInputs(rows, settings);
   const planned = cachedPlan({ start, timing: settings.timing!, stops: inputs, manualOrder });
   const rowById = new Map(rows.map((row) => [row.id, row]));
   const inputById = new Map(inputs.map((input) => [input.id, input]));

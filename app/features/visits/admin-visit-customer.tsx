@@ -1,10 +1,19 @@
 import { Link } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { h3Class, type AdminVisitData } from "./admin-visit-view";
 import { linkClass, tapLinkClass } from "~/components/ui-classes";
 import { YardDetails } from "~/features/yards/yard-details";
 
-/** The visit page's Customer section: how to reach them, and their yard. */
-export function AdminVisitCustomer({ customer, yard }: Pick<AdminVisitData, "customer" | "yard">) {
+/**
+ * The visit page's Customer section: how to reach them, and their yard. The name links to the
+ * customer's page only for staff who may open it (`customer.href`); `gateCode` stands in for the
+ * code for staff who must ask for it (decision 128).
+ */
+export function AdminVisitCustomer({
+  customer,
+  yard,
+  gateCode,
+}: Pick<AdminVisitData, "customer" | "yard"> & { gateCode?: ReactNode }) {
   return (
     <section aria-labelledby="customer-heading" className="mt-8">
       <h3 id="customer-heading" className={h3Class}>
@@ -14,9 +23,13 @@ export function AdminVisitCustomer({ customer, yard }: Pick<AdminVisitData, "cus
         <div>
           <dt className="font-semibold">Name</dt>
           <dd>
-            <Link to={`/admin-dashboard/customers/${customer.id}`} className={linkClass}>
-              {customer.name ?? customer.email}
-            </Link>
+            {customer.href ? (
+              <Link to={customer.href} className={linkClass}>
+                {customer.name ?? customer.email}
+              </Link>
+            ) : (
+              (customer.name ?? customer.email)
+            )}
           </dd>
         </div>
         <div>
@@ -41,7 +54,7 @@ export function AdminVisitCustomer({ customer, yard }: Pick<AdminVisitData, "cus
         </div>
       </dl>
       <h4 className="mt-4 text-lg font-semibold">Yard</h4>
-      <YardDetails yard={yard} />
+      <YardDetails yard={yard} gateCode={gateCode} />
     </section>
   );
 }

@@ -21,6 +21,7 @@ function render(visit: Partial<AdminVisitData["visit"]>) {
     allowed: ["complete", "miss", "skip", "cancel", "reschedule"],
     skipReason: null,
     plan: null,
+    back: { to: "/admin-dashboard/visits", label: "All visits" },
     ...visit,
   } as AdminVisitData["visit"];
   const container = document.createElement("div");

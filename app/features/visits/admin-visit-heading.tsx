@@ -9,8 +9,9 @@ import { VISIT_ACTIONS } from "./visit-transitions";
 export function AdminVisitHeading({ visit }: { visit: AdminVisitData["visit"] }) {
   return (
     <>
-      <Link to="/admin-dashboard/visits" className={tapLinkClass}>
-        <span aria-hidden="true">←&nbsp;</span>All visits
+      <Link to={visit.back.to} className={tapLinkClass}>
+        <span aria-hidden="true">←&nbsp;</span>
+        {visit.back.label}
       </Link>
       <div className="mt-2 flex flex-wrap items-center gap-3">
         <h2 id="visit-heading" className="text-2xl font-bold text-slate-900 dark:text-white">
@@ -58,10 +59,12 @@ export function AdminVisitHeading({ visit }: { visit: AdminVisitData["visit"] })
 function AdminVisitPlan({ visit }: { visit: AdminVisitData["visit"] }) {
   const { plan } = visit;
   if (!plan) return null;
-  const planLink = (
+  const planLink = plan.href ? (
     <Link to={plan.href} className={linkClass}>
       {plan.name}
     </Link>
+  ) : (
+    plan.name
   );
   if (!plan.followsPlan) {
     return <p className="mt-2">Made from plan {planLink}, then changed by hand: it no longer follows the plan.</p>;

@@ -22,14 +22,9 @@ import { findPlanById } from "~/models/customer-plan.server";
 import { listOutboxFor } from "~/models/outbox.server";
 import { deleteVisitImage, listMediaForVisit } from "~/models/visit-media.server";
 import { isActiveStaff } from "~/models/staff.server";
-import {
-  assignVisit,
-  findCustomerPhone,
-  findReturnVisit,
-  getVisit,
-  listVisitEvents,
-  recordVisitEvent,
-} from "~/models/visit.server";
+import { reassignVisit } from "~/features/staff/visit-assignment.server";
+import { GATE_CODE_INTENT, GATE_CODE_MESSAGES, revealGateCode } from "~/features/staff/gate-code.server";
+import { findCustomerPhone, findReturnVisit, getVisit, listVisitEvents, recordVisitEvent } from "~/models/visit.server";
 import { getYardProfile } from "~/models/yard-profile.server";
 import { formatBusinessDate, formatBusinessDateTime } from "~/utils/business-time";
 import { getDb } from "~/utils/db.server";
@@ -70,6 +65,8 @@ export async function loadAdminVisit(visitId: string) {
   return {
     visit: {
       id: visit.id,
+      /** The way back: a technician's is their own list (decision 128). */
+      back: { to: "/admin-dashboard/visits", label: "All visits" },
       assignedTo: visit.assigned_to,
       serviceType: visit.service_type,
       date: visit.service_date.toISOString(),
@@ -94,13 +91,15 @@ export async function loadAdminVisit(visitId: string) {
       plan: plan
         ? {
             name: plan.catalogue_plan_name,
-            href: `/admin-dashboard/customers/${plan.customer_id}#plan`,
+            href: `/admin-dashboard/customers/${plan.customer_id}#plan` as string | null,
             followsPlan: visit.plan_left_at === null,
           }
         : null,
     },
     customer: {
       id: visit.customer_id,
+      /** Their page, for staff who may open it. */
+      href: `/admin-dashboard/customers/${visit.customer_id}` as string | null,
       name: visit.customer_name,
       email: visit.customer_email,
       // The yard's mobile (migration 0013), else the newest number on their quotes.
@@ -160,7 +159,9 @@ function describeEvent(event: {
 }
 
 export type VisitActionData = {
-  toast: { type: "error"; message: string; description: string };
+  toast: { type: "error" | "success"; message: string; description: string };
+  /** The answer to "Show gate code" (decision 128): the code, shown once, its view logged. */
+  gateCode?: string;
   /** Conform's `submission.reply()` of a refused form. */
   result?: SubmissionResult<string[]>;
   intent?: string;
@@ -189,13 +190,14 @@ export const OFFICE_VISIT_INTENTS: ReadonlySet<string> = new Set([
 
 /**
  * The visit page's forms, told apart by `intent`. `mayManage`: the staff member may change the
- * visit's calendar and assignment (office, owner); the route decides it from the role.
+ * visit's calendar and assignment (office, owner); `needToKnow`: a gate code is theirs to see
+ * only on their own visit's day (technicians); the route decides both from the role.
  */
 export async function handleAdminVisitAction(
   request: Request,
   visitId: string,
   adminId: string,
-  options: { mayManage: boolean } = { mayManage: true },
+  options: { mayManage: boolean; needToKnow?: boolean } = { mayManage: true },
 ) {
   if (Number(request.headers.get("Content-Length") ?? 0) > MAX_FORM_BYTES) {
     return refuse(413, "That form is too large");
@@ -215,8 +217,18 @@ export async function handleAdminVisitAction(
     // Empty: nobody; otherwise an active staff account, never a customer or a made-up id.
     if (to && !(isUuid(to) && (await isActiveStaff(to))))
       return refuse(400, "Choose a staff member from the list", { intent });
-    await assignVisit(visitId, to || null);
+    if (!(await reassignVisit(visitId, to || null, adminId))) throw notFound();
     return redirectWithSuccess(back, { message: "Success", description: to ? "Visit assigned" : "Visit unassigned" });
+  }
+
+  if (intent === GATE_CODE_INTENT) {
+    const reveal = await revealGateCode({ visitId, viewerId: adminId, needToKnow: options.needToKnow ?? false });
+    if (!reveal.ok) return refuse(reveal.status, reveal.description, { intent });
+    return json<VisitActionData>({
+      toast: { type: "success", message: "Success", description: GATE_CODE_MESSAGES.shown },
+      intent,
+      gateCode: reveal.gateCode,
+    });
   }
 
   if (isVisitAction(intent)) {

@@ -19,15 +19,26 @@ export type YardView = {
 /**
  * The yard's facts as a description list. The gate code stays hidden until "Show gate code" is
  * pressed: a native <details>, so it works without JavaScript and never needs a URL parameter.
+ * `gateCode`: what stands in the code's place for a viewer who must ask for it (decision 128).
  */
-export function YardDetails({ yard, idPrefix = "yard" }: { yard: YardView | null; idPrefix?: string }) {
+export function YardDetails({
+  yard,
+  idPrefix = "yard",
+  gateCode,
+}: {
+  yard: YardView | null;
+  idPrefix?: string;
+  gateCode?: React.ReactNode;
+}) {
   if (!yard) return <p className="mt-2 text-slate-700 dark:text-slate-200">No yard profile yet.</p>;
   const address = [yard.street, yard.city, yard.zip].filter(Boolean).join(", ");
   return (
     <dl className="mt-3 grid gap-x-8 gap-y-3 sm:grid-cols-2">
       <Item term="Address">{address || "Not given"}</Item>
       <Item term="Gate code">
-        {yard.gateCode ? (
+        {gateCode ? (
+          gateCode
+        ) : yard.gateCode ? (
           <details id={`${idPrefix}-gate`}>
             <summary className="inline-flex min-h-11 cursor-pointer items-center font-semibold text-brand-800 underline underline-offset-4 dark:text-brand-200">
               <span aria-hidden="true" className="mr-2 tracking-widest no-underline">
