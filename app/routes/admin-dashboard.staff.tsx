@@ -7,11 +7,15 @@ import { Field, SelectField } from "~/components/forms";
 import { primaryButtonClass, secondaryButtonClass } from "~/components/ui-classes";
 import { requireStaff } from "~/features/staff/staff-access.server";
 import { handleStaffAction, loadStaffPage, type StaffActionData } from "~/features/staff/staff-page.server";
+import { StaffTips } from "~/features/staff/staff-tips";
+import { loadStaffTips } from "~/features/staff/staff-tips.server";
+import { getDb } from "~/utils/db.server";
 
 // Staff (decision 123): the owner invites staff by e-mail, changes roles and deactivates accounts.
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const owner = await requireStaff(request, context, "staff");
-  return json(await loadStaffPage(owner), { headers: { "Cache-Control": "private, no-store" } });
+  const [page, tips] = await Promise.all([loadStaffPage(owner), loadStaffTips(await getDb(), new Date())]);
+  return json({ ...page, tips }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -29,7 +33,7 @@ function errorsOf(data: StaffActionData | undefined, intent: string, field: stri
 }
 
 export default function Staff() {
-  const { members, roles, viewerId } = useLoaderData<typeof loader>();
+  const { members, roles, viewerId, tips } = useLoaderData<typeof loader>();
   const actionData = useActionData<StaffActionData>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post";
@@ -133,6 +137,7 @@ export default function Staff() {
           </li>
         ))}
       </ul>
+      <StaffTips tips={tips} />
     </section>
   );
 }

@@ -116,6 +116,7 @@ docs.push({
     closedDays: keyed(business.planRules.closedDays, 'planRules.closedDays', 'closedDay'),
   },
   billingRules: business.billingRules,
+  tips: business.tips,
   routeStart: {_type: 'routeStart', ...business.routeStart},
   routeSettings: {_type: 'routeSettings', ...business.routeSettings},
   seo: seo(siteSeo.title, siteSeo.description),

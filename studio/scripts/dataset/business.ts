@@ -57,6 +57,9 @@ export const business = {
     invoiceFooter:
       'Thank you for choosing Swift Scoop. Questions about this invoice? Call (775) 555-0142 or write to hello@swiftscoopnv.com within 24 hours of a visit.',
   },
+  // Tips for technicians (Site settings > Billing; docs/decisions/131): the amounts the completion
+  // e-mail offers, and the Monday a two-week pay period starts from.
+  tips: {amounts: [5, 10, 20], payPeriodStart: '2026-01-05'},
   // Where each day's route starts (the yard the trucks leave from) and how the route is timed
   // (Site settings > Route; docs/decisions/093).
   routeStart: {name: 'Swift Scoop yard, Pahrump', latitude: 36.163631, longitude: -115.98748},
