@@ -69,6 +69,33 @@ function invoicesTrigger(tips: boolean) {
 }
 
 /**
+ * The tips' ledger trigger, one function per operation (an INSERT has no old rows to compare).
+ * A card tip is given and paid in one: both entries when Stripe's charge is recorded. An invoice
+ * tip is owed once an invoice carries it (again, when "Issue again" moves it).
+ */
+function tipsTrigger(op: "insert" | "update") {
+  const changed = (condition: string) =>
+    op === "insert" ? "" : `and exists (select 1 from old_tips o where o.id = n.id and ${condition})`;
+  return sql.raw(`create function ledger_tips_${op}_apply() returns trigger language plpgsql as $$
+    begin
+      insert into ledger_entries (customer_id, kind, amount_cents, occurred_on, tip_id, technician_id, entry_key)
+      select n.customer_id, k.kind, k.sign * n.amount_cents, ${day("n.paid_at")}, n.id, n.technician_id,
+        k.prefix || n.id
+      from new_tips n
+      cross join (values ('tip', 1, 'tip:'), ('tip_payment', -1, 'tip-payment:')) as k(kind, sign, prefix)
+      where n.paid_at is not null ${changed("o.paid_at is null")}
+      order by n.id, k.sign desc;
+      insert into ledger_entries (customer_id, kind, amount_cents, occurred_on, invoice_id, tip_id, technician_id, entry_key)
+      select n.customer_id, 'tip', n.amount_cents, i.issued_on, i.id, n.id, n.technician_id, 'tip:' || n.id || ':' || i.id
+      from new_tips n join invoices i on i.id = n.invoice_id
+      where true ${changed("o.invoice_id is distinct from n.invoice_id")}
+      order by n.id;
+      return null;
+    end
+  $$`);
+}
+
+/**
  * Tips for technicians (issue 36 item 5, docs/decisions/131).
  *
  * - `tips`: one per visit (a second press, a double click, finds it), for the technician the visit
@@ -135,42 +162,19 @@ export async function up(db: Kysely<any>) {
   await sql`create index ledger_entries_tip_id_idx on ledger_entries (tip_id) where tip_id is not null`.execute(db);
 
   await invoicesTrigger(true).execute(db);
-  await sql
-    .raw(
-      `create function ledger_tips_apply() returns trigger language plpgsql as $$
-    begin
-      -- A card tip is given and paid in one: both entries when Stripe's charge is recorded.
-      insert into ledger_entries (customer_id, kind, amount_cents, occurred_on, tip_id, technician_id, entry_key)
-      select n.customer_id, k.kind, k.sign * n.amount_cents, ${day("n.paid_at")}, n.id, n.technician_id,
-        k.prefix || n.id
-      from new_tips n
-      cross join (values ('tip', 1, 'tip:'), ('tip_payment', -1, 'tip-payment:')) as k(kind, sign, prefix)
-      where n.paid_at is not null
-        and (tg_op = 'INSERT' or exists (select 1 from old_tips o where o.id = n.id and o.paid_at is null))
-      order by n.id, k.sign desc;
-      -- An invoice tip is owed once an invoice carries it (again, when "Issue again" moves it).
-      insert into ledger_entries (customer_id, kind, amount_cents, occurred_on, invoice_id, tip_id, technician_id, entry_key)
-      select n.customer_id, 'tip', n.amount_cents, i.issued_on, i.id, n.id, n.technician_id, 'tip:' || n.id || ':' || i.id
-      from new_tips n join invoices i on i.id = n.invoice_id
-      where tg_op = 'INSERT'
-        or exists (select 1 from old_tips o where o.id = n.id and o.invoice_id is distinct from n.invoice_id)
-      order by n.id;
-      return null;
-    end
-  $$`,
-    )
-    .execute(db);
+  for (const op of ["insert", "update"] as const) await tipsTrigger(op).execute(db);
   await sql`create trigger tips_ledger_insert after insert on tips
-    referencing new table as new_tips for each statement execute function ledger_tips_apply()`.execute(db);
+    referencing new table as new_tips for each statement execute function ledger_tips_insert_apply()`.execute(db);
   await sql`create trigger tips_ledger_update after update on tips
     referencing old table as old_tips new table as new_tips
-    for each statement execute function ledger_tips_apply()`.execute(db);
+    for each statement execute function ledger_tips_update_apply()`.execute(db);
 }
 
 export async function down(db: Kysely<any>) {
   await sql`drop trigger if exists tips_ledger_update on tips`.execute(db);
   await sql`drop trigger if exists tips_ledger_insert on tips`.execute(db);
-  await sql`drop function if exists ledger_tips_apply()`.execute(db);
+  await sql`drop function if exists ledger_tips_insert_apply()`.execute(db);
+  await sql`drop function if exists ledger_tips_update_apply()`.execute(db);
   await invoicesTrigger(false).execute(db);
   await sql`alter table ledger_entries drop constraint ledger_entries_tip_check`.execute(db);
   await sql`alter table ledger_entries drop column technician_id`.execute(db);

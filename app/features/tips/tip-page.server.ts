@@ -63,7 +63,8 @@ export async function loadTipPage(customerId: string, visitId: string, url: URL)
 export type TipActionData = { error?: string; field?: "choice" | "other"; message?: string };
 
 const MESSAGES: Record<TipOutcome["kind"], (outcome: TipOutcome) => string> = {
-  charged: (o) => (o.kind === "charged" ? `Thank you! Your tip of ${formatCents(o.tip.amount_cents)} was charged.` : ""),
+  charged: (o) =>
+    o.kind === "charged" ? `Thank you! Your tip of ${formatCents(o.tip.amount_cents)} was charged.` : "",
   on_invoice: (o) =>
     o.kind === "on_invoice" ? `Thank you! Your tip of ${formatCents(o.tip.amount_cents)} is on your next invoice.` : "",
   already: () => "This visit already has your tip. Thank you!",

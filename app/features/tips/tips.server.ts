@@ -55,7 +55,8 @@ export async function giveTip(
     return { kind: "refused", reason: "That tip amount is out of range.", status: 400 };
 
   const existing = await findTipOfVisit(db, visit.id);
-  if (existing) return existing.way === "card" && !existing.paid_at ? chargeTip(db, existing, input.now) : already(existing);
+  if (existing)
+    return existing.way === "card" && !existing.paid_at ? chargeTip(db, existing, input.now) : already(existing);
 
   const card = isStripeConfigured() ? await getStripeCustomer(db, input.customerId) : undefined;
   const tip = await insertTip(db, {
