@@ -198,6 +198,8 @@ export const INVOICE_LINE_KINDS = [
   "skip_credit",
   // A plan change's adjustment of a month, either sign (migration 0029, docs/decisions/117).
   "plan_change",
+  // A technician's tip on the customer's next invoice (0048, docs/decisions/131).
+  "tip",
 ] as const;
 export type InvoiceLineKind = (typeof INVOICE_LINE_KINDS)[number];
 
@@ -232,8 +234,16 @@ export const LEDGER_ENTRY_KINDS = [
   "credit_note",
   "payment_reversed",
   "dispute_lost",
+  // A technician's tip (0048, docs/decisions/131): given (+), paid by card (−), its invoice voided (−).
+  "tip",
+  "tip_payment",
+  "tip_void",
 ] as const;
 export type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];
+
+/** How a tip is paid (0048): by the card on file, or on the customer's next invoice. */
+export const TIP_WAYS = ["card", "invoice"] as const;
+export type TipWay = (typeof TIP_WAYS)[number];
 
 /** Why a credit note gives money back (0021). */
 export const CREDIT_NOTE_REASONS = [

@@ -23,6 +23,7 @@ import type {
   OutboxStatus,
   QuoteStatus,
   Role,
+  TipWay,
   TokenPurpose,
   VisitEventKind,
   VisitStatus,
@@ -440,6 +441,8 @@ export interface InvoicesTable {
   credit_applied_cents: ColumnType<number, number | undefined, number>;
   /** Refunded of its payments, shown on it; a refund never makes it owed again (0021). */
   refunded_cents: ColumnType<number, number | undefined, number>;
+  /** The part of total_cents that is tips for technicians (0048): left out of its "invoice" entry. */
+  tip_cents: ColumnType<number, number | undefined, number>;
   /** A voided invoice issued again: the new one ("Issue again", 0021). */
   reissued_as: ColumnType<string | null, string | null | undefined, string | null>;
   footer: string | null;
@@ -646,8 +649,29 @@ export interface LedgerEntriesTable {
   refund_id: string | null;
   credit_note_id: string | null;
   reversal_id: string | null;
+  /** A tip's entries (0048): the tip and the technician it belongs to. */
+  tip_id: ColumnType<string | null, string | null | undefined, never>;
+  technician_id: ColumnType<string | null, string | null | undefined, never>;
   entry_key: string;
   created_at: CreatedAt;
+}
+
+/**
+ * A tip for the technician of a visit (0048, docs/decisions/131): one per visit, paid by the card
+ * on file (paid_at once Stripe charged it) or on the customer's next invoice (invoice_id).
+ */
+export interface TipsTable {
+  id: Generated<string>;
+  visit_id: string;
+  customer_id: string;
+  technician_id: string;
+  amount_cents: number;
+  way: TipWay;
+  given_at: ColumnType<Date, Date | string | undefined, never>;
+  given_on: Day;
+  stripe_payment_intent_id: ColumnType<string | null, string | null | undefined, string | null>;
+  paid_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  invoice_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Per month and kind, the ledger's entries counted and summed (kept by a trigger, 0021). */
@@ -752,6 +776,7 @@ export interface Database {
   text_opt_outs: TextOptOutsTable;
   text_replies: TextRepliesTable;
   text_opt_in_requests: TextOptInRequestsTable;
+  tips: TipsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -777,4 +802,5 @@ export type Payment = Selectable<PaymentsTable>;
 export type Refund = Selectable<RefundsTable>;
 export type CreditNote = Selectable<CreditNotesTable>;
 export type LedgerEntry = Selectable<LedgerEntriesTable>;
+export type Tip = Selectable<TipsTable>;
 export type StripeCustomer = Selectable<StripeCustomersTable>;

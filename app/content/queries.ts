@@ -23,6 +23,7 @@ export const SITE_SETTINGS_QUERY = /* groq */ `*[_id == "siteSettings"][0]{
   planRules{changeNoticeHours, longestPauseDays, horizonDays, firstVisitTime, "closedDays": closedDays[]{date, name}},
   billingRules{billingDay, prorateFirstMonth, creditSkippedVisits, graceDays, priceChangeNoticeDays, invoiceFooter},
   reviewRequests{reviewUrl, afterCompletedVisits},
+  tips{amounts, payPeriodStart},
   ${SEO}
 }`;
 

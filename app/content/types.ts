@@ -117,8 +117,23 @@ export const siteSettingsSchema = z.object({
       reviewUrl: rules?.reviewUrl ?? null,
       afterCompletedVisits: rules?.afterCompletedVisits ?? DEFAULT_REVIEW_AFTER_VISITS,
     })),
+  /**
+   * Tips for technicians (Site settings > Billing, docs/decisions/131): the amounts the completion
+   * e-mail offers, in whole dollars, and the first day of a two-week pay period. Absent: no tips.
+   */
+  tips: z
+    .object({
+      amounts: z.array(z.number().int().min(1).max(500)).min(1).max(6),
+      payPeriodStart: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    })
+    .nullable()
+    .optional()
+    .transform((tips) => tips ?? null),
   seo: seoSchema,
 });
+
+/** The owner's tips settings (null: tips are not offered). */
+export type TipSettings = z.infer<typeof siteSettingsSchema>["tips"];
 
 /** The owner's rules for customer plans (Site settings > Plans & schedule). */
 export type PlanRules = z.infer<typeof siteSettingsSchema>["planRules"];

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { invoiceNumber } from "../../db/enums";
 import type { CustomerPlan, InvoiceLineKind, Visit, VisitStatus } from "../../db/schema";
 import { allocateNumber } from "./number-counters.server";
+import { attachTipsToInvoices } from "./tip.server";
 import type { Db } from "~/utils/db.server";
 
 /**
@@ -289,6 +290,7 @@ export async function insertInvoices(
       fresh.map((draft) => {
         next += 1;
         const total = draft.lines.reduce((sum, line) => sum + line.amountCents, 0);
+        const tips = draft.lines.reduce((sum, line) => sum + (line.kind === "tip" ? line.amountCents : 0), 0);
         // Credits that cover the charges: nothing to pay, so it is settled as it is issued, and
         // what it credits beyond its charges is credit on file (docs/decisions/113).
         const settled = total <= 0;
@@ -302,6 +304,7 @@ export async function insertInvoices(
           issued_on: invoice.issuedOn,
           due_on: invoice.dueOn,
           total_cents: total,
+          tip_cents: tips,
           footer: invoice.footer,
         };
       }),
@@ -332,6 +335,12 @@ export async function insertInvoices(
       .values(lines.slice(start, start + 2000))
       .execute();
   }
+  // The tips these invoices carry are now owed, each entered for its technician (decision 131).
+  if (lines.some((line) => line.kind === "tip"))
+    await attachTipsToInvoices(
+      trx,
+      inserted.map((row) => row.id),
+    );
   return inserted.map((row) => ({ ...row, period_month: keyOf("", row.period_month).trim() }));
 }
 
@@ -497,6 +506,7 @@ export async function insertReissue(
     .orderBy("position")
     .execute();
   const total = lines.reduce((sum, line) => sum + line.amount_cents, 0);
+  const tips = lines.reduce((sum, line) => sum + (line.kind === "tip" ? line.amount_cents : 0), 0);
   await trx.updateTable("invoice_lines").set({ visit_id: null }).where("invoice_id", "=", old.id).execute();
   const settled = total <= 0;
   const created = await trx
@@ -511,6 +521,7 @@ export async function insertReissue(
       issued_on: issue.issuedOn,
       due_on: issue.issuedOn,
       total_cents: total,
+      tip_cents: tips,
       footer: old.footer,
     })
     .returning(["id", "total_cents"])
@@ -530,6 +541,8 @@ export async function insertReissue(
       )
       .execute();
   }
+  // Its tips (given back by the void's tip_void entries) are owed again on the new one (decision 131).
+  if (tips > 0) await attachTipsToInvoices(trx, [created.id]);
   // The upgrades' adjustments it bills are billed by the new invoice.
   await trx
     .updateTable("plan_adjustments")

@@ -9,12 +9,19 @@ import { requireStaff } from "~/features/staff/staff-access.server";
 import { handleStaffAction, loadStaffPage, type StaffActionData } from "~/features/staff/staff-page.server";
 import { loadProductivity } from "~/features/staff/productivity.server";
 import { StaffProductivitySection } from "~/features/staff/staff-productivity-section";
+import { StaffTips } from "~/features/staff/staff-tips";
+import { loadStaffTips } from "~/features/staff/staff-tips.server";
+import { getDb } from "~/utils/db.server";
 
 // Staff (decision 123): the owner invites staff by e-mail, changes roles and deactivates accounts.
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const owner = await requireStaff(request, context, "staff");
-  const [page, productivity] = await Promise.all([loadStaffPage(owner), loadProductivity(new URL(request.url))]);
-  return json({ ...page, productivity }, { headers: { "Cache-Control": "private, no-store" } });
+  const [page, productivity, tips] = await Promise.all([
+    loadStaffPage(owner),
+    loadProductivity(new URL(request.url)),
+    loadStaffTips(await getDb(), new Date()),
+  ]);
+  return json({ ...page, productivity, tips }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -32,7 +39,7 @@ function errorsOf(data: StaffActionData | undefined, intent: string, field: stri
 }
 
 export default function Staff() {
-  const { members, roles, viewerId, productivity } = useLoaderData<typeof loader>();
+  const { members, roles, viewerId, productivity, tips } = useLoaderData<typeof loader>();
   const actionData = useActionData<StaffActionData>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post";
@@ -137,6 +144,7 @@ export default function Staff() {
         ))}
       </ul>
       <StaffProductivitySection productivity={productivity} />
+      <StaffTips tips={tips} />
     </section>
   );
 }

@@ -117,6 +117,7 @@ docs.push({
   },
   billingRules: business.billingRules,
   reviewRequests: business.reviewRequests,
+  tips: business.tips,
   routeStart: {_type: 'routeStart', ...business.routeStart},
   routeSettings: {_type: 'routeSettings', ...business.routeSettings},
   seo: seo(siteSeo.title, siteSeo.description),

@@ -141,6 +141,9 @@ describe("the month's roll-forward", () => {
       { label: "Refunds paid out", amount: "$5.00" },
       { label: "Payments reversed and disputes lost", amount: "$0.00" },
       { label: "Written off", amount: "$0.00" },
+      { label: "Tips for staff", amount: "$0.00" },
+      { label: "Tips paid by card", amount: "$0.00" },
+      { label: "Tips voided", amount: "$0.00" },
     ]);
     // 89.00 + 57.34 - 5.00 - 45.00 + 5.00 = 101.34: the two open invoices, independently summed.
     expect(march.closing).toBe("$101.34");

@@ -12,6 +12,7 @@ export async function clearMoney(db: Kysely<Database>) {
     await trx.deleteFrom("ledger_entries").execute();
     await sql`alter table ledger_entries enable trigger ledger_entries_append_only`.execute(trx);
     await trx.deleteFrom("ledger_tallies").execute();
+    await trx.deleteFrom("tips").execute();
     await trx.deleteFrom("credit_notes").execute();
     await trx.deleteFrom("payment_reversals").execute();
     await trx.deleteFrom("refunds").execute();

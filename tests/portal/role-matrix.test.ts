@@ -192,6 +192,11 @@ const RULES: Record<string, Rule> = {
   "customer-dashboard_.feedback.tsx": { loader: "signed-in", action: "signed-in" },
   "customer-dashboard_.plan.tsx": { loader: "signed-in", action: "signed-in" },
   "customer-dashboard_.visits.$visitId.tsx": { loader: "signed-in", params: () => ({ visitId: NO_SUCH }) },
+  "customer-dashboard_.visits.$visitId_.tip.tsx": {
+    loader: "signed-in",
+    action: "signed-in",
+    params: () => ({ visitId: NO_SUCH }),
+  },
   "customer-dashboard_.visits._index.tsx": { loader: "signed-in" },
   "customer-dashboard_.yard.tsx": { loader: "signed-in", action: "signed-in" },
   "disclaimer.tsx": { loader: "public" },

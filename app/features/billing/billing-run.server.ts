@@ -41,6 +41,8 @@ import {
   type PlanChangeTerms,
   type UnbilledAdjustment,
 } from "~/models/plan-adjustment.server";
+import { tipLineDescription } from "~/features/tips/tip-rules";
+import { listUnbilledTips, type UnbilledTip } from "~/models/tip.server";
 import { withAdvisoryLock } from "~/utils/advisory-lock.server";
 import { formatBusinessDate } from "~/utils/business-time";
 import { getDb, type Db } from "~/utils/db.server";
@@ -159,6 +161,7 @@ export async function runBilling(options: BillingRunOptions): Promise<BillingRun
     });
     await billPlans(conn, run);
     await billOneTimeServicesAlone(conn, run);
+    await billTipsAlone(conn, run);
     return run.counts;
   });
   if (!locked.acquired) {
@@ -235,7 +238,7 @@ async function billPlans(conn: Db, run: Run) {
       const planIds = toBill.map((plan) => plan.id);
       // The visits a credit may be owed for: skips (when the owner credits them), and the
       // business's own cancellations, weather misses and payment holds (always; decision 115).
-      const [toCredit, oneTimes, months, adjustments, changes] = await Promise.all([
+      const [toCredit, oneTimes, months, adjustments, changes, tips] = await Promise.all([
         listVisitsToCredit(conn, planIds, run.window, {
           statuses: ["skipped", "cancelled", "missed"],
           closedDayDetail: CLOSED_DAY_CANCELLED_DETAIL,
@@ -249,10 +252,11 @@ async function billPlans(conn: Db, run: Run) {
         listMonthBilling(conn, planIds, monthOf(run.window.from), addMonths(monthOf(run.window.until), 1)),
         listUnbilledAdjustments(conn, planIds),
         listPlanChanges(conn, planIds),
+        listUnbilledTips(conn, { customerIds: toBill.map((plan) => plan.customer_id) }),
       ]);
       const drafts = [
         ...(await firstMonthRemainders(conn, toBill, run)),
-        ...planInvoices(toBill, { toCredit, oneTimes, months, adjustments, changes }, run),
+        ...planInvoices(toBill, { toCredit, oneTimes, months, adjustments, changes, tips }, run),
       ];
       await write(conn, run, drafts);
     }
@@ -317,6 +321,37 @@ async function billOneTimeServicesAlone(conn: Db, run: Run) {
     const drafts = [...byCustomer].map(([customerId, lines]) => ({ customerId, planId: null, lines }));
     await write(conn, run, drafts);
   }
+}
+
+/**
+ * Tips to go on an invoice that no plan invoice of this run took (a customer without a plan, or
+ * whose plan was not billed): an invoice of tips alone (docs/decisions/131).
+ */
+async function billTipsAlone(conn: Db, run: Run) {
+  const batches = keysetBatches((after: string | null) => listUnbilledTips(conn, { after, limit: run.batchSize }), {
+    batchSize: run.batchSize,
+    keyOf: byId,
+    signal: run.signal,
+    betweenBatches: run.betweenBatches,
+  });
+  for await (const tips of batches) {
+    const byCustomer = groupBy(tips, (tip) => tip.customer_id);
+    await write(
+      conn,
+      run,
+      [...byCustomer].map(([customerId, own]) => ({ customerId, planId: null, lines: own.map(tipLine) })),
+    );
+  }
+}
+
+/** "Tip for Ana, visit Mar 4, 2028": all of it, never netted against the invoice's credits. */
+function tipLine(tip: UnbilledTip): DraftLine {
+  return {
+    kind: "tip",
+    description: tipLineDescription(tip.technician_name, formatBusinessDate(tip.service_date)),
+    visitId: tip.visit_id,
+    amountCents: tip.amount_cents,
+  };
 }
 
 async function write(conn: Db, run: Run, drafts: DraftInvoice[]) {
@@ -387,6 +422,8 @@ type PlanBatchFacts = {
   adjustments: readonly UnbilledAdjustment[];
   /** Plan changes with the terms before each: a visit is credited at the terms of its day. */
   changes: readonly PlanChangeTerms[];
+  /** Tips for the next invoice (decision 131): on the customer's first plan invoice of the batch. */
+  tips: readonly UnbilledTip[];
 };
 
 function planInvoices(plans: readonly PlanToBill[], facts: PlanBatchFacts, run: Run): DraftInvoice[] {
@@ -394,6 +431,7 @@ function planInvoices(plans: readonly PlanToBill[], facts: PlanBatchFacts, run: 
   const oneTimesOf = groupBy(facts.oneTimes, (visit) => visit.customer_id);
   const adjustmentsOf = groupBy(facts.adjustments, (adjustment) => adjustment.plan_id);
   const changesOf = groupBy(facts.changes, (change) => change.plan_id);
+  const tipsOf = groupBy(facts.tips, (tip) => tip.customer_id);
   const monthsOf = new Map<string, Map<string, MonthBilled>>();
   for (const month of facts.months) {
     const known = monthsOf.get(month.plan_id) ?? new Map<string, MonthBilled>();
@@ -447,6 +485,9 @@ function planInvoices(plans: readonly PlanToBill[], facts: PlanBatchFacts, run: 
       const line = oneTimeLine(visit, run);
       if (line) lines.push(line);
     }
+    // A customer's tips go on one invoice: the first of their plans billed here.
+    lines.push(...(tipsOf.get(plan.customer_id) ?? []).map(tipLine));
+    tipsOf.delete(plan.customer_id);
     drafts.push({ customerId: plan.customer_id, planId: plan.id, lines });
   }
   return drafts;

@@ -33,6 +33,9 @@ export const LEDGER_KIND_LABELS: Record<LedgerEntryKind, string> = {
   credit_note: "Credit note",
   payment_reversed: "Payment reversed",
   dispute_lost: "Dispute lost",
+  tip: "Tip for staff",
+  tip_payment: "Tip paid by card",
+  tip_void: "Tip voided",
 };
 
 const EXPORT_BATCH = 1000;
@@ -128,6 +131,10 @@ export async function loadLedgerMonth(db: Db, month: string): Promise<LedgerMont
     { label: "Refunds paid out", cents: cents("refund") },
     { label: "Payments reversed and disputes lost", cents: cents("payment_reversed") + cents("dispute_lost") },
     { label: "Written off", cents: cents("write_off") },
+    // Tips are the technicians' money, not the business's revenue: their own lines (decision 131).
+    { label: "Tips for staff", cents: cents("tip") },
+    { label: "Tips paid by card", cents: cents("tip_payment") },
+    { label: "Tips voided", cents: cents("tip_void") },
   ];
   const closing = opening + rows.reduce((sum, row) => sum + row.cents, 0);
   return {

@@ -40,7 +40,12 @@ export function visitMovedDetail(from: Date, to: Date, why?: string) {
 
 async function emailContext(): Promise<VisitEmailContext> {
   const settings = await getSiteSettings();
-  return { businessName: settings.businessName, phone: settings.phone, siteUrl: getEnv().SITE_URL };
+  return {
+    businessName: settings.businessName,
+    phone: settings.phone,
+    siteUrl: getEnv().SITE_URL,
+    tipAmounts: settings.tips?.amounts ?? null,
+  };
 }
 
 /**

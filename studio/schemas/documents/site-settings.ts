@@ -361,6 +361,41 @@ export const siteSettings = defineType({
       ],
     }),
     defineField({
+      name: 'tips',
+      title: 'Tips for technicians',
+      type: 'object',
+      group: 'billing',
+      description:
+        'The completion e-mail offers these tips (and “Other”). All of a tip goes to the technician who did the visit.',
+      options: {collapsible: false},
+      fields: [
+        defineField({
+          name: 'amounts',
+          title: 'Tip amounts (dollars)',
+          type: 'array',
+          of: [{type: 'number'}],
+          description: 'Whole dollars, 1 to 500, e.g. 5, 10 and 20. At most six.',
+          validation: (rule) =>
+            rule
+              .required()
+              .min(1)
+              .max(6)
+              .custom((amounts: number[] | undefined) =>
+                (amounts ?? []).every((amount) => Number.isInteger(amount) && amount >= 1 && amount <= 500)
+                  ? true
+                  : 'Each amount is a whole number of dollars from 1 to 500',
+              ),
+        }),
+        defineField({
+          name: 'payPeriodStart',
+          title: 'First day of a pay period',
+          type: 'date',
+          description: 'Pay periods are two weeks long from this day; the Staff page totals each technician’s tips by them.',
+          validation: (rule) => rule.required(),
+        }),
+      ],
+    }),
+    defineField({
       name: 'routeStart',
       title: 'Route start',
       type: 'object',

@@ -59,6 +59,10 @@ export const business = {
   },
   // The one review request per customer (Site settings > Links > Review requests; decision 133).
   reviewRequests: {reviewUrl: 'https://g.page/r/swift-scoop-nv/review', afterCompletedVisits: 3},
+
+  // Tips for technicians (Site settings > Billing; docs/decisions/131): the amounts the completion
+  // e-mail offers, and the Monday a two-week pay period starts from.
+  tips: {amounts: [5, 10, 20], payPeriodStart: '2026-01-05'},
   // Where each day's route starts (the yard the trucks leave from) and how the route is timed
   // (Site settings > Route; docs/decisions/093).
   routeStart: {name: 'Swift Scoop yard, Pahrump', latitude: 36.163631, longitude: -115.98748},
