@@ -192,6 +192,8 @@ export const INVOICE_LINE_KINDS = [
   "skip_credit",
   // A plan change's adjustment of a month, either sign (migration 0029, docs/decisions/117).
   "plan_change",
+  // The initial clean a sign-up at /start pays with its first month (migration 0044).
+  "initial_clean",
 ] as const;
 export type InvoiceLineKind = (typeof INVOICE_LINE_KINDS)[number];
 

@@ -22,6 +22,8 @@ export const SITE_SETTINGS_QUERY = /* groq */ `*[_id == "siteSettings"][0]{
   "bookingServiceTypes": bookingServiceTypes[]{eventType, serviceType},
   planRules{changeNoticeHours, longestPauseDays, horizonDays, firstVisitTime, "closedDays": closedDays[]{date, name}},
   billingRules{billingDay, prorateFirstMonth, creditSkippedVisits, graceDays, priceChangeNoticeDays, invoiceFooter},
+  "signUp": signUp{"areas": areas[]{name, zipCodes, serviceDays}, sameDayCutoff, dailyVisitCapacity,
+    "initialCleans": initialCleans[]{answer, label, amount}},
   ${SEO}
 }`;
 

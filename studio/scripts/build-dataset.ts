@@ -116,6 +116,12 @@ docs.push({
     closedDays: keyed(business.planRules.closedDays, 'planRules.closedDays', 'closedDay'),
   },
   billingRules: business.billingRules,
+  signUp: {
+    _type: 'signUp',
+    ...business.signUp,
+    areas: keyed(business.signUp.areas, 'signUp.areas', 'signUpArea'),
+    initialCleans: keyed(business.signUp.initialCleans, 'signUp.initialCleans', 'initialClean'),
+  },
   routeStart: {_type: 'routeStart', ...business.routeStart},
   routeSettings: {_type: 'routeSettings', ...business.routeSettings},
   seo: seo(siteSeo.title, siteSeo.description),
