@@ -487,7 +487,7 @@ export async function findCustomerPhone(email: string): Promise<string | null> {
  * how full a day is when a sign-up looks for its first visit (docs/decisions/129).
  */
 export async function countScheduledVisitsByDay(db: Db, from: Date, until: Date): Promise<Map<string, number>> {
-  const day = sql<string>`to_char(service_date at time zone ${BUSINESS_TIME_ZONE}, 'YYYY-MM-DD')`;
+  const day = sql<string>`to_char(service_date at time zone ${sql.lit(BUSINESS_TIME_ZONE)}, 'YYYY-MM-DD')`;
   const rows = await db
     .selectFrom("services")
     .select([day.as("day"), (eb) => eb.fn.countAll<string>().as("visits")])

@@ -118,13 +118,16 @@ export const signUpAnswersSchema = z.object({
 });
 export type SignUpAnswers = z.infer<typeof signUpAnswersSchema>;
 
-/** The first step whose answers are missing (what a later step's page sends the visitor back to). */
+/**
+ * The furthest step the answers reach: the first whose answers are missing (a later step's page
+ * sends the visitor back to it), or the account once every answer is in.
+ */
 export function firstMissingStep(answers: SignUpAnswers): SignUpStep {
   if (!answers.zip || !answers.inArea) return "zip";
   if (!answers.dogCount || !answers.yardSize || !answers.lastCleaned || !answers.street) return "yard";
   if (!answers.cataloguePlanId) return "plan";
   if (!answers.weekdays || answers.weekdays.length === 0) return "days";
-  return "summary";
+  return "account";
 }
 
 export function stepIndex(step: SignUpStep) {
