@@ -49,7 +49,11 @@ export default function Start() {
         <StepHeading step={step} progress={data.progress} />
       ) : (
         <h1 id="page-heading" tabIndex={-1} className="text-3xl font-bold text-slate-900 dark:text-white">
-          {data.page === "closed" ? "Start online" : data.page === "waitlisted" ? "You are on the list" : "Not in our area yet"}
+          {data.page === "closed"
+            ? "Start online"
+            : data.page === "waitlisted"
+              ? "You are on the list"
+              : "Not in our area yet"}
         </h1>
       )}
       {data.page === "closed" ? (
@@ -89,7 +93,10 @@ export default function Start() {
 
 export const meta: MetaFunction = () => [
   { title: "Start online" },
-  { name: "description", content: "Sign up for yard service online: your price, your service days and your first visit." },
+  {
+    name: "description",
+    content: "Sign up for yard service online: your price, your service days and your first visit.",
+  },
   { name: "robots", content: "noindex" },
 ];
 

@@ -57,7 +57,14 @@ class Visitor {
 }
 
 const count = async (table: "sign_ups" | "users" | "customer_plans" | "invoices" | "waitlist_entries" | "outbox") =>
-  Number((await db().selectFrom(table).select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await db()
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<string>().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 async function answerUpToSummary(visitor: Visitor, extra: [string, string][] = []) {
   expect(locationOf(await visitor.post("zip", [["zip", "89048"]]))).toBe("/start?step=yard");
@@ -72,13 +79,20 @@ async function answerUpToSummary(visitor: Visitor, extra: [string, string][] = [
   ]);
   expect(locationOf(yard)).toBe("/start?step=plan");
   // A price and a discount posted beside the plan are not read.
-  const plan = await visitor.post("plan", [["cataloguePlanId", "servicePlan.weekly"], ["price", "1"], ["monthlyCents", "1"], ...extra]);
+  const plan = await visitor.post("plan", [
+    ["cataloguePlanId", "servicePlan.weekly"],
+    ["price", "1"],
+    ["monthlyCents", "1"],
+    ...extra,
+  ]);
   expect(locationOf(plan)).toBe("/start?step=days");
   const days = await visitor.post("days", [["weekdays", "1"]]);
   expect(locationOf(days)).toBe("/start?step=summary");
   const summary = await visitor.get("summary");
   expect(summary.status).toBe(200);
-  return (await summary.json()) as { summary: { todayCents: number; monthlyCents: number; initialCleanCents: number; firstMonthCents: number } };
+  return (await summary.json()) as {
+    summary: { todayCents: number; monthlyCents: number; initialCleanCents: number; firstMonthCents: number };
+  };
 }
 
 const account = (email: string): [string, string][] => [
@@ -106,35 +120,71 @@ describe("/start", () => {
     expect(locationOf(done)).toBe("/customer-dashboard");
     expect(await count("users")).toBe(users + 1);
 
-    const user = await db().selectFrom("users").select("id").where("email", "=", "sam@example.com").executeTakeFirstOrThrow();
-    const plan = await db().selectFrom("customer_plans").selectAll().where("customer_id", "=", user.id).executeTakeFirstOrThrow();
+    const user = await db()
+      .selectFrom("users")
+      .select("id")
+      .where("email", "=", "sam@example.com")
+      .executeTakeFirstOrThrow();
+    const plan = await db()
+      .selectFrom("customer_plans")
+      .selectAll()
+      .where("customer_id", "=", user.id)
+      .executeTakeFirstOrThrow();
     expect(plan.catalogue_plan_id).toBe("servicePlan.weekly");
     expect(plan.weekdays).toEqual([1]);
     expect(plan.price_cents! + plan.add_on_cents!).toBe(summary.monthlyCents);
-    const visits = await db().selectFrom("services").select(["service_date", "status"]).where("plan_id", "=", plan.id).execute();
+    const visits = await db()
+      .selectFrom("services")
+      .select(["service_date", "status"])
+      .where("plan_id", "=", plan.id)
+      .execute();
     expect(visits.length).toBeGreaterThan(0);
     expect(visits.every((visit) => visit.status === "scheduled")).toBe(true);
     const invoices = await db().selectFrom("invoices").selectAll().where("customer_id", "=", user.id).execute();
     expect(invoices).toHaveLength(1);
     expect(invoices[0].total_cents).toBe(summary.todayCents);
     expect(invoices[0].status).toBe("open");
-    const lines = await db().selectFrom("invoice_lines").select(["kind", "amount_cents"]).where("invoice_id", "=", invoices[0].id).orderBy("position").execute();
-    expect(lines.map((line) => line.kind)).toEqual(["initial_clean", expect.stringMatching(/^(plan_month|prorated_month)$/)]);
+    const lines = await db()
+      .selectFrom("invoice_lines")
+      .select(["kind", "amount_cents"])
+      .where("invoice_id", "=", invoices[0].id)
+      .orderBy("position")
+      .execute();
+    expect(lines.map((line) => line.kind)).toEqual([
+      "initial_clean",
+      expect.stringMatching(/^(plan_month|prorated_month)$/),
+    ]);
     expect(lines[1].amount_cents).toBe(summary.firstMonthCents);
     // The ledger holds the invoice (its trigger), so the balance is what the summary said.
-    const balance = await db().selectFrom("ledger_entries").select((eb) => eb.fn.sum<string>("amount_cents").as("sum")).where("customer_id", "=", user.id).executeTakeFirstOrThrow();
+    const balance = await db()
+      .selectFrom("ledger_entries")
+      .select((eb) => eb.fn.sum<string>("amount_cents").as("sum"))
+      .where("customer_id", "=", user.id)
+      .executeTakeFirstOrThrow();
     expect(Number(balance.sum)).toBe(summary.todayCents);
-    const yard = await db().selectFrom("yard_profiles").selectAll().where("user_id", "=", user.id).executeTakeFirstOrThrow();
+    const yard = await db()
+      .selectFrom("yard_profiles")
+      .selectAll()
+      .where("user_id", "=", user.id)
+      .executeTakeFirstOrThrow();
     expect(yard).toMatchObject({ zip: "89048", gate_code: "4321", dog_count: 2, mobile_phone: "+17025550123" });
     expect(yard.text_consent_at).not.toBeNull();
-    const mail = await db().selectFrom("outbox").select(["kind", "to_address", "subject", "text_body"]).where("related_id", "=", plan.id).execute();
+    const mail = await db()
+      .selectFrom("outbox")
+      .select(["kind", "to_address", "subject", "text_body"])
+      .where("related_id", "=", plan.id)
+      .execute();
     expect(mail.map((m) => m.subject).sort()).toEqual([
       expect.stringMatching(/^New customer: Sam Stranger$/),
       expect.stringMatching(/^Welcome to .*: your first visit is /),
     ]);
     // Never the gate code in an e-mail (decision 032).
     expect(mail.some((m) => m.text_body.includes("4321"))).toBe(false);
-    const row = await db().selectFrom("sign_ups").selectAll().where("customer_id", "=", user.id).executeTakeFirstOrThrow();
+    const row = await db()
+      .selectFrom("sign_ups")
+      .selectAll()
+      .where("customer_id", "=", user.id)
+      .executeTakeFirstOrThrow();
     expect(row.finished_at).not.toBeNull();
     // The finished sign-up is forgotten: its page starts over.
     expect(locationOf(await visitor.get("summary"))).toBe("/start");
@@ -144,13 +194,21 @@ describe("/start", () => {
     await createUser(db(), { email: "taken@example.com" });
     const visitor = new Visitor();
     await answerUpToSummary(visitor);
-    const before = { users: await count("users"), plans: await count("customer_plans"), invoices: await count("invoices") };
+    const before = {
+      users: await count("users"),
+      plans: await count("customer_plans"),
+      invoices: await count("invoices"),
+    };
     const refused = await visitor.post("account", account("TAKEN@example.com"));
     expect(refused.status).toBe(409);
     const body = (await refused.json()) as { refusal: { fieldErrors: { email: string[] }; signIn: boolean } };
     expect(body.refusal.fieldErrors.email).toEqual([EMAIL_HAS_ACCOUNT]);
     expect(body.refusal.signIn).toBe(true);
-    expect({ users: await count("users"), plans: await count("customer_plans"), invoices: await count("invoices") }).toEqual(before);
+    expect({
+      users: await count("users"),
+      plans: await count("customer_plans"),
+      invoices: await count("invoices"),
+    }).toEqual(before);
     // The answers are kept: the summary is still there.
     expect((await visitor.get("summary")).status).toBe(200);
   });
@@ -158,17 +216,28 @@ describe("/start", () => {
   it("refuses a plan id it did not offer, and keeps the answers as they were", async () => {
     const visitor = new Visitor();
     await answerUpToSummary(visitor);
-    const before = await db().selectFrom("sign_ups").select("answers").orderBy("created_at", "desc").executeTakeFirstOrThrow();
+    const before = await db()
+      .selectFrom("sign_ups")
+      .select("answers")
+      .orderBy("created_at", "desc")
+      .executeTakeFirstOrThrow();
     const refused = await visitor.post("plan", [["cataloguePlanId", "servicePlan.yard-refresh"]]);
     expect(refused.status).toBe(400);
-    const after = await db().selectFrom("sign_ups").select("answers").orderBy("created_at", "desc").executeTakeFirstOrThrow();
+    const after = await db()
+      .selectFrom("sign_ups")
+      .select("answers")
+      .orderBy("created_at", "desc")
+      .executeTakeFirstOrThrow();
     expect(after.answers).toEqual(before.answers);
   });
 
   it("sends a bot that fills the honeypot back to the start, storing nothing", async () => {
     const rows = await count("sign_ups");
     const visitor = new Visitor();
-    const response = await visitor.post("zip", [["zip", "89048"], ["website", "http://spam.example"]]);
+    const response = await visitor.post("zip", [
+      ["zip", "89048"],
+      ["website", "http://spam.example"],
+    ]);
     expect(locationOf(response)).toBe("/start");
     expect(visitor.cookies.has("__start")).toBe(false);
     expect(await count("sign_ups")).toBe(rows);
@@ -190,10 +259,23 @@ describe("/start", () => {
     expect(locationOf(await visitor.post("zip", [["zip", "10001"]]))).toBe("/start?step=waitlist");
     expect(locationOf(await visitor.get("yard"))).toBe("/start");
     const entries = await count("waitlist_entries");
-    expect(locationOf(await visitor.post("waitlist", [["email", "far@example.com"], ["zip", "10001"]]))).toBe("/start?step=waitlisted");
-    await visitor.post("waitlist", [["email", "FAR@example.com"], ["zip", "10001"]]);
+    expect(
+      locationOf(
+        await visitor.post("waitlist", [
+          ["email", "far@example.com"],
+          ["zip", "10001"],
+        ]),
+      ),
+    ).toBe("/start?step=waitlisted");
+    await visitor.post("waitlist", [
+      ["email", "FAR@example.com"],
+      ["zip", "10001"],
+    ]);
     expect(await count("waitlist_entries")).toBe(entries + 1);
-    const bad = await visitor.post("waitlist", [["email", "not an address"], ["zip", "10001"]]);
+    const bad = await visitor.post("waitlist", [
+      ["email", "not an address"],
+      ["zip", "10001"],
+    ]);
     expect(bad.status).toBe(400);
     expect(await count("waitlist_entries")).toBe(entries + 1);
   });

@@ -93,9 +93,7 @@ export function ZipStep({ zip, errors }: { zip: string; errors: StepErrors }) {
 export function WaitlistStep({ zip, errors }: { zip: string; errors: StepErrors }) {
   return (
     <>
-      <p>
-        We do not serve ZIP code {zip} yet. Leave your e-mail address and we will write to you when we do.
-      </p>
+      <p>We do not serve ZIP code {zip} yet. Leave your e-mail address and we will write to you when we do.</p>
       <StepForm step="waitlist" errors={errors} submit="Join the waitlist">
         <Field
           label="E-mail"
@@ -132,7 +130,13 @@ export function YardStep({ view, errors }: { view: YardView; errors: StepErrors 
       <Field
         label="Street address"
         errors={errorsOf(errors, "street")}
-        inputProps={{ name: "street", defaultValue: answers.street, autoComplete: "street-address", required: true, maxLength: 200 }}
+        inputProps={{
+          name: "street",
+          defaultValue: answers.street,
+          autoComplete: "street-address",
+          required: true,
+          maxLength: 200,
+        }}
       />
       <Field
         label="City (optional)"
@@ -180,7 +184,9 @@ export function YardStep({ view, errors }: { view: YardView; errors: StepErrors 
       </fieldset>
       <Field
         label="Gate code (optional)"
-        description={answers.hasGateCode ? "We have your gate code; leave this empty to keep it." : "Only our technicians see it."}
+        description={
+          answers.hasGateCode ? "We have your gate code; leave this empty to keep it." : "Only our technicians see it."
+        }
         errors={errorsOf(errors, "gateCode")}
         inputProps={{ name: "gateCode", autoComplete: "off", maxLength: 40 }}
       />

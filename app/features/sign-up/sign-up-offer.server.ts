@@ -41,7 +41,13 @@ export function areaWeekdays(area: SignUpSettings["areas"][number]): number[] {
     .sort((a, b) => a - b);
 }
 
-export type PlanOffer = { id: string; name: string; visitsPerWeek: number; monthlyCents: number; description: string | null };
+export type PlanOffer = {
+  id: string;
+  name: string;
+  visitsPerWeek: number;
+  monthlyCents: number;
+  description: string | null;
+};
 
 /** The subscription plans with their monthly price for this many dogs (what the plan will lock). */
 export function planOffers(content: SignUpContent, dogCount: number, areaDays: number): PlanOffer[] {

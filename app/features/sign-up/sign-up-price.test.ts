@@ -89,7 +89,12 @@ describe("sign-up prices", () => {
         fc.boolean(),
         (monthly, offset, weekdays, prorate) => {
           const day = `2027-03-${String(1 + offset).padStart(2, "0")}`;
-          const card = { _id: "p", name: "P", visitsPerWeek: weekdays.length, price: { amount: monthly / 100, unit: "month" as const } };
+          const card = {
+            _id: "p",
+            name: "P",
+            visitsPerWeek: weekdays.length,
+            price: { amount: monthly / 100, unit: "month" as const },
+          };
           const quote = quoteSignUp({
             card,
             dogCount: 1,

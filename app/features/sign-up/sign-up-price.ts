@@ -28,7 +28,9 @@ export type SignUpQuote = {
 
 /** The catalogue plans /start offers: subscriptions with a monthly price. */
 export function signUpPlans<T extends SignUpPlanCard>(catalogue: readonly T[]): T[] {
-  return catalogue.filter((card) => card.visitsPerWeek !== null && card.visitsPerWeek >= 1 && card.price.unit === "month");
+  return catalogue.filter(
+    (card) => card.visitsPerWeek !== null && card.visitsPerWeek >= 1 && card.price.unit === "month",
+  );
 }
 
 /** The plan's monthly price for this many dogs, or null when the plan is not offered. */

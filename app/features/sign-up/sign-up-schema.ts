@@ -103,7 +103,10 @@ export const signedInAccountStepSchema = accountStepSchema.pick({ mobilePhone: t
 
 /** What is kept between the steps (the row's jsonb); anything else in it is dropped. */
 export const signUpAnswersSchema = z.object({
-  zip: z.string().regex(/^\d{5}$/).optional(),
+  zip: z
+    .string()
+    .regex(/^\d{5}$/)
+    .optional(),
   inArea: z.boolean().optional(),
   dogCount: z.number().int().min(1).max(MAX_DOGS).optional(),
   yardSize: z.enum(YARD_SIZES).optional(),

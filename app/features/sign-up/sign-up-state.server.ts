@@ -53,9 +53,7 @@ export async function readSignUp(request: Request, now = new Date()): Promise<Li
   return { row, answers: parsed.success ? parsed.data : {} };
 }
 
-export type SavedAnswers =
-  | { ok: true; headers: Headers }
-  | { ok: false; retryAfterSeconds: number };
+export type SavedAnswers = { ok: true; headers: Headers } | { ok: false; retryAfterSeconds: number };
 
 /**
  * Stores the answers: on the visitor's row, or on a new one (rate limited per client) whose id

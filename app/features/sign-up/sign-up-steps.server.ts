@@ -1,11 +1,6 @@
 import { parseWithZod } from "@conform-to/zod";
 import { json, redirect } from "@remix-run/node";
-import {
-  EMAIL_HAS_ACCOUNT,
-  finishSignUp,
-  SignUpError,
-  type AccountChoice,
-} from "./sign-up-finish.server";
+import { EMAIL_HAS_ACCOUNT, finishSignUp, SignUpError, type AccountChoice } from "./sign-up-finish.server";
 import {
   areaOf,
   areaWeekdays,
@@ -204,16 +199,25 @@ function summaryView(offer: SignUpOffer) {
   };
 }
 
-type Refusal = { page: StartPage; formErrors?: string[]; fieldErrors?: Record<string, string[] | null>; signIn?: boolean };
+type Refusal = {
+  page: StartPage;
+  formErrors?: string[];
+  fieldErrors?: Record<string, string[] | null>;
+  signIn?: boolean;
+};
 
 function refuse(status: number, refusal: Refusal, headers: HeadersInit = {}) {
   return json({ refusal }, { status, headers: { ...NO_STORE, ...headers } });
 }
 
 function tooMany(page: StartPage, retryAfterSeconds: number) {
-  return refuse(429, { page, formErrors: [tooManyAttemptsMessage(retryAfterSeconds)] }, {
-    "Retry-After": String(retryAfterSeconds),
-  });
+  return refuse(
+    429,
+    { page, formErrors: [tooManyAttemptsMessage(retryAfterSeconds)] },
+    {
+      "Retry-After": String(retryAfterSeconds),
+    },
+  );
 }
 
 /** Saves the answers and goes on to `next`. */
@@ -268,7 +272,14 @@ export async function handleStartPost(request: Request, context: object) {
       }
       await insertWaitlistEntry(await getDb(), email, zip);
       log.info("start.waitlisted", {});
-      return saveAndGo(request, context, current, { ...answers, zip, inArea: false, waitlisted: true }, "waitlisted", page);
+      return saveAndGo(
+        request,
+        context,
+        current,
+        { ...answers, zip, inArea: false, waitlisted: true },
+        "waitlisted",
+        page,
+      );
     }
     case "yard": {
       const submission = parseWithZod(formData, { schema: yardStepSchema });
@@ -303,7 +314,8 @@ export async function handleStartPost(request: Request, context: object) {
       const area = areaOf(content.signUp, answers.zip!)!;
       const offers = planOffers(content, answers.dogCount!, areaWeekdays(area).length);
       // Only a plan this page offered: another id (or one of another area) is refused.
-      const plan = submission.status === "success" ? offers.find((o) => o.id === submission.value.cataloguePlanId) : null;
+      const plan =
+        submission.status === "success" ? offers.find((o) => o.id === submission.value.cataloguePlanId) : null;
       if (!plan) return refuse(400, { page, fieldErrors: { cataloguePlanId: ["Pick one of the plans"] } });
       const next = { ...answers, cataloguePlanId: plan.id };
       if (answers.cataloguePlanId !== plan.id) delete next.weekdays;
