@@ -200,6 +200,8 @@ export const INVOICE_LINE_KINDS = [
   "plan_change",
   // A technician's tip on the customer's next invoice (0048, docs/decisions/131).
   "tip",
+  // The initial clean a sign-up at /start pays with its first month (migration 0044).
+  "initial_clean",
 ] as const;
 export type InvoiceLineKind = (typeof INVOICE_LINE_KINDS)[number];
 

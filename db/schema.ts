@@ -728,6 +728,25 @@ export interface StripeCheckoutSessionsTable {
   created_at: CreatedAt;
 }
 
+/** A sign-up at /start in progress (migration 0044): its answers, until they expire. */
+export interface SignUpsTable {
+  id: Generated<string>;
+  answers: ColumnType<Record<string, unknown>, string | undefined, string>;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  finished_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  customer_id: string | null;
+}
+
+/** A visitor outside the service area who asked to hear when it opens (migration 0044). */
+export interface WaitlistEntriesTable {
+  id: Generated<string>;
+  email: string;
+  zip: string;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -777,6 +796,8 @@ export interface Database {
   text_replies: TextRepliesTable;
   text_opt_in_requests: TextOptInRequestsTable;
   tips: TipsTable;
+  sign_ups: SignUpsTable;
+  waitlist_entries: WaitlistEntriesTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -52,6 +52,13 @@ export function PlanCard({
         {learnMoreLabel}
         <span className="sr-only">{` about ${plan.name}`}</span>
       </Link>
+      {/* A subscription can be started online at /start (issue 37); one-time visits are quoted. */}
+      {plan.visitsPerWeek !== null && plan.price.unit === "month" ? (
+        <Link to="/start" className="mt-3 btn-outline">
+          Start online
+          <span className="sr-only">{` with ${plan.name}`}</span>
+        </Link>
+      ) : null}
     </article>
   );
 }

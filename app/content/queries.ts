@@ -24,6 +24,8 @@ export const SITE_SETTINGS_QUERY = /* groq */ `*[_id == "siteSettings"][0]{
   billingRules{billingDay, prorateFirstMonth, creditSkippedVisits, graceDays, priceChangeNoticeDays, invoiceFooter},
   reviewRequests{reviewUrl, afterCompletedVisits},
   tips{amounts, payPeriodStart},
+  "signUp": signUp{"areas": areas[]{name, zipCodes, serviceDays}, sameDayCutoff, dailyVisitCapacity,
+    "initialCleans": initialCleans[]{answer, label, amount}},
   ${SEO}
 }`;
 

@@ -129,11 +129,35 @@ export const siteSettingsSchema = z.object({
     .nullable()
     .optional()
     .transform((tips) => tips ?? null),
+  /** The online sign-up (/start); null keeps it closed. */
+  signUp: z
+    .object({
+      areas: z
+        .array(
+          z.object({
+            name: text,
+            zipCodes: z.array(z.string().regex(/^\d{5}$/)).min(1),
+            serviceDays: z.array(z.enum(WEEKDAYS)).min(1),
+          }),
+        )
+        .min(1),
+      sameDayCutoff: time,
+      dailyVisitCapacity: z.number().int().min(1).max(1000),
+      initialCleans: z
+        .array(z.object({ answer: z.string().regex(/^[a-z0-9-]{1,40}$/), label: text, amount: z.number().min(0) }))
+        .min(1),
+    })
+    .nullable()
+    .optional()
+    .transform((value) => value ?? null),
   seo: seoSchema,
 });
 
 /** The owner's tips settings (null: tips are not offered). */
 export type TipSettings = z.infer<typeof siteSettingsSchema>["tips"];
+
+/** What the online sign-up offers (Site settings > Start online); null: /start is closed. */
+export type SignUpSettings = NonNullable<z.infer<typeof siteSettingsSchema>["signUp"]>;
 
 /** The owner's rules for customer plans (Site settings > Plans & schedule). */
 export type PlanRules = z.infer<typeof siteSettingsSchema>["planRules"];

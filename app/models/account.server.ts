@@ -183,9 +183,17 @@ export async function insertAccountWithoutPassword(
   db: Db,
   input: { email: string; fullName: string },
 ): Promise<string | null> {
+  return insertAccount(db, { ...input, passwordHash: null });
+}
+
+/** A user and their profile in the caller's transaction; null when the address (any case) is taken. */
+export async function insertAccount(
+  db: Db,
+  input: { email: string; fullName: string; passwordHash: string | null },
+): Promise<string | null> {
   const user = await db
     .insertInto("users")
-    .values({ email: normalizeEmail(input.email), password_hash: null })
+    .values({ email: normalizeEmail(input.email), password_hash: input.passwordHash })
     .onConflict((oc) => oc.expression(sql`lower(email)`).doNothing())
     .returning("id")
     .executeTakeFirst();

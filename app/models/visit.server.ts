@@ -10,6 +10,7 @@ import type {
   VisitType,
 } from "../../db/schema";
 import type { CustomerMatch } from "./customer.server";
+import { BUSINESS_TIME_ZONE } from "~/utils/business-time";
 import { getDb, type Db } from "~/utils/db.server";
 import { isUuid } from "~/utils/uuid";
 
@@ -506,4 +507,21 @@ export async function findCustomerPhone(email: string): Promise<string | null> {
     .limit(1)
     .executeTakeFirst();
   return row?.phone ?? null;
+}
+
+/**
+ * Visits still to happen (scheduled) on each business day from `from` until `until` (instants):
+ * how full a day is when a sign-up looks for its first visit (docs/decisions/129).
+ */
+export async function countScheduledVisitsByDay(db: Db, from: Date, until: Date): Promise<Map<string, number>> {
+  const day = sql<string>`to_char(service_date at time zone ${sql.lit(BUSINESS_TIME_ZONE)}, 'YYYY-MM-DD')`;
+  const rows = await db
+    .selectFrom("services")
+    .select([day.as("day"), (eb) => eb.fn.countAll<string>().as("visits")])
+    .where("status", "=", "scheduled")
+    .where("service_date", ">=", from)
+    .where("service_date", "<", until)
+    .groupBy(day)
+    .execute();
+  return new Map(rows.map((row) => [row.day, Number(row.visits)]));
 }

@@ -110,6 +110,9 @@ export default function HomePage() {
               <CtaLink to="/contact" variant="secondary">
                 {home.hero.secondaryCtaLabel}
               </CtaLink>
+              <CtaLink to="/start" variant="secondary">
+                Start online
+              </CtaLink>
             </div>
             <ul className="hero-checks mt-8 flex flex-wrap gap-x-6 gap-y-2 ink-soft" aria-label="Highlights">
               {settings.trustBadges.map((badge) => (

@@ -37,6 +37,7 @@ const SECTIONS: readonly { to: string; label: string; end: boolean; capability: 
   { to: "/admin-dashboard/bookings", label: "Bookings", end: false, capability: "bookings" },
   { to: "/admin-dashboard/customers", label: "Customers", end: false, capability: "customers" },
   { to: "/admin-dashboard/quotes", label: "Quote Requests", end: false, capability: "quotes" },
+  { to: "/admin-dashboard/waitlist", label: "Waitlist", end: false, capability: "customers" },
   { to: "/admin-dashboard/billing", label: "Billing", end: false, capability: "billing" },
   { to: "/admin-dashboard/staff", label: "Staff", end: false, capability: "staff" },
 ];

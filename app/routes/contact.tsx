@@ -79,7 +79,14 @@ export default function ContactPage() {
   return (
     <>
       <JsonLd data={jsonLd} />
-      <PageHero heading={contact.hero.heading} text={contact.hero.text} />
+      <PageHero heading={contact.hero.heading} text={contact.hero.text}>
+        {/* A home yard can skip the quote: /start prices it and books the first visit (issue 37). */}
+        <p className="mt-6">
+          <a href="/start" className="btn-outline">
+            Start online
+          </a>
+        </p>
+      </PageHero>
 
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-12 lg:grid-cols-3">
         <section aria-labelledby="quote-heading" id="quote" className={`${cardClass} lg:col-span-2`}>

@@ -108,6 +108,11 @@ export default function ServiceDetailPage() {
               <p className="mt-4 text-lg ink-muted">{plan.shortDescription}</p>
               <div className="mt-8 flex flex-wrap gap-3">
                 <CtaLink to="/contact">{plan.ctaLabel}</CtaLink>
+                {plan.visitsPerWeek !== null && plan.price.unit === "month" ? (
+                  <CtaLink to="/start" variant="secondary">
+                    Start online
+                  </CtaLink>
+                ) : null}
                 <CtaLink to="/services" variant="secondary">
                   View All Services
                 </CtaLink>

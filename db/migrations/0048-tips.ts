@@ -13,7 +13,15 @@ const LEDGER_ENTRY_KINDS_BEFORE = [
   "dispute_lost",
 ];
 const LEDGER_ENTRY_KINDS = [...LEDGER_ENTRY_KINDS_BEFORE, "tip", "tip_payment", "tip_void"];
-const INVOICE_LINE_KINDS_BEFORE = ["plan_month", "prorated_month", "one_time_service", "skip_credit", "plan_change"];
+// 0044's list: its initial_clean included (the sign-up's first invoice).
+const INVOICE_LINE_KINDS_BEFORE = [
+  "plan_month",
+  "prorated_month",
+  "one_time_service",
+  "skip_credit",
+  "plan_change",
+  "initial_clean",
+];
 const INVOICE_LINE_KINDS = [...INVOICE_LINE_KINDS_BEFORE, "tip"];
 const TIP_WAYS = ["card", "invoice"];
 const BUSINESS_TIME_ZONE = "America/Los_Angeles";

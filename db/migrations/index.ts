@@ -34,6 +34,7 @@ import * as openInvoicesByCustomer from "./0036-open-invoices-by-customer";
 import * as talliesByShard from "./0037-tallies-by-shard";
 import * as offlineChanges from "./0041-offline-changes";
 import * as assignmentsAndGateCodeViews from "./0042-assignments-and-gate-code-views";
+import * as signUps from "./0044-sign-ups";
 import * as tips from "./0048-tips";
 import * as reviewRequests from "./0049-review-requests";
 
@@ -77,6 +78,7 @@ export const migrations: Record<string, Migration> = {
   "0037-tallies-by-shard": talliesByShard,
   "0041-offline-changes": offlineChanges,
   "0042-assignments-and-gate-code-views": assignmentsAndGateCodeViews,
+  "0044-sign-ups": signUps,
   "0048-tips": tips,
   "0049-review-requests": reviewRequests,
 };

@@ -118,6 +118,12 @@ docs.push({
   billingRules: business.billingRules,
   reviewRequests: business.reviewRequests,
   tips: business.tips,
+  signUp: {
+    _type: 'signUp',
+    ...business.signUp,
+    areas: keyed(business.signUp.areas, 'signUp.areas', 'signUpArea'),
+    initialCleans: keyed(business.signUp.initialCleans, 'signUp.initialCleans', 'initialClean'),
+  },
   routeStart: {_type: 'routeStart', ...business.routeStart},
   routeSettings: {_type: 'routeSettings', ...business.routeSettings},
   seo: seo(siteSeo.title, siteSeo.description),

@@ -140,6 +140,7 @@ const RULES: Record<string, Rule> = {
     form: () => ({ status: "contacted" }),
   },
   "admin-dashboard.quotes.tsx": { loader: "quotes" },
+  "admin-dashboard.waitlist.tsx": { loader: "customers", url: () => "/admin-dashboard/waitlist" },
   "admin-dashboard.staff.tsx": {
     loader: "staff",
     action: "staff",
@@ -173,6 +174,7 @@ const RULES: Record<string, Rule> = {
   "auth_.verify-email.tsx": { loader: "public", action: "public" },
   "auth_.verify.tsx": { loader: "public", action: "public" },
   "contact.tsx": { loader: "public", action: "public" },
+  "start.tsx": { loader: "public", action: "public" },
   "customer-dashboard.tsx": { loader: "signed-in", action: "signed-in" },
   "customer-dashboard_.billing.$invoiceId.tsx": {
     loader: "signed-in",

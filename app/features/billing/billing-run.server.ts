@@ -493,9 +493,12 @@ function planInvoices(plans: readonly PlanToBill[], facts: PlanBatchFacts, run: 
   return drafts;
 }
 
-/** The line of a plan's month: the whole month, or its share by the visits left from its start. */
-function planMonthLine(
-  plan: PlanToBill,
+/**
+ * The line of a plan's month: the whole month, or its share by the visits left from its start.
+ * Also the first month a sign-up at /start pays on its first day (decision 129).
+ */
+export function planMonthLine(
+  plan: Pick<PlanToBill, "catalogue_plan_name" | "start_date">,
   period: string,
   charge: NonNullable<ReturnType<typeof monthCharge>>,
 ): DraftLine {

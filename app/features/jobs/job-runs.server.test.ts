@@ -77,6 +77,14 @@ async function seedBothSides() {
       { user_id: user.id, phone: "+17025550102", expires_at: new Date(Date.now() + HOUR) },
     ])
     .execute();
+  // Sign-ups at /start (decision 129): one past its expiry goes, one in progress stays.
+  await db
+    .insertInto("sign_ups")
+    .values([
+      { answers: JSON.stringify({ zip: "89001" }), expires_at: ago(HOUR) },
+      { answers: JSON.stringify({ zip: "89002" }), expires_at: new Date(Date.now() + HOUR) },
+    ])
+    .execute();
 }
 
 async function leftOver() {
@@ -99,6 +107,7 @@ async function leftOver() {
       (r) => r.subject,
     ),
     text_opt_in_requests: (await db.selectFrom("text_opt_in_requests").select("phone").execute()).map((r) => r.phone),
+    sign_ups: (await db.selectFrom("sign_ups").select("answers").execute()).map((r) => r.answers.zip),
   };
 }
 
@@ -111,6 +120,7 @@ describe("purge jobs", () => {
       "account_tokens",
       "stripe_events",
       "text_opt_in_requests",
+      "sign_ups",
     ]);
   });
 
@@ -128,6 +138,7 @@ describe("purge jobs", () => {
       stripe_events: ["evt_purge_recent"],
       outbox: ["purge-recent"],
       text_opt_in_requests: ["+17025550102"],
+      sign_ups: ["89002"],
     });
     const done = info.mock.calls.filter(([event]) => event === "purge.done").map(([, fields]) => fields);
     expect(done.map((fields) => fields?.job)).toEqual(PURGE_JOBS.map((job) => job.name));

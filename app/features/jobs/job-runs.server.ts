@@ -3,6 +3,7 @@ import { runPaymentCollection } from "~/features/billing/payment-recovery.server
 import { generatePlanVisits } from "~/features/plans/visit-generator.server";
 import { purgeExpiredAccountTokens } from "~/models/account-token.server";
 import { purgeStaleRateLimits } from "~/models/rate-limit.server";
+import { purgeExpiredSignUps } from "~/models/sign-up.server";
 import { purgeOldStripeEvents } from "~/models/stripe.server";
 import { purgeClosedOptInRequests } from "~/models/text-opt-out.server";
 import { purgeExpiredSignInChallenges } from "~/models/two-step.server";
@@ -25,6 +26,8 @@ export const PURGE_JOBS: ReadonlyArray<{ name: string; run: () => Promise<number
   { name: "account_tokens", run: purgeExpiredAccountTokens },
   { name: "stripe_events", run: async () => purgeOldStripeEvents(await getDb()) },
   { name: "text_opt_in_requests", run: async () => purgeClosedOptInRequests(await getDb()) },
+  // Sign-ups at /start a day after their last answer (decision 129).
+  { name: "sign_ups", run: async () => purgeExpiredSignUps(await getDb()) },
 ];
 
 /**

@@ -288,9 +288,11 @@ async function record(
   plan: CustomerPlan,
   actor: PlanActor,
   change: { kind: PlanEventKind; title: string; summary: string; detail: string },
-  email: Awaited<ReturnType<typeof rulesAndContext>>["email"],
+  email: Awaited<ReturnType<typeof rulesAndContext>>["email"] | null,
 ) {
   await insertPlanEvent(db, { planId: plan.id, actorId: actor.id, kind: change.kind, detail: change.detail });
+  // null: the caller sends its own e-mails about this change (a sign-up's welcome, decision 129).
+  if (!email) return;
   const notice: PlanChangeNotice = {
     title: change.title,
     summary: change.summary,
@@ -327,6 +329,8 @@ export type StartPlanInput = {
   now: Date;
   rules?: PlanRules;
   actorName?: string | null;
+  /** false: no "Plan started" e-mails (the caller queues its own, as /start's welcome does). */
+  notify?: boolean;
 };
 
 /**
@@ -379,7 +383,7 @@ export async function startPlan(db: Db, input: StartPlanInput): Promise<Customer
         summary: `Your ${plan.catalogue_plan_name} starts on ${formatDay(startDate)}, every ${days}.`,
         detail: `${plan.catalogue_plan_name}, ${days}, ${input.dogCount} dog${input.dogCount === 1 ? "" : "s"}, from ${formatDay(startDate)}`,
       },
-      email,
+      input.notify === false ? null : email,
     );
     return plan;
   };

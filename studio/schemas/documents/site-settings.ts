@@ -24,6 +24,7 @@ export const siteSettings = defineType({
     {name: 'trust', title: 'Promises & badges'},
     {name: 'plans', title: 'Plans & schedule'},
     {name: 'billing', title: 'Billing'},
+    {name: 'signUp', title: 'Start online'},
     {name: 'route', title: 'Route'},
     {name: 'links', title: 'Links'},
     {name: 'seo', title: 'Search engines'},
@@ -270,6 +271,109 @@ export const siteSettings = defineType({
         }),
       ],
       validation: (rule) => rule.required(),
+    }),
+    defineField({
+      name: 'signUp',
+      title: 'Start online (/start)',
+      type: 'object',
+      group: 'signUp',
+      description:
+        'What the online sign-up offers: the areas with their ZIP codes and service days, the same-day cut-off, how many visits a day can hold, and the initial clean’s price by when the yard was last cleaned. Leave it empty to keep /start closed (visitors are sent to the quote form).',
+      options: {collapsible: false},
+      fields: [
+        defineField({
+          name: 'areas',
+          title: 'Areas',
+          type: 'array',
+          description: 'A ZIP code in one of these areas can sign up online; any other ZIP joins the waitlist.',
+          of: [
+            defineArrayMember({
+              name: 'signUpArea',
+              title: 'Area',
+              type: 'object',
+              fields: [
+                defineField({name: 'name', title: 'Name', type: 'string', validation: (rule) => rule.required().max(80)}),
+                defineField({
+                  name: 'zipCodes',
+                  title: 'ZIP codes',
+                  type: 'array',
+                  of: [
+                    defineArrayMember({
+                      type: 'string',
+                      validation: (rule) => rule.required().regex(ZIP_PATTERN, {name: '5-digit ZIP'}),
+                    }),
+                  ],
+                  validation: (rule) => rule.required().min(1).custom(noDuplicateStrings),
+                }),
+                defineField({
+                  name: 'serviceDays',
+                  title: 'Service days',
+                  type: 'array',
+                  description: 'The weekdays the trucks serve this area (Monday to Friday).',
+                  of: [defineArrayMember({type: 'string'})],
+                  options: {list: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday']},
+                  validation: (rule) => rule.required().min(1).custom(noDuplicateStrings),
+                }),
+              ],
+              preview: {select: {title: 'name'}},
+            }),
+          ],
+          validation: (rule) =>
+            rule.required().min(1).custom((areas: {zipCodes?: string[]}[] | undefined) => {
+              const zips = (areas ?? []).flatMap((area) => area.zipCodes ?? [])
+              return new Set(zips).size === zips.length ? true : 'Each ZIP code can be in one area only'
+            }),
+        }),
+        defineField({
+          name: 'sameDayCutoff',
+          title: 'Same-day cut-off',
+          type: 'string',
+          description:
+            'A sign-up before this time (HH:MM, 24-hour clock) can have its first visit today, when today is a service day and not full.',
+          initialValue: '10:00',
+          validation: (rule) => rule.required().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/, {name: 'time HH:MM'}),
+        }),
+        defineField({
+          name: 'dailyVisitCapacity',
+          title: 'Visits a day',
+          type: 'number',
+          description: 'How many visits a day can hold. A full day is not offered as a first visit.',
+          initialValue: 40,
+          validation: (rule) => rule.required().integer().min(1).max(1000),
+        }),
+        defineField({
+          name: 'initialCleans',
+          title: 'Initial clean prices',
+          type: 'array',
+          description:
+            'The answers to “When was the yard last cleaned?”, in order, each with the one-time price of the first clean (0 for none).',
+          of: [
+            defineArrayMember({
+              name: 'initialClean',
+              title: 'Answer',
+              type: 'object',
+              fields: [
+                defineField({
+                  name: 'answer',
+                  title: 'Key',
+                  type: 'string',
+                  description: 'A short key for the answer, e.g. 1-3-months. Do not change it once customers use it.',
+                  validation: (rule) => rule.required().regex(/^[a-z0-9-]{1,40}$/, {name: 'lower-case key'}),
+                }),
+                defineField({name: 'label', title: 'Answer', type: 'string', validation: (rule) => rule.required().max(80)}),
+                defineField({
+                  name: 'amount',
+                  title: 'Price (dollars)',
+                  type: 'number',
+                  validation: (rule) => rule.required().min(0).max(10000).precision(2),
+                }),
+              ],
+              preview: {select: {title: 'label', subtitle: 'amount'}},
+            }),
+          ],
+          validation: (rule) => rule.required().min(1),
+        }),
+      ],
     }),
     defineField({
       name: 'billingRules',

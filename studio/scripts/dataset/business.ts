@@ -63,6 +63,37 @@ export const business = {
   // Tips for technicians (Site settings > Billing; docs/decisions/131): the amounts the completion
   // e-mail offers, and the Monday a two-week pay period starts from.
   tips: {amounts: [5, 10, 20], payPeriodStart: '2026-01-05'},
+  // The online sign-up (/start, Site settings > Start online): the areas with their ZIP codes
+  // and service days, the same-day cut-off, a day's capacity, and the initial clean by the
+  // yard's last clean. Every ZIP of an area is also in servedZipCodes.
+  signUp: {
+    areas: [
+      {name: 'Pahrump and Beatty', zipCodes: ['89003', '89041', '89048', '89060', '89061'], serviceDays: ['Monday', 'Wednesday', 'Friday']},
+      {
+        name: 'Henderson',
+        zipCodes: ['89002', '89011', '89012', '89014', '89015', '89044', '89052', '89074', '89183'],
+        serviceDays: ['Tuesday', 'Thursday'],
+      },
+      {
+        name: 'Las Vegas, Spring Valley and Summerlin',
+        zipCodes: [
+          '89101', '89102', '89103', '89104', '89106', '89107', '89108', '89109', '89110', '89113',
+          '89115', '89117', '89118', '89119', '89120', '89121', '89122', '89123', '89128', '89129',
+          '89130', '89131', '89134', '89135', '89138', '89139', '89141', '89142', '89143', '89144',
+          '89145', '89146', '89147', '89148', '89149', '89166', '89178', '89179',
+        ],
+        serviceDays: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'],
+      },
+    ],
+    sameDayCutoff: '10:00',
+    dailyVisitCapacity: 40,
+    initialCleans: [
+      {answer: 'under-2-weeks', label: 'Less than 2 weeks ago', amount: 0},
+      {answer: '2-4-weeks', label: '2 to 4 weeks ago', amount: 29},
+      {answer: '1-3-months', label: '1 to 3 months ago', amount: 59},
+      {answer: 'over-3-months', label: 'More than 3 months ago, or never', amount: 99},
+    ],
+  },
   // Where each day's route starts (the yard the trucks leave from) and how the route is timed
   // (Site settings > Route; docs/decisions/093).
   routeStart: {name: 'Swift Scoop yard, Pahrump', latitude: 36.163631, longitude: -115.98748},
