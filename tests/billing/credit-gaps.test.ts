@@ -22,6 +22,7 @@ import { creditVisitsOfEndedPlans } from "~/features/billing/ended-plan-credits.
 import { reissueInvoice, voidInvoice } from "~/features/billing/payments.server";
 import { shareOfMonth } from "~/features/billing/prorations";
 import { changePlan } from "~/features/plans/plan-changes.server";
+import { generatePlanVisits } from "~/features/plans/visit-generator.server";
 import { addDays } from "~/features/visits/visit-dates";
 import { applyVisitAction } from "~/features/visits/visit-workflow.server";
 
@@ -119,6 +120,24 @@ describe("a plan changed, then cancelled before its next invoice (item 1)", () =
       .executeTakeFirstOrThrow();
     expect(adjustment.invoice_id).toBe(finals[0].id);
     expect(await unsettledAdjustments(plan.id)).toEqual([]);
+    // "Your invoice" for the final invoice, queued once with the cancellation, for what is left.
+    const final = await db()
+      .selectFrom("invoices")
+      .select(["number", "credit_applied_cents"])
+      .where("id", "=", finals[0].id)
+      .executeTakeFirstOrThrow();
+    const emails = await db()
+      .selectFrom("outbox")
+      .select(["kind", "subject", "text_body", "dedupe_key"])
+      .where("related_id", "=", finals[0].id)
+      .execute();
+    expect(emails.map((email) => [email.kind, email.subject, email.dedupe_key])).toEqual([
+      ["invoice_issued", `Your invoice ${final.number} for March 2027`, `invoice-issued:${finals[0].id}`],
+    ]);
+    const left = 10731 - final.credit_applied_cents;
+    expect(emails[0].text_body).toContain(
+      left > 0 ? `Amount due: ${formatCents(left)}` : "Your credits cover it: nothing is due",
+    );
     // March (89.00) and the change (107.31) are owed, less what the credit note gave back.
     expect(await ledgerSum(db(), plan.customer_id)).toBe(8900 + 10731 - creditCents);
 
@@ -132,6 +151,9 @@ describe("a plan changed, then cancelled before its next invoice (item 1)", () =
       .where("l.kind", "=", "plan_change")
       .execute();
     expect(lines).toHaveLength(1);
+    expect(await db().selectFrom("outbox").select("id").where("related_id", "=", finals[0].id).execute()).toHaveLength(
+      1,
+    );
   });
 
   it("a downgrade's adjustment joins the cancellation's credit note, once", async () => {
@@ -437,5 +459,76 @@ describe("a visit we do not make after the plan was cancelled (item 4)", () => {
       ).kind,
     ).toBe("done");
     expect(await notesOf(other.plan.customer_id)).toEqual([{ reason: "cancellation", amount_cents: 5340 }]);
+  });
+
+  it("a closed day with no open weekday to move to is credited at once by the generator, once", async () => {
+    const { plan, visit } = await cancelledWithAVisitLeft();
+    // Closed from Tuesday 9 March for five weeks: no weekday within 31 days of the slot is open.
+    const closedDays = Array.from({ length: 35 }, (_, i) => ({ date: addDays("2027-03-09", i), name: "Rodeo Weeks" }));
+    const rules = { horizonDays: 28, firstVisitTime: "08:00", closedDays };
+    const first = await generatePlanVisits({ db: db(), now: nine("2027-03-08"), rules });
+    expect(first.cancelled).toBe(1);
+    const cancelled = await db()
+      .selectFrom("services")
+      .select(["status"])
+      .where("id", "=", visit)
+      .executeTakeFirstOrThrow();
+    expect(cancelled.status).toBe("cancelled");
+    expect(await notesOf(plan.customer_id)).toEqual([
+      { reason: "cancellation", amount_cents: 5340 },
+      { reason: "business_cancelled", amount_cents: 1780 },
+    ]);
+    // The next run finds nothing left to cancel, and credits nothing more.
+    expect((await generatePlanVisits({ db: db(), now: nine("2027-03-08"), rules })).cancelled).toBe(0);
+    expect(await notesOf(plan.customer_id)).toHaveLength(2);
+    expect(await ledgerSum(db(), plan.customer_id)).toBe(8900 - 5340 - 1780);
+  });
+
+  it("a closed day the visit can move off is not credited", async () => {
+    const { plan, visit } = await cancelledWithAVisitLeft();
+    const rules = { horizonDays: 28, firstVisitTime: "08:00", closedDays: [{ date: "2027-03-09", name: "Rodeo Day" }] };
+    const result = await generatePlanVisits({ db: db(), now: nine("2027-03-08"), rules });
+    expect([result.moved, result.cancelled]).toEqual([1, 0]);
+    const moved = await db()
+      .selectFrom("services")
+      .select(["status", "service_date"])
+      .where("id", "=", visit)
+      .executeTakeFirstOrThrow();
+    expect([moved.status, new Date(moved.service_date).toISOString()]).toEqual([
+      "scheduled",
+      at8("2027-03-10").toISOString(),
+    ]);
+    expect(await notesOf(plan.customer_id)).toEqual([{ reason: "cancellation", amount_cents: 5340 }]);
+  });
+
+  it("a weather miss credited at once is taken back by a return visit made later: billed once, plan-less", async () => {
+    const { plan, visit, admin } = await cancelledWithAVisitLeft();
+    await applyVisitAction(visit, { action: "miss", reason: "weather" }, admin.id, at8("2027-03-09"));
+    const back = await applyVisitAction(
+      visit,
+      { action: "return-visit", serviceDate: at8("2027-03-11") },
+      admin.id,
+      at8("2027-03-09"),
+    );
+    if (back.kind !== "done" || !back.returnVisit) throw new Error("no return visit");
+    await applyVisitAction(back.returnVisit.id, { action: "complete" }, admin.id, at8("2027-03-11"));
+    await bill({ db: db(), now: nine("2027-04-01"), mailContext: MAIL_CONTEXT });
+    await bill({ db: db(), now: nine("2027-04-01"), mailContext: MAIL_CONTEXT });
+    const lines = await db()
+      .selectFrom("invoice_lines as l")
+      .innerJoin("invoices as i", "i.id", "l.invoice_id")
+      .select(["i.plan_id", "l.kind", "l.amount_cents", "l.visit_id"])
+      .where("i.customer_id", "=", plan.customer_id)
+      .where("i.period_month", "=", "2027-04-01")
+      .execute();
+    expect(lines).toEqual([
+      { plan_id: null, kind: "one_time_service", amount_cents: 1780, visit_id: back.returnVisit.id },
+    ]);
+    // The weather note stays as it was; the invoice is the correction.
+    expect(await notesOf(plan.customer_id)).toEqual([
+      { reason: "cancellation", amount_cents: 5340 },
+      { reason: "weather", amount_cents: 1780 },
+    ]);
+    expect(await ledgerSum(db(), plan.customer_id)).toBe(8900 - 5340);
   });
 });
