@@ -11,6 +11,7 @@ import {
   bill,
   createPlan,
   hoursBefore,
+  PLAN_RULES,
 } from "../helpers/billing-fixtures";
 import { createUser } from "../helpers/factories";
 import { clearMoney, ledgerSum } from "../helpers/ledger";
@@ -42,13 +43,7 @@ import { applyVisitAction } from "~/features/visits/visit-workflow.server";
 const database = useAppDatabase();
 const db = () => database.current.db;
 
-const planRules: PlanRules = {
-  changeNoticeHours: 24,
-  longestPauseDays: 90,
-  horizonDays: 28,
-  firstVisitTime: "08:00",
-  closedDays: [],
-};
+const planRules: PlanRules = PLAN_RULES;
 const billing: CancellationBilling = { rules: RULES, catalogue: CATALOGUE, addOns: ADD_ONS };
 /** Monday 1 March 2027, 10:00 in Las Vegas. */
 const MONDAY = new Date("2027-03-01T18:00:00Z");
