@@ -167,24 +167,40 @@ export async function listVisitsToCredit(
     .filter((row) => !options.uncreditedOnly || !row.credited) as VisitToCredit[];
 }
 
-export type OneTimeVisit = Pick<Visit, "id" | "customer_id" | "service_type" | "service_date">;
+export type OneTimeVisit = Pick<Visit, "id" | "customer_id" | "service_type" | "service_date"> & {
+  /** A return visit: the day of the visit it made up, and what that visit was credited (cents). */
+  made_up: { service_date: Date; credited_cents: number } | null;
+};
+
+/** The plan visits' own types: a plan's month pays for them, not a line each. */
+const PLAN_VISIT_TYPES = ["Weekly Service", "Twice Weekly Service", "Thrice Weekly Service"] as const;
 
 /**
- * Completed visits not made from a plan (one-time services) in [from, until) that no invoice
- * bills yet: of these customers, or of anyone after `after` (a keyset over (service_date, id)).
- * The partial index services_one_time_completed_idx (0021) serves both.
+ * Completed visits not made from a plan (one-time services, and return visits) in [from, until)
+ * that no invoice bills yet: of these customers, or of anyone after `after` (a keyset over
+ * (service_date, id)). The partial index services_one_time_completed_idx (0021) serves both.
+ * A return visit of a plan's visit is among them only when that visit was credited (decision
+ * 125): its credit, given back when it was missed, is what the return visit bills. What a visit
+ * was credited is its credit lines on invoices not voided and on credit notes (a void's note
+ * gives back the voided invoice's line, so each credit counts once).
  */
 export async function listUnbilledOneTimeVisits(
   db: Db,
   range: { from: Date; until: Date },
   scope: { customerIds: readonly string[] } | { after: { date: Date; id: string } | null; limit: number },
 ): Promise<OneTimeVisit[]> {
+  const credited = sql<number>`(
+    coalesce((select sum(-l.amount_cents) from invoice_lines l join invoices i on i.id = l.invoice_id
+      where l.visit_id = m.id and l.kind = 'skip_credit' and i.status <> 'void'), 0)
+    + coalesce((select sum(c.amount_cents) from credit_note_lines c where c.visit_id = m.id), 0))::int`;
   let query = db
     .selectFrom("services as s")
-    .select(["s.id", "s.customer_id", "s.service_type", "s.service_date"])
+    .leftJoin("services as m", "m.id", "s.return_visit_of")
+    .select(["s.id", "s.customer_id", "s.service_type", "s.service_date", "m.service_date as made_up_date"])
+    .select(sql<number | null>`case when m.id is null then null else ${credited} end`.as("made_up_cents"))
     .where("s.status", "=", "completed")
     .where("s.plan_id", "is", null)
-    .where("s.service_type", "not in", ["Weekly Service", "Twice Weekly Service", "Thrice Weekly Service"])
+    .where((eb) => eb.or([eb("s.service_type", "not in", PLAN_VISIT_TYPES), eb("s.return_visit_of", "is not", null)]))
     .where("s.service_date", ">=", range.from)
     .where("s.service_date", "<", range.until)
     .where((eb) =>
@@ -213,7 +229,13 @@ export async function listUnbilledOneTimeVisits(
     }
     query = query.orderBy("s.service_date").orderBy("s.id").limit(scope.limit);
   }
-  return query.execute();
+  return (await query.execute()).map(({ made_up_date, made_up_cents, ...visit }) => ({
+    ...visit,
+    made_up:
+      made_up_date === null
+        ? null
+        : { service_date: new Date(made_up_date), credited_cents: Number(made_up_cents ?? 0) },
+  }));
 }
 
 export type DraftLine = {

@@ -305,6 +305,17 @@ export async function insertPaymentReversal(
 }
 
 /** The lost disputes of an invoice's payments (docs/decisions/118), by payment. */
+/** Every Stripe dispute of an invoice's payments, open, won or lost, with Stripe's fee (0033). */
+export async function listDisputesOfInvoice(db: Db, invoiceId: string) {
+  return db
+    .selectFrom("payment_disputes as d")
+    .innerJoin("payments as p", "p.id", "d.payment_id")
+    .select(["d.stripe_dispute_id", "d.payment_id", "d.status", "d.fee_cents", "d.opened_at", "d.closed_at"])
+    .where("p.invoice_id", "=", invoiceId)
+    .orderBy("d.opened_at")
+    .execute();
+}
+
 export async function listDisputesLostOfInvoice(db: Db, invoiceId: string) {
   return db
     .selectFrom("payment_reversals as r")

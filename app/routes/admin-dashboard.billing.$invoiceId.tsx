@@ -85,6 +85,31 @@ export default function AdminInvoice() {
                     {payment.dispute.open ? " Respond in Stripe's Dashboard." : null}
                   </p>
                 ) : null}
+                {payment.disputes.length > 0 ? (
+                  <table className="data-table mt-2" data-testid="payment-disputes">
+                    <caption className="sr-only">Disputes of this payment, with Stripe&apos;s fee</caption>
+                    <thead>
+                      <tr>
+                        <th scope="col">Stripe dispute</th>
+                        <th scope="col">Opened</th>
+                        <th scope="col">State</th>
+                        <th scope="col" className="text-right">
+                          Stripe&apos;s fee
+                        </th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {payment.disputes.map((dispute) => (
+                        <tr key={dispute.id}>
+                          <td className="break-all">{dispute.id}</td>
+                          <td>{dispute.opened}</td>
+                          <td>{dispute.state}</td>
+                          <td className="text-right tabular-nums">{dispute.fee}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                ) : null}
                 {payment.disputesLost.map((lost) => (
                   <p
                     key={lost.id}

@@ -11,6 +11,7 @@ import {
   bill,
   createPlan,
   hoursBefore,
+  PLAN_RULES,
 } from "../helpers/billing-fixtures";
 import { createUser } from "../helpers/factories";
 import { clearMoney, ledgerSum } from "../helpers/ledger";
@@ -42,13 +43,7 @@ import { applyVisitAction } from "~/features/visits/visit-workflow.server";
 const database = useAppDatabase();
 const db = () => database.current.db;
 
-const planRules: PlanRules = {
-  changeNoticeHours: 24,
-  longestPauseDays: 90,
-  horizonDays: 28,
-  firstVisitTime: "08:00",
-  closedDays: [],
-};
+const planRules: PlanRules = PLAN_RULES;
 const billing: CancellationBilling = { rules: RULES, catalogue: CATALOGUE, addOns: ADD_ONS };
 /** Monday 1 March 2027, 10:00 in Las Vegas. */
 const MONDAY = new Date("2027-03-01T18:00:00Z");
@@ -333,6 +328,57 @@ describe("the business's own cancellations", () => {
     await bill({ db: db(), mailContext: MAIL_CONTEXT });
     const [invoice] = await invoicesOf(plan.customer_id);
     expect(await linesOfInvoice(invoice.id)).toHaveLength(1);
+  });
+
+  it("takes a weather miss's credit back, once, when the business makes the visit up after it was credited", async () => {
+    const plan = await createPlan({ weekdays: [2], start_date: "2027-01-04" }, db());
+    const admin = await createUser(db(), { admin: true });
+    const missed = async (day: string, reason: "weather" | "locked_gate") => {
+      const visit = await addVisit(db(), { customerId: plan.customer_id, planId: plan.id, day, status: "scheduled" });
+      await applyVisitAction(visit, { action: "miss", reason }, admin.id, at8(day));
+      return visit;
+    };
+    const weather = await missed("2027-02-09", "weather");
+    const gate = await missed("2027-02-16", "locked_gate");
+    // March's invoice credits the weather miss (February: 89.00 ÷ 4), not the locked gate.
+    await bill({ db: db(), mailContext: MAIL_CONTEXT });
+    const [march] = await invoicesOf(plan.customer_id);
+    expect((await linesOfInvoice(march.id)).map((line) => [line.kind, line.amount_cents])).toEqual([
+      ["plan_month", 8900],
+      ["skip_credit", -2225],
+    ]);
+    // We come back for both on 3 March and make them.
+    for (const visit of [weather, gate]) {
+      const back = await applyVisitAction(
+        visit,
+        { action: "return-visit", serviceDate: at8("2027-03-03") },
+        admin.id,
+        at8("2027-03-02"),
+      );
+      if (back.kind !== "done" || !back.returnVisit) throw new Error("no return visit");
+      expect(
+        (await applyVisitAction(back.returnVisit.id, { action: "complete" }, admin.id, at8("2027-03-03"))).kind,
+      ).toBe("done");
+    }
+
+    const april1 = new Date("2027-04-01T16:00:00Z");
+    await bill({ db: db(), now: april1, mailContext: MAIL_CONTEXT });
+    await bill({ db: db(), now: april1, mailContext: MAIL_CONTEXT });
+    const april = (await invoicesOf(plan.customer_id)).filter((invoice) => invoice.period_month === "2027-04-01");
+    expect(april).toHaveLength(1);
+    // The credit comes back as a new line (the March line stays as it was); the gate's visit bills nothing.
+    expect((await linesOfInvoice(april[0].id)).map((line) => [line.kind, line.amount_cents, line.description])).toEqual(
+      [
+        ["plan_month", 8900, "Weekly Swift Service, April 2027"],
+        ["one_time_service", 2225, "Return visit on Mar 3, 2027 for the visit of Feb 9, 2027: its credit taken back"],
+      ],
+    );
+    expect((await linesOfInvoice(march.id)).map((line) => line.amount_cents)).toEqual([8900, -2225]);
+    expect(await ledgerSum(db(), plan.customer_id)).toBe(8900 - 2225 + 8900 + 2225);
+    // May bills the month alone: taken back once.
+    await bill({ db: db(), now: new Date("2027-05-03T16:00:00Z"), mailContext: MAIL_CONTEXT });
+    const may = (await invoicesOf(plan.customer_id)).find((invoice) => invoice.period_month === "2027-05-01")!;
+    expect((await linesOfInvoice(may.id)).map((line) => line.kind)).toEqual(["plan_month"]);
   });
 });
 

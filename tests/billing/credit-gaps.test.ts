@@ -10,8 +10,13 @@ import {
   addVisit,
   at8,
   bill,
+  changePlanByOwner,
   createPlan,
   hoursBefore,
+  nine,
+  PLAN_RULES,
+  THRICE_CHOICE,
+  WEEKLY_CHOICE,
 } from "../helpers/billing-fixtures";
 import { createUser } from "../helpers/factories";
 import { clearMoney, ledgerSum } from "../helpers/ledger";
@@ -19,9 +24,18 @@ import { cancelPlanWithCredit, previewCancellationCredit } from "~/features/bill
 import { lastDayOf } from "~/features/billing/billing-rules";
 import { formatCents } from "~/features/billing/money";
 import { creditVisitsOfEndedPlans } from "~/features/billing/ended-plan-credits.server";
-import { reissueInvoice, voidInvoice } from "~/features/billing/payments.server";
+import {
+  BillingError,
+  markInvoiceUncollectible,
+  recordPayment,
+  recordRefund,
+  reissueInvoice,
+  reversePayment,
+  VOID_PAID_MESSAGE,
+  voidInvoice,
+} from "~/features/billing/payments.server";
 import { shareOfMonth } from "~/features/billing/prorations";
-import { changePlan } from "~/features/plans/plan-changes.server";
+import { generatePlanVisits } from "~/features/plans/visit-generator.server";
 import { addDays } from "~/features/visits/visit-dates";
 import { applyVisitAction } from "~/features/visits/visit-workflow.server";
 
@@ -39,41 +53,17 @@ beforeEach(async () => {
   await db().deleteFrom("outbox").execute();
 });
 
-const WEEKLY = { _id: "servicePlan.weekly", name: "Weekly Swift Service", visitsPerWeek: 1 };
-const THRICE = { _id: "servicePlan.thrice-weekly", name: "Triple Swift Service", visitsPerWeek: 3 };
-/** 09:00 in Las Vegas on a day before 14 March 2027 (PST). */
-const nine = (day: string) => new Date(`${day}T17:00:00Z`);
-const planRules = {
-  changeNoticeHours: 24,
-  longestPauseDays: 90,
-  horizonDays: 28,
-  firstVisitTime: "08:00",
-  closedDays: [],
-};
+const WEEKLY = WEEKLY_CHOICE;
+const THRICE = THRICE_CHOICE;
+const planRules = PLAN_RULES;
 
-async function change(
+const change = (
   plan: { id: string; customer_id: string },
   to: { _id: string; name: string; visitsPerWeek: number },
   weekdays: number[],
   fromDate: string,
   now: Date,
-) {
-  const admin = await createUser(db(), { admin: true, fullName: "Owner" });
-  return changePlan(db(), {
-    planId: plan.id,
-    customerId: plan.customer_id,
-    cataloguePlan: to,
-    weekdays,
-    dogCount: 1,
-    yardSize: "medium",
-    fromDate,
-    notes: null,
-    actor: { id: admin.id, isAdmin: true },
-    now,
-    rules: planRules,
-    billingDay: 1,
-  });
-}
+) => changePlanByOwner(db(), plan, to, { weekdays, fromDate, now, rules: planRules });
 
 const cancelInput = (plan: { id: string; customer_id: string }, now: Date) => ({
   planId: plan.id,
@@ -119,6 +109,24 @@ describe("a plan changed, then cancelled before its next invoice (item 1)", () =
       .executeTakeFirstOrThrow();
     expect(adjustment.invoice_id).toBe(finals[0].id);
     expect(await unsettledAdjustments(plan.id)).toEqual([]);
+    // "Your invoice" for the final invoice, queued once with the cancellation, for what is left.
+    const final = await db()
+      .selectFrom("invoices")
+      .select(["number", "credit_applied_cents"])
+      .where("id", "=", finals[0].id)
+      .executeTakeFirstOrThrow();
+    const emails = await db()
+      .selectFrom("outbox")
+      .select(["kind", "subject", "text_body", "dedupe_key"])
+      .where("related_id", "=", finals[0].id)
+      .execute();
+    expect(emails.map((email) => [email.kind, email.subject, email.dedupe_key])).toEqual([
+      ["invoice_issued", `Your invoice ${final.number} for March 2027`, `invoice-issued:${finals[0].id}`],
+    ]);
+    const left = 10731 - final.credit_applied_cents;
+    expect(emails[0].text_body).toContain(
+      left > 0 ? `Amount due: ${formatCents(left)}` : "Your credits cover it: nothing is due",
+    );
     // March (89.00) and the change (107.31) are owed, less what the credit note gave back.
     expect(await ledgerSum(db(), plan.customer_id)).toBe(8900 + 10731 - creditCents);
 
@@ -132,6 +140,9 @@ describe("a plan changed, then cancelled before its next invoice (item 1)", () =
       .where("l.kind", "=", "plan_change")
       .execute();
     expect(lines).toHaveLength(1);
+    expect(await db().selectFrom("outbox").select("id").where("related_id", "=", finals[0].id).execute()).toHaveLength(
+      1,
+    );
   });
 
   it("a downgrade's adjustment joins the cancellation's credit note, once", async () => {
@@ -258,6 +269,75 @@ describe("an invoice voided (item 2)", () => {
       .where("i.period_month", "=", "2027-05-01")
       .execute();
     expect(may.map((line) => line.kind)).toEqual(["plan_month"]);
+  });
+
+  it("is refused with a payment on it, a refund or not, saying what to do; allowed once the payment is reversed", async () => {
+    const plan = await createPlan({ weekdays: [2], start_date: "2027-01-04" }, db());
+    await bill({ db: db(), mailContext: MAIL_CONTEXT });
+    const march = await invoiceOf(plan.id, "2027-03-01");
+    const money = { invoiceId: march.id, note: null, recordedBy: null, now: nine("2027-03-05") };
+    await recordPayment(db(), {
+      ...money,
+      method: "check",
+      amountCents: 4000,
+      paidOn: "2027-03-05",
+      idempotencyKey: "void-paid-1",
+      context: MAIL_CONTEXT,
+    });
+    const [payment] = await db().selectFrom("payments").select("id").where("invoice_id", "=", march.id).execute();
+    const refused = async () => {
+      const error = await voidInvoice(db(), { invoiceId: march.id, now: nine("2027-03-06") }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(BillingError);
+      expect((error as BillingError).message).toBe(VOID_PAID_MESSAGE);
+      expect((await invoiceOf(plan.id, "2027-03-01")).status).toBe("open");
+      expect(await db().selectFrom("credit_notes").select("id").where("reason", "=", "invoice_void").execute()).toEqual(
+        [],
+      );
+    };
+    await refused();
+    expect(VOID_PAID_MESSAGE).toContain('"Mark uncollectible"');
+    expect(VOID_PAID_MESSAGE).not.toContain("Refund its payments");
+    // A refund gives money back; the payment stays on the invoice, so the void is still refused.
+    await recordRefund(db(), {
+      ...money,
+      paymentId: payment.id,
+      amountCents: 1000,
+      refundedOn: "2027-03-06",
+      idempotencyKey: "void-paid-2",
+    });
+    await refused();
+    // What the message says: "Mark uncollectible" stops collecting the rest.
+    await markInvoiceUncollectible(db(), { invoiceId: march.id, now: nine("2027-03-07") });
+    expect(
+      (await db().selectFrom("invoices").select("status").where("id", "=", march.id).executeTakeFirstOrThrow()).status,
+    ).toBe("uncollectible");
+
+    // A check that bounced, reversed in full: nothing is paid on the invoice, and it can be voided.
+    const other = await createPlan({ weekdays: [2], start_date: "2027-01-04" }, db());
+    await bill({ db: db(), mailContext: MAIL_CONTEXT });
+    const bounced = await invoiceOf(other.id, "2027-03-01");
+    const its = { ...money, invoiceId: bounced.id };
+    await recordPayment(db(), {
+      ...its,
+      method: "check",
+      amountCents: 4000,
+      paidOn: "2027-03-05",
+      idempotencyKey: "void-paid-3",
+      context: MAIL_CONTEXT,
+    });
+    const [check] = await db().selectFrom("payments").select("id").where("invoice_id", "=", bounced.id).execute();
+    await reversePayment(db(), {
+      ...its,
+      paymentId: check.id,
+      amountCents: 4000,
+      reversedOn: "2027-03-06",
+      idempotencyKey: "void-paid-4",
+    });
+    await voidInvoice(db(), { invoiceId: bounced.id, now: nine("2027-03-07") });
+    expect(
+      (await db().selectFrom("invoices").select("status").where("id", "=", bounced.id).executeTakeFirstOrThrow())
+        .status,
+    ).toBe("void");
   });
 
   it("forgives an upgrade's adjustment with it: no credit note; a reissue bills it again", async () => {
@@ -437,5 +517,76 @@ describe("a visit we do not make after the plan was cancelled (item 4)", () => {
       ).kind,
     ).toBe("done");
     expect(await notesOf(other.plan.customer_id)).toEqual([{ reason: "cancellation", amount_cents: 5340 }]);
+  });
+
+  it("a closed day with no open weekday to move to is credited at once by the generator, once", async () => {
+    const { plan, visit } = await cancelledWithAVisitLeft();
+    // Closed from Tuesday 9 March for five weeks: no weekday within 31 days of the slot is open.
+    const closedDays = Array.from({ length: 35 }, (_, i) => ({ date: addDays("2027-03-09", i), name: "Rodeo Weeks" }));
+    const rules = { horizonDays: 28, firstVisitTime: "08:00", closedDays };
+    const first = await generatePlanVisits({ db: db(), now: nine("2027-03-08"), rules });
+    // (Other tests' plans may have visits on those days too: this plan's visit is what is read.)
+    expect(first.cancelled).toBeGreaterThanOrEqual(1);
+    const cancelled = await db()
+      .selectFrom("services")
+      .select(["status"])
+      .where("id", "=", visit)
+      .executeTakeFirstOrThrow();
+    expect(cancelled.status).toBe("cancelled");
+    expect(await notesOf(plan.customer_id)).toEqual([
+      { reason: "cancellation", amount_cents: 5340 },
+      { reason: "business_cancelled", amount_cents: 1780 },
+    ]);
+    // The next run finds nothing left to cancel, and credits nothing more.
+    await generatePlanVisits({ db: db(), now: nine("2027-03-08"), rules });
+    expect(await notesOf(plan.customer_id)).toHaveLength(2);
+    expect(await ledgerSum(db(), plan.customer_id)).toBe(8900 - 5340 - 1780);
+  });
+
+  it("a closed day the visit can move off is not credited", async () => {
+    const { plan, visit } = await cancelledWithAVisitLeft();
+    const rules = { horizonDays: 28, firstVisitTime: "08:00", closedDays: [{ date: "2027-03-09", name: "Rodeo Day" }] };
+    expect((await generatePlanVisits({ db: db(), now: nine("2027-03-08"), rules })).moved).toBeGreaterThanOrEqual(1);
+    const moved = await db()
+      .selectFrom("services")
+      .select(["status", "service_date"])
+      .where("id", "=", visit)
+      .executeTakeFirstOrThrow();
+    expect([moved.status, new Date(moved.service_date).toISOString()]).toEqual([
+      "scheduled",
+      at8("2027-03-10").toISOString(),
+    ]);
+    expect(await notesOf(plan.customer_id)).toEqual([{ reason: "cancellation", amount_cents: 5340 }]);
+  });
+
+  it("a weather miss credited at once is taken back by a return visit made later: billed once, plan-less", async () => {
+    const { plan, visit, admin } = await cancelledWithAVisitLeft();
+    await applyVisitAction(visit, { action: "miss", reason: "weather" }, admin.id, at8("2027-03-09"));
+    const back = await applyVisitAction(
+      visit,
+      { action: "return-visit", serviceDate: at8("2027-03-11") },
+      admin.id,
+      at8("2027-03-09"),
+    );
+    if (back.kind !== "done" || !back.returnVisit) throw new Error("no return visit");
+    await applyVisitAction(back.returnVisit.id, { action: "complete" }, admin.id, at8("2027-03-11"));
+    await bill({ db: db(), now: nine("2027-04-01"), mailContext: MAIL_CONTEXT });
+    await bill({ db: db(), now: nine("2027-04-01"), mailContext: MAIL_CONTEXT });
+    const lines = await db()
+      .selectFrom("invoice_lines as l")
+      .innerJoin("invoices as i", "i.id", "l.invoice_id")
+      .select(["i.plan_id", "l.kind", "l.amount_cents", "l.visit_id"])
+      .where("i.customer_id", "=", plan.customer_id)
+      .where("i.period_month", "=", "2027-04-01")
+      .execute();
+    expect(lines).toEqual([
+      { plan_id: null, kind: "one_time_service", amount_cents: 1780, visit_id: back.returnVisit.id },
+    ]);
+    // The weather note stays as it was; the invoice is the correction.
+    expect(await notesOf(plan.customer_id)).toEqual([
+      { reason: "cancellation", amount_cents: 5340 },
+      { reason: "weather", amount_cents: 1780 },
+    ]);
+    expect(await ledgerSum(db(), plan.customer_id)).toBe(8900 - 5340);
   });
 });

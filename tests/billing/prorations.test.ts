@@ -8,17 +8,20 @@ import {
   addVisit,
   at8,
   bill,
+  changePlanByOwner,
   createPlan,
   hoursBefore,
+  nine,
+  THRICE_CHOICE,
+  TWICE_CHOICE,
+  WEEKLY_CHOICE,
 } from "../helpers/billing-fixtures";
-import { createUser } from "../helpers/factories";
 import { clearMoney } from "../helpers/ledger";
 import { cancelPlanWithCredit, previewCancellationCredit } from "~/features/billing/cancellation-credit.server";
 import { formatCents } from "~/features/billing/money";
 import { notePaymentFailed } from "~/features/billing/payment-recovery.server";
 import type { RecoveryContext } from "~/features/billing/payment-recovery-emails.server";
-import { changeAdjustments, shareOfMonth } from "~/features/billing/prorations";
-import { changePlan } from "~/features/plans/plan-changes.server";
+import { cumulativeAdjustments, shareOfMonth } from "~/features/billing/prorations";
 
 /**
  * Prorations (issue 34 item 5, docs/decisions/117): one regression test per rule, both sides.
@@ -33,35 +36,18 @@ beforeEach(async () => {
   await db().deleteFrom("outbox").execute();
 });
 
-const WEEKLY = { _id: "servicePlan.weekly", name: "Weekly Swift Service", visitsPerWeek: 1 };
-const TWICE = { _id: "servicePlan.twice-weekly", name: "Twice-Weekly Swift Service", visitsPerWeek: 2 };
-const THRICE = { _id: "servicePlan.thrice-weekly", name: "Triple Swift Service", visitsPerWeek: 3 };
-/** 09:00 in Las Vegas on a day before 14 March 2027 (PST). */
-const nine = (day: string) => new Date(`${day}T17:00:00Z`);
+const WEEKLY = WEEKLY_CHOICE;
+const TWICE = TWICE_CHOICE;
+const THRICE = THRICE_CHOICE;
 
-async function change(
+const change = (
   plan: { id: string; customer_id: string },
   to: { _id: string; name: string; visitsPerWeek: number },
   weekdays: number[],
   fromDate: string,
   now: Date,
   billingDay = 1,
-) {
-  const admin = await createUser(db(), { admin: true, fullName: "Owner" });
-  return changePlan(db(), {
-    planId: plan.id,
-    customerId: plan.customer_id,
-    cataloguePlan: to,
-    weekdays,
-    dogCount: 1,
-    yardSize: "medium",
-    fromDate,
-    notes: null,
-    actor: { id: admin.id, isAdmin: true },
-    now,
-    billingDay,
-  });
-}
+) => changePlanByOwner(db(), plan, to, { weekdays, fromDate, now, billingDay });
 
 const linesOf = (planId: string, month: string) =>
   db()
@@ -89,8 +75,9 @@ describe("the shares of a month", () => {
     ];
     const next = { weekdays: [2], monthlyCents: 8900 };
     expect(
-      changeAdjustments({
-        oldWeekdays: [2],
+      cumulativeAdjustments({
+        history: [],
+        currentWeekdays: [2],
         next,
         startDate: "2027-01-04",
         fromDay: "2027-03-10",
@@ -98,6 +85,18 @@ describe("the shares of a month", () => {
         months,
       }),
     ).toEqual([]);
+    // Weekly to thrice weekly from the 10th: March (billed) owes 160.71 − 53.40; April, billed as the plan is, nothing.
+    expect(
+      cumulativeAdjustments({
+        history: [],
+        currentWeekdays: [2],
+        next: { weekdays: [1, 3, 5], monthlyCents: 22500 },
+        startDate: "2027-01-04",
+        fromDay: "2027-03-10",
+        rule: "slots",
+        months,
+      }),
+    ).toEqual([{ month: "2027-03-01", amountCents: 10731 }]);
   });
 });
 

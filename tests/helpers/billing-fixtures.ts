@@ -2,7 +2,9 @@ import type { Insertable, Kysely } from "kysely";
 import type { Database, MissedReason, SkipReason, VisitStatus, VisitType } from "../../db/schema";
 import { runBilling, type BillingRunOptions, type BillingRunRules } from "~/features/billing/billing-run.server";
 import type { MailContext } from "~/features/billing/payment-recovery-emails.server";
-import type { AddOn, PlanCard } from "~/content/types";
+import type { AddOn, PlanCard, PlanRules } from "~/content/types";
+import { changePlan } from "~/features/plans/plan-changes.server";
+import { createUser } from "./factories";
 
 /**
  * What the billing tests share (the run's own tests, the ledger's and its property tests): the
@@ -195,4 +197,45 @@ export async function createOpenInvoice(db: Kysely<Database>, customerId: string
     .values({ invoice_id: invoice.id, kind: "plan_month", description: "Weekly service", amount_cents: totalCents })
     .execute();
   return invoice.id;
+}
+
+/** The bundled catalogue's subscriptions as a plan change names them (changePlan prices them from it). */
+export const WEEKLY_CHOICE = { _id: "servicePlan.weekly", name: "Weekly Swift Service", visitsPerWeek: 1 };
+export const TWICE_CHOICE = { _id: "servicePlan.twice-weekly", name: "Twice-Weekly Swift Service", visitsPerWeek: 2 };
+export const THRICE_CHOICE = { _id: "servicePlan.thrice-weekly", name: "Triple Swift Service", visitsPerWeek: 3 };
+
+/** 09:00 in Las Vegas on a day before 14 March 2027 (PST). */
+export const nine = (day: string) => new Date(`${day}T17:00:00Z`);
+
+/** The owner's plan rules the plan-change and cancellation tests use, instead of Sanity's. */
+export const PLAN_RULES: PlanRules = {
+  changeNoticeHours: 24,
+  longestPauseDays: 90,
+  horizonDays: 28,
+  firstVisitTime: "08:00",
+  closedDays: [],
+};
+
+/** A plan change made by an owner (a new staff user each time), for one dog and a medium yard. */
+export async function changePlanByOwner(
+  db: Kysely<Database>,
+  plan: { id: string; customer_id: string },
+  to: { _id: string; name: string; visitsPerWeek: number },
+  change: { weekdays: number[]; fromDate: string; now: Date; billingDay?: number; rules?: PlanRules },
+) {
+  const owner = await createUser(db, { admin: true, fullName: "Owner" });
+  return changePlan(db, {
+    planId: plan.id,
+    customerId: plan.customer_id,
+    cataloguePlan: to,
+    weekdays: change.weekdays,
+    dogCount: 1,
+    yardSize: "medium",
+    fromDate: change.fromDate,
+    notes: null,
+    actor: { id: owner.id, isAdmin: true },
+    now: change.now,
+    rules: change.rules,
+    billingDay: change.billingDay ?? 1,
+  });
 }

@@ -44,6 +44,7 @@ import {
   listCreditNotesOfInvoice,
   listDisputesLost,
   listDisputesLostOfInvoice,
+  listDisputesOfInvoice,
 } from "~/models/ledger.server";
 import { CREDIT_NOTE_REASON_LABELS, paidOutLabel } from "./credit-note-labels";
 import { getDb } from "~/utils/db.server";
@@ -185,11 +186,12 @@ type InvoiceRow = NonNullable<Awaited<ReturnType<typeof getInvoice>>>;
 /** An invoice as both the admin's page and the customer's printable page show it. */
 async function invoiceView(invoice: InvoiceRow, today: string) {
   const db = await getDb();
-  const [lines, payments, creditNotes, disputesLost, settings] = await Promise.all([
+  const [lines, payments, creditNotes, disputesLost, disputes, settings] = await Promise.all([
     listInvoiceLines(db, invoice.id),
     listInvoicePayments(db, invoice.id),
     listCreditNotesOfInvoice(db, invoice.id),
     listDisputesLostOfInvoice(db, invoice.id),
+    listDisputesOfInvoice(db, invoice.id),
     getSiteSettings(),
   ]);
   const balance = invoice.status === "open" ? invoice.total_cents - invoice.paid_cents : 0;
@@ -237,6 +239,16 @@ async function invoiceView(invoice: InvoiceRow, today: string) {
             open: payment.dispute_closed_at === null,
           }
         : null,
+      // Each of its disputes with Stripe's fee, open, won or lost (decision 125): the fee is the
+      // business's cost whatever the outcome, so the owner sees it where the dispute is.
+      disputes: disputes
+        .filter((dispute) => dispute.payment_id === payment.id)
+        .map((dispute) => ({
+          id: dispute.stripe_dispute_id,
+          opened: dayLabel(businessToday(new Date(dispute.opened_at))),
+          state: dispute.closed_at === null ? "Open" : `Closed: ${dispute.status.replaceAll("_", " ")}`,
+          fee: dispute.fee_cents > 0 ? formatCents(dispute.fee_cents) : "None",
+        })),
       // Money the customer's bank took back (docs/decisions/118): a red line on the admin's page.
       disputesLost: disputesLost
         .filter((lost) => lost.payment_id === payment.id)
@@ -291,7 +303,9 @@ export async function loadCustomerInvoice(invoiceId: string, customerId: string,
   if (!isUuid(invoiceId)) return null;
   const invoice = await getCustomerInvoice(await getDb(), invoiceId, customerId);
   if (!invoice || invoice.status === "draft") return null;
-  return invoiceView(invoice, businessToday(now));
+  const view = await invoiceView(invoice, businessToday(now));
+  // Stripe's disputes and their fees are the business's own affairs: not in the customer's page data.
+  return { ...view, payments: view.payments.map((payment) => ({ ...payment, disputes: [], disputesLost: [] })) };
 }
 
 /** What the customer's pages offer for paying: Stripe's forms (when connected) and their key. */

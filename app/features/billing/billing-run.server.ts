@@ -515,7 +515,19 @@ export function planMonthLine(
 }
 
 function oneTimeLine(visit: OneTimeVisit, run: Run): DraftLine | null {
-  if (PLAN_VISIT_TYPES.has(visit.service_type)) return null;
+  if (PLAN_VISIT_TYPES.has(visit.service_type)) {
+    // A return visit that made up a plan visit credited when it was missed (a weather miss
+    // credited at once, or on an invoice before we came back): the visit was had after all, so
+    // its credit is taken back, once, on the next invoice (decision 125). The Terms' "at no
+    // extra charge": it bills what was credited, never more; a miss not credited bills nothing.
+    if (!visit.made_up || visit.made_up.credited_cents <= 0) return null;
+    return {
+      kind: "one_time_service",
+      description: `Return visit on ${formatBusinessDate(visit.service_date)} for the visit of ${formatBusinessDate(visit.made_up.service_date)}: its credit taken back`,
+      visitId: visit.id,
+      amountCents: visit.made_up.credited_cents,
+    };
+  }
   const price = run.prices.oneTime(visit.service_type);
   if (!price) return null;
   return {

@@ -1,7 +1,9 @@
 import { addDays, businessToday } from "~/features/visits/visit-dates";
 import { billingDateOf, currentPeriod, lastDayOf, monthOf, addMonths, settlementWindow } from "./billing-rules";
 import { billingRunRules, type BillingRunRules } from "./billing-run.server";
+import { queueInvoiceEmails } from "./billing-emails.server";
 import { applyCreditOnFile } from "./customer-credit.server";
+import { billingMailContext, type MailContext } from "./payment-recovery-emails.server";
 import { formatCents } from "./money";
 import { cataloguePrice, priceForMonth, totalCents } from "./plan-prices";
 import { expireStaleCheckoutsOf } from "./stripe-checkout-expiry.server";
@@ -37,7 +39,7 @@ import {
   lastInvoicedMonthOfPlan,
   listOpenInvoicesOwing,
 } from "~/models/ledger.server";
-import { insertInvoices } from "~/models/invoice-run.server";
+import { insertInvoices, readCreditApplied } from "~/models/invoice-run.server";
 import {
   listPlanChanges,
   listUnbilledAdjustments,
@@ -46,6 +48,7 @@ import {
 } from "~/models/plan-adjustment.server";
 import type { CustomerPlan } from "../../../db/schema";
 import type { Db } from "~/utils/db.server";
+import { isStripeConfigured } from "~/utils/stripe.server";
 
 /**
  * A cancellation's credit (docs/decisions/115). A plan cancelled has no next invoice to carry its
@@ -97,11 +100,20 @@ export type CancellationBilling = {
   rules: BillingRunRules;
   catalogue: readonly PlanCard[];
   addOns: readonly AddOn[];
+  /** The final invoice's "Your invoice" e-mail: the owner's words (by default Sanity's). */
+  mailContext?: MailContext;
+  /** Whether the customer can pay online (by default: Stripe is configured). */
+  stripeConfigured?: boolean;
 };
 
 async function defaultBilling(): Promise<CancellationBilling> {
-  const [rules, catalogue, addOns] = await Promise.all([billingRunRules(), getCatalogue(), getAddOns()]);
-  return { rules, catalogue, addOns };
+  const [rules, catalogue, addOns, mailContext] = await Promise.all([
+    billingRunRules(),
+    getCatalogue(),
+    getAddOns(),
+    billingMailContext(),
+  ]);
+  return { rules, catalogue, addOns, mailContext };
 }
 
 export async function cancellationCredit(
@@ -271,7 +283,12 @@ export async function cancelPlanWithCredit(db: Db, input: PlanActionInput & { bi
           ? `Final invoice ${finalInvoice.number} bills ${formatCents(finalInvoice.total_cents)} for the plan change.`
           : "";
         const cents = settled.creditCents;
-        if (cents === 0) return billedWords;
+        if (cents === 0) {
+          // Credit already on file pays the final invoice first, as the billing run's invoices.
+          if (finalInvoice) credited = (await applyCreditOnFile(trx2, [current.customer_id], input.now)).credited;
+          await queueFinalInvoiceEmail(trx2, finalInvoice, billing, today);
+          return billedWords;
+        }
         const parts = [
           visits.length > 0 ? `${visits.length} visit${visits.length === 1 ? "" : "s"} credited` : null,
           givenBack.length > 0 ? "the plan change's credit" : null,
@@ -311,6 +328,7 @@ export async function cancelPlanWithCredit(db: Db, input: PlanActionInput & { bi
         ]);
         const applied = await applyCreditOnFile(trx2, [current.customer_id], input.now);
         credited = applied.credited;
+        await queueFinalInvoiceEmail(trx2, finalInvoice, billing, today);
         const left = (await creditsOnFile(trx2, [current.customer_id])).get(current.customer_id) ?? 0;
         const back =
           left > 0
@@ -323,6 +341,28 @@ export async function cancelPlanWithCredit(db: Db, input: PlanActionInput & { bi
   // Committed: an invoice the credit paid loses its open "Pay now" page (decision 111).
   await expireStaleCheckoutsOf(db, credited, input.now);
   return { plan, creditCents };
+}
+
+/**
+ * "Your invoice" for the final invoice, queued in the cancellation's transaction as the billing
+ * run queues its own (docs/decisions/106): what is left once the credit note and credit on file
+ * paid it, under the same dedupe key, so the customer hears of every invoice issued, once.
+ */
+async function queueFinalInvoiceEmail(
+  trx: Db,
+  invoice: Awaited<ReturnType<typeof billFinalInvoice>>,
+  billing: CancellationBilling,
+  today: string,
+) {
+  if (!invoice) return;
+  const applied = await readCreditApplied(trx, [invoice.id]);
+  await queueInvoiceEmails(trx, [{ ...invoice, credit_applied_cents: applied.get(invoice.id) ?? 0 }], {
+    period: monthOf(today),
+    dueOn: today,
+    footer: billing.rules.invoiceFooter || null,
+    context: billing.mailContext ?? (await billingMailContext()),
+    stripeConfigured: billing.stripeConfigured ?? isStripeConfigured(),
+  });
 }
 
 /**

@@ -137,6 +137,10 @@ async function insertPaymentChecked(
   return insertPayment(trx, { ...input });
 }
 
+/** Why an invoice with a payment on it cannot be voided, and what the admin does instead. */
+export const VOID_PAID_MESSAGE =
+  'A payment is recorded on this invoice, so it cannot be voided (a refund does not undo a payment). To stop collecting what is left, use "Mark uncollectible". If a payment never arrived (a check that bounced), "Reverse payment" it first.';
+
 /** Voids an open invoice with nothing paid on it: nothing is owed any more. */
 export async function voidInvoice(db: Db, input: { invoiceId: string; now: Date }) {
   const credited = await db.transaction().execute(async (trx) => {
@@ -147,7 +151,8 @@ export async function voidInvoice(db: Db, input: { invoiceId: string; now: Date 
       throw new BillingError("Only an open invoice can be voided.", 409);
     }
     if (invoice.paid_cents > invoice.credit_applied_cents) {
-      throw new BillingError("Refund its payments before voiding this invoice.", 409);
+      // A refund gives money back but leaves the payment on the invoice, so it never makes one voidable.
+      throw new BillingError(VOID_PAID_MESSAGE, 409);
     }
     // A draft has no issue day; voiding it issues nothing, so it gets one to satisfy the states' rule.
     if (invoice.status === "draft") {

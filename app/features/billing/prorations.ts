@@ -39,36 +39,6 @@ export type MonthToAdjust = {
   oldMonthlyCents: number;
 };
 
-/**
- * What a change from `fromDay` makes each month owe: a month billed already at the old terms owes
- * the new terms' share of its days from the change on less the old terms' share of them; a month
- * the run has still to bill (it bills the plan as it now is) owes the old terms' share of its
- * days before the change less the new terms' share of them. Days before the plan starts count for
- * neither. Months with nothing to adjust are left out.
- */
-export function changeAdjustments(input: {
-  oldWeekdays: readonly number[];
-  next: Terms;
-  startDate: string;
-  fromDay: string;
-  rule: ProrationRule;
-  months: readonly MonthToAdjust[];
-}): { month: string; amountCents: number }[] {
-  const adjustments: { month: string; amountCents: number }[] = [];
-  for (const { month, billed, oldMonthlyCents } of input.months) {
-    const old: Terms = { weekdays: input.oldWeekdays, monthlyCents: oldMonthlyCents };
-    const last = lastDayOf(month);
-    const from = billed ? maxDay(input.fromDay, input.startDate, month) : maxDay(input.startDate, month);
-    const until = billed ? last : minDay(addDays(input.fromDay, -1), last);
-    if (from > until) continue;
-    const oldShare = shareOfMonth(old, month, from, until, input.rule);
-    const newShare = shareOfMonth(input.next, month, from, until, input.rule);
-    const amountCents = billed ? newShare - oldShare : oldShare - newShare;
-    if (amountCents !== 0) adjustments.push({ month, amountCents });
-  }
-  return adjustments;
-}
-
 /** The months a change from `fromDay` made on `today` may touch: this month to the change's, and any billed after. */
 export function monthsTouched(today: string, fromDay: string, lastBilled: string | null): string[] {
   const first = monthOf(today < fromDay ? today : fromDay);
@@ -80,7 +50,6 @@ export function monthsTouched(today: string, fromDay: string, lastBilled: string
 }
 
 const maxDay = (...days: string[]) => days.reduce((a, b) => (a > b ? a : b));
-const minDay = (...days: string[]) => days.reduce((a, b) => (a < b ? a : b));
 
 /** A change as a month's history keeps it: the day it applies from, the terms before it, its rule. */
 export type PastChange = { fromDay: string; old: Terms; rule: ProrationRule };
