@@ -30,8 +30,7 @@ const CUSTOMERS_PER_BATCH = 2000;
  * price locked on the plan, or the new one from its day (priceForMonth, decision 116). A weekly
  * plan's monthly price is what a month is billed: 52/12 visits, never 4 times a visit's rate.
  */
-export function planMonthlyCents(plan: ReportPlanRow, month: string): number {
-  const end = lastDayOf(month);
+export function planMonthlyCents(plan: ReportPlanRow, month: string, end = lastDayOf(month)): number {
   const later = plan.changes.find((change) => change.from_day > end);
   if (later && later.old_monthly_cents !== null) return later.old_monthly_cents;
   const price = priceForMonth(plan, month);
@@ -40,12 +39,11 @@ export function planMonthlyCents(plan: ReportPlanRow, month: string): number {
 
 const cancelledDay = (plan: ReportPlanRow) => (plan.cancelled_at ? businessToday(new Date(plan.cancelled_at)) : null);
 
-/** Whether the plan is open (started, not cancelled) on the last day of `month`. */
-function openAtEndOf(plan: ReportPlanRow, month: string): boolean {
-  const end = lastDayOf(month);
-  const cancelled = cancelledDay(plan);
-  return plan.start_date <= end && (cancelled === null || cancelled > end);
-}
+/** A plan with the days the loop compares worked out once (a business day costs an Intl call). */
+type PlanDays = { plan: ReportPlanRow; start: string; cancelled: string | null };
+
+/** Whether the plan is open (started, not cancelled) on `end`, the last day of a month. */
+const openOn = (days: PlanDays, end: string) => days.start <= end && (days.cancelled === null || days.cancelled > end);
 
 /** The months from `first` to `last`, both included ("YYYY-MM-01"). */
 export function monthsBetween(first: string, last: string): string[] {
@@ -77,8 +75,14 @@ function emptyMonth(month: string): ReportMonthRow {
 }
 
 /** One customer's plans added to the months: revenue and its movement, customers, cohort. */
-function addCustomer(tally: Tally, months: readonly string[], plans: readonly ReportPlanRow[]) {
-  const firstStart = plans.reduce((first, plan) => (plan.start_date < first ? plan.start_date : first), "9999-12-31");
+function addCustomer(
+  tally: Tally,
+  months: readonly string[],
+  monthEnds: readonly string[],
+  rows: readonly ReportPlanRow[],
+) {
+  const plans: PlanDays[] = rows.map((plan) => ({ plan, start: plan.start_date, cancelled: cancelledDay(plan) }));
+  const firstStart = plans.reduce((first, plan) => (plan.start < first ? plan.start : first), "9999-12-31");
   const cohort = monthOf(firstStart);
   const cohortIndex = months.indexOf(cohort);
   let previousCents = 0;
@@ -86,8 +90,8 @@ function addCustomer(tally: Tally, months: readonly string[], plans: readonly Re
   let everPaid = false;
   for (let index = 0; index < months.length; index++) {
     const month = months[index];
-    const open = plans.filter((plan) => openAtEndOf(plan, month));
-    const cents = open.reduce((sum, plan) => sum + planMonthlyCents(plan, month), 0);
+    const open = plans.filter((days) => openOn(days, monthEnds[index]));
+    const cents = open.reduce((sum, days) => sum + planMonthlyCents(days.plan, month, monthEnds[index]), 0);
     const row = tally.months[index];
     row.mrr_cents += cents;
     if (cents > 0) row.paying_customers += 1;
@@ -111,8 +115,7 @@ function addCustomer(tally: Tally, months: readonly string[], plans: readonly Re
     previousCents = cents;
     previousActive = active;
   }
-  for (const plan of plans) {
-    const cancelled = cancelledDay(plan);
+  for (const { plan, cancelled } of plans) {
     if (cancelled === null) continue;
     const key = `${monthOf(cancelled)}|${plan.cancel_reason ?? ""}`;
     tally.cancellations.set(key, (tally.cancellations.get(key) ?? 0) + 1);
@@ -134,6 +137,7 @@ export async function computeReportAggregates(
     .executeTakeFirst()) ?? { first: null };
   const firstMonth = first ? monthOf(String(first).slice(0, 10)) : thisMonth;
   const months = monthsBetween(firstMonth < thisMonth ? firstMonth : thisMonth, thisMonth);
+  const monthEnds = months.map(lastDayOf);
   const tally: Tally = { months: months.map(emptyMonth), cancellations: new Map(), cohorts: new Map() };
 
   let after: string | null = null;
@@ -144,7 +148,7 @@ export async function computeReportAggregates(
     let start = 0;
     for (let index = 1; index <= batch.length; index++) {
       if (index === batch.length || batch[index].customer_id !== batch[start].customer_id) {
-        addCustomer(tally, months, batch.slice(start, index));
+        addCustomer(tally, months, monthEnds, batch.slice(start, index));
         start = index;
       }
     }

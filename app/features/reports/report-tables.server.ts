@@ -153,15 +153,16 @@ export async function retentionTable(db: Db, range: MonthRange): Promise<ReportT
   const rows = await readCohorts(db, range);
   const cohorts = monthsBetween(range.from, range.to);
   const width = cohorts.length;
+  const byCell = new Map(rows.map((row) => [`${row.cohort_month}|${row.month}`, row]));
+  const sizes = new Map(rows.map((row) => [row.cohort_month, row.cohort_size]));
   return table(
     "retention",
     ["Sign-up month", "Customers", ...Array.from({ length: width }, (_, k) => `Month ${k}`)],
-    cohorts.flatMap((cohort) => {
-      const own = rows.filter((row) => row.cohort_month === cohort);
-      const size = own[0]?.cohort_size ?? 0;
+    cohorts.flatMap((cohort, first) => {
+      const size = sizes.get(cohort) ?? 0;
       if (size === 0) return [];
       const cells = Array.from({ length: width }, (_, k): Cell => {
-        const row = own.find((candidate) => candidate.month === addMonths(cohort, k));
+        const row = first + k < width ? byCell.get(`${cohort}|${cohorts[first + k]}`) : undefined;
         return row ? percent(row.active, size) : text("");
       });
       return [[text(monthName(cohort)), count(size), ...cells]];
