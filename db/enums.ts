@@ -162,6 +162,10 @@ export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
 export const PLAN_STATUSES = ["active", "paused", "cancelled"] as const;
 export type PlanStatus = (typeof PLAN_STATUSES)[number];
 
+/** Why a customer left, asked at cancel (customer_plans.cancel_reason, migration 0046); optional. */
+export const CANCEL_REASONS = ["moved", "price", "service", "no_longer_needed", "other"] as const;
+export type CancelReason = (typeof CANCEL_REASONS)[number];
+
 /** Why a visit is skipped (services.skip_reason; null for any other status). */
 export const SKIP_REASONS = ["customer", "paused", "payment_overdue", "admin"] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];

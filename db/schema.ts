@@ -16,6 +16,7 @@ import type {
   OAuthProvider,
   PlanEventKind,
   PlanStatus,
+  CancelReason,
   PaymentMethod,
   PaymentReversalKind,
   SkipReason,
@@ -150,6 +151,9 @@ export interface CustomerPlansTable {
   pending_price_cents: ColumnType<number | null, number | null | undefined, number | null>;
   pending_add_on_cents: ColumnType<number | null, number | null | undefined, number | null>;
   pending_price_from: ColumnType<Day | null, Day | null | undefined, Day | null>;
+  /** Why it was cancelled, when the customer or admin said (migration 0046); optional. */
+  cancel_reason: ColumnType<CancelReason | null, CancelReason | null | undefined, CancelReason | null>;
+  cancel_note: ColumnType<string | null, string | null | undefined, string | null>;
   created_by: string | null;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
@@ -747,6 +751,55 @@ export interface WaitlistEntriesTable {
   created_at: ColumnType<Date, Date | string | undefined, never>;
 }
 
+/** The Reports tab's aggregates (migration 0047), rewritten whole by the reports:refresh job. */
+type Count = ColumnType<number, number, number>;
+type BigCents = ColumnType<string, number | string, number | string>;
+export interface ReportMonthsTable {
+  month: Day;
+  mrr_cents: BigCents;
+  paying_customers: Count;
+  new_cents: BigCents;
+  expansion_cents: BigCents;
+  contraction_cents: BigCents;
+  churned_cents: BigCents;
+  reactivated_cents: BigCents;
+  active_customers: Count;
+  new_customers: Count;
+  lost_customers: Count;
+}
+export interface ReportCancellationsTable {
+  month: Day;
+  /** A CANCEL_REASONS value, or "" when none was given. */
+  reason: string;
+  plans: Count;
+}
+export interface ReportCohortsTable {
+  cohort_month: Day;
+  month: Day;
+  cohort_size: Count;
+  active: Count;
+}
+export interface ReportVisitMonthsTable {
+  month: Day;
+  status: "completed" | "skipped" | "missed";
+  /** The skip or missed reason, or "". */
+  reason: string;
+  visits: Count;
+  return_visits: Count;
+}
+export interface ReportFailedPaymentMonthsTable {
+  month: Day;
+  failed: Count;
+  failed_cents: BigCents;
+  recovered: Count;
+  recovered_cents: BigCents;
+}
+export interface ReportRefreshesTable {
+  id: ColumnType<number, number | undefined, number>;
+  refreshed_at: Timestamp;
+  took_ms: number;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -782,6 +835,12 @@ export interface Database {
   invoice_charge_failures: InvoiceChargeFailuresTable;
   invoice_lines: InvoiceLinesTable;
   invoice_tallies: InvoiceTalliesTable;
+  report_months: ReportMonthsTable;
+  report_cancellations: ReportCancellationsTable;
+  report_cohorts: ReportCohortsTable;
+  report_visit_months: ReportVisitMonthsTable;
+  report_failed_payment_months: ReportFailedPaymentMonthsTable;
+  report_refreshes: ReportRefreshesTable;
   ledger_entries: LedgerEntriesTable;
   ledger_tallies: LedgerTalliesTable;
   payment_reversals: PaymentReversalsTable;

@@ -39,6 +39,7 @@ const SECTIONS: readonly { to: string; label: string; end: boolean; capability: 
   { to: "/admin-dashboard/quotes", label: "Quote Requests", end: false, capability: "quotes" },
   { to: "/admin-dashboard/waitlist", label: "Waitlist", end: false, capability: "customers" },
   { to: "/admin-dashboard/billing", label: "Billing", end: false, capability: "billing" },
+  { to: "/admin-dashboard/reports", label: "Reports", end: false, capability: "operations-reports" },
   { to: "/admin-dashboard/staff", label: "Staff", end: false, capability: "staff" },
 ];
 

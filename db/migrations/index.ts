@@ -35,6 +35,8 @@ import * as talliesByShard from "./0037-tallies-by-shard";
 import * as offlineChanges from "./0041-offline-changes";
 import * as assignmentsAndGateCodeViews from "./0042-assignments-and-gate-code-views";
 import * as signUps from "./0044-sign-ups";
+import * as cancellationReasons from "./0046-cancellation-reasons";
+import * as reportMonths from "./0047-report-months";
 import * as tips from "./0048-tips";
 import * as reviewRequests from "./0049-review-requests";
 
@@ -79,6 +81,8 @@ export const migrations: Record<string, Migration> = {
   "0041-offline-changes": offlineChanges,
   "0042-assignments-and-gate-code-views": assignmentsAndGateCodeViews,
   "0044-sign-ups": signUps,
+  "0046-cancellation-reasons": cancellationReasons,
+  "0047-report-months": reportMonths,
   "0048-tips": tips,
   "0049-review-requests": reviewRequests,
 };

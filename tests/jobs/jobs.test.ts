@@ -55,6 +55,7 @@ describe("the job list", () => {
       [JOB_NAMES.billing, null],
       [JOB_NAMES.collect, null],
       [JOB_NAMES.purges, "50 * * * *"],
+      [JOB_NAMES.reports, "30 2 * * *"],
       [JOB_NAMES.outboxPrune, "40 * * * *"],
       [JOB_NAMES.outboxDrain, "* * * * *"],
     ]);

@@ -325,6 +325,34 @@ describe("Change, Pause, Resume and Cancel", () => {
     expect(await snapshot(customer.id)).toEqual(before);
   });
 
+  it("keeps the reason and note the admin chose on Cancel (decision 130); refuses one outside the list, cancelling nothing", async () => {
+    const { customer, plan } = await customerWithPlan("Rhea Reason");
+    const before = await snapshot(customer.id);
+    const bad = await refusal(
+      await post(customer.id, [
+        ["intent", "cancel-plan"],
+        ["planId", plan.id],
+        ["cancelReason", "@evil"],
+      ]),
+      400,
+    );
+    expect(bad.toast.description).toBe("Choose one of the reasons given, or none.");
+    expect(await snapshot(customer.id)).toEqual(before);
+    await post(customer.id, [
+      ["intent", "cancel-plan"],
+      ["planId", plan.id],
+      ["cancelReason", "service"],
+      ["cancelNote", "Missed two weeks running"],
+    ]);
+    expect(
+      await db()
+        .selectFrom("customer_plans")
+        .select(["status", "cancel_reason", "cancel_note"])
+        .where("id", "=", plan.id)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ status: "cancelled", cancel_reason: "service", cancel_note: "Missed two weeks running" });
+  });
+
   it("refuses Resume when not paused and Cancel twice (409), changing nothing", async () => {
     const { customer, plan } = await customerWithPlan("Nora Notpaused");
     const before = await snapshot(customer.id);

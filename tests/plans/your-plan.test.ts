@@ -337,6 +337,50 @@ describe("pause and resume", () => {
 });
 
 describe("cancel", () => {
+  it("keeps the reason and the note the customer gave (decision 130); none given is fine", async () => {
+    const { customer, plan } = await customerWithTuesdayPlan();
+    const response = await post(customer, {
+      intent: "cancel",
+      planId: plan.id,
+      cancelReason: "moved",
+      cancelNote: "  Moving to Reno  ",
+    });
+    await expectSuccess(response, "Plan cancelled");
+    const stored = await db()
+      .selectFrom("customer_plans")
+      .select(["status", "cancel_reason", "cancel_note"])
+      .where("id", "=", plan.id)
+      .executeTakeFirstOrThrow();
+    expect(stored).toEqual({ status: "cancelled", cancel_reason: "moved", cancel_note: "Moving to Reno" });
+
+    const other = await customerWithTuesdayPlan();
+    await expectSuccess(await post(other.customer, { intent: "cancel", planId: other.plan.id }), "Plan cancelled");
+    expect(
+      await db()
+        .selectFrom("customer_plans")
+        .select(["cancel_reason", "cancel_note"])
+        .where("id", "=", other.plan.id)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ cancel_reason: null, cancel_note: null });
+  });
+
+  it("refuses a reason outside the list, or a note too long, and cancels nothing", async () => {
+    const { customer, plan } = await customerWithTuesdayPlan();
+    const forms: Record<string, string>[] = [
+      { cancelReason: "=cmd|calc" },
+      { cancelReason: "price", cancelNote: "x".repeat(501) },
+    ];
+    for (const form of forms) {
+      await expectRefusal(await post(customer, { intent: "cancel", planId: plan.id, ...form }), 400);
+    }
+    const stored = await db()
+      .selectFrom("customer_plans")
+      .select(["status", "cancel_reason", "cancel_note"])
+      .where("id", "=", plan.id)
+      .executeTakeFirstOrThrow();
+    expect(stored).toEqual({ status: "active", cancel_reason: null, cancel_note: null });
+  });
+
   it("cancels: 'Cancelled' with the last visit day; the visits after the notice are cancelled; nothing more to change", async () => {
     const { customer, plan, visits } = await customerWithTuesdayPlan();
     await expectSuccess(await post(customer, { intent: "cancel", planId: plan.id }), "Plan cancelled");

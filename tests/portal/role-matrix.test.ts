@@ -47,6 +47,9 @@ const MAY: Record<Access, Who[] | "anyone"> = {
   quotes: OFFICE_AND_OWNER,
   billing: OFFICE_AND_OWNER,
   staff: ["owner"],
+  // Decision 130: money reports the owner's only; customers and visits the office's too.
+  reports: ["owner"],
+  "operations-reports": OFFICE_AND_OWNER,
   "method-not-allowed": [],
 };
 
@@ -62,6 +65,8 @@ type Access =
   | "quotes"
   | "billing"
   | "staff"
+  | "reports"
+  | "operations-reports"
   // Answers 405 to everyone (after the role check, if any).
   | "method-not-allowed";
 
@@ -141,6 +146,9 @@ const RULES: Record<string, Rule> = {
   },
   "admin-dashboard.quotes.tsx": { loader: "quotes" },
   "admin-dashboard.waitlist.tsx": { loader: "customers", url: () => "/admin-dashboard/waitlist" },
+  "admin-dashboard.reports._index.tsx": { loader: "operations-reports", url: () => "/admin-dashboard/reports" },
+  "admin-dashboard.reports.csv.$table.ts": { loader: "reports", params: () => ({ table: "money" }) },
+  "admin-dashboard.reports.money.tsx": { loader: "reports" },
   "admin-dashboard.staff.tsx": {
     loader: "staff",
     action: "staff",

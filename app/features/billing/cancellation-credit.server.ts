@@ -21,6 +21,7 @@ import { CLOSED_DAY_CANCELLED_DETAIL } from "~/features/plans/plan-constants";
 import {
   cancelPlan,
   cancellationEnd,
+  type CancelAnswer,
   type PlanActionInput,
   type PlanActor,
 } from "~/features/plans/plan-changes.server";
@@ -262,7 +263,10 @@ export async function previewCancellationCredit(
  * payment takes them (invoice, then plan), so the two cannot deadlock. A second cancellation is
  * refused by the plan's state; the note's key (`cancellation:<plan>`) keeps it to one anyway.
  */
-export async function cancelPlanWithCredit(db: Db, input: PlanActionInput & { billing?: CancellationBilling }) {
+export async function cancelPlanWithCredit(
+  db: Db,
+  input: PlanActionInput & CancelAnswer & { billing?: CancellationBilling },
+) {
   const billing = input.billing ?? (await defaultBilling());
   const planRules = input.rules ?? (await getSiteSettings()).planRules;
   let credited: string[] = [];

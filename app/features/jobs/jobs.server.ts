@@ -4,7 +4,9 @@ import type { runBilling } from "~/features/billing/billing-run.server";
 import type { runPaymentCollection } from "~/features/billing/payment-recovery.server";
 import { deliverPass, OUTBOX_DRAIN_JOB, pruneOutbox } from "~/features/outbox/outbox.server";
 import type { generatePlanVisits } from "~/features/plans/visit-generator.server";
+import { refreshReports } from "~/features/reports/report-refresh.server";
 import { startOfBusinessDay } from "~/features/visits/visit-dates";
+import { getDb } from "~/utils/db.server";
 import type { JobContext, JobDefinition } from "~/utils/job-queue.server";
 import { errorFields, log } from "~/utils/logger.server";
 
@@ -23,6 +25,7 @@ export const JOB_NAMES = {
   purges: "purges",
   outboxDrain: OUTBOX_DRAIN_JOB,
   outboxPrune: "outbox:prune",
+  reports: "reports:refresh",
 } as const;
 
 /**
@@ -178,6 +181,19 @@ export function buildJobs(runs: JobRuns = {}): JobDefinition[] {
       retryDelaySeconds: 60,
       expireInSeconds: 10 * 60,
       run: () => runPurgeJobs(),
+    },
+    {
+      // The Reports tab's monthly aggregates (decision 130), each night after the day's round.
+      name: JOB_NAMES.reports,
+      payload: nothing,
+      cron: "30 2 * * *",
+      stately: true,
+      concurrency: 1,
+      retryLimit: 2,
+      retryDelaySeconds: 300,
+      // 100k customers took seconds (bench/reports.ts); far past any real run.
+      expireInSeconds: 30 * 60,
+      run: async (_payload: unknown, context) => refreshReports(await getDb(), { signal: context.signal }),
     },
     {
       name: JOB_NAMES.outboxPrune,

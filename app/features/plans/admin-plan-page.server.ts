@@ -22,6 +22,7 @@ import {
 import { describeWeekdays, isoWeekday } from "./plan-schedule";
 import { getAddOns, getCatalogue, getSiteSettings } from "~/content/content.server";
 import { cancelPlanWithCredit, previewCancellationCredit } from "~/features/billing/cancellation-credit.server";
+import { parseCancelAnswer } from "./cancel-reason";
 import { addOnAmountFor, estimateMonthlyPrice, formatMonthlyExtra, formatPrice } from "~/content/pricing";
 import type { PlanCard } from "~/content/types";
 import { planPriceText } from "~/features/billing/plan-prices";
@@ -310,9 +311,14 @@ export async function handleAdminPlanAction(intent: AdminPlanIntent, formData: F
     case "cancel-plan": {
       const submission = parseWithZod(formData, { schema: planIdSchema });
       if (submission.status !== "success") return invalid(intent, submission.reply());
-      const change = intent === "resume-plan" ? resumePlan : cancelPlanWithCredit;
       const { planId } = submission.value;
-      return apply(intent, submission, context, () => change(db, { planId, customerId, actor, now }));
+      if (intent === "resume-plan")
+        return apply(intent, submission, context, () => resumePlan(db, { planId, customerId, actor, now }));
+      const answer = parseCancelAnswer(formData);
+      if ("error" in answer) return refuse(intent, 400, answer.error, submission.reply({ formErrors: [answer.error] }));
+      return apply(intent, submission, context, () =>
+        cancelPlanWithCredit(db, { planId, customerId, actor, now, ...answer }),
+      );
     }
   }
 }

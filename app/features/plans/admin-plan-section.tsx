@@ -6,6 +6,7 @@ import { ChangePlanForm, PausePlanForm, StartPlanForm } from "./admin-plan-forms
 import { ActionToast } from "~/components/action-toast";
 import { ErrorList } from "~/components/forms";
 import { primaryButtonClass, secondaryButtonClass, tapLinkClass } from "~/components/ui-classes";
+import { CancelReasonFields } from "./cancel-reason-fields";
 
 /**
  * The Plan section of the admin's customer page (issue 25 item 5), `#plan`: the customer's plan
@@ -287,6 +288,7 @@ function CancelConfirmation({
         <Form method="post" action={`${path}#plan`}>
           <input type="hidden" name="intent" value="cancel-plan" />
           <input type="hidden" name="planId" value={planId} />
+          <CancelReasonFields idPrefix={`${titleId}-reason`} question="Why is the customer leaving?" />
           <button type="submit" disabled={busy} className={primaryButtonClass}>
             Yes, cancel the plan
           </button>

@@ -2,6 +2,7 @@ import { Form, Link } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { h2Class, mutedClass, sectionClass, type YourPlanData } from "./your-plan-view";
 import { primaryButtonClass, secondaryButtonClass, tapLinkClass } from "~/components/ui-classes";
+import { CancelReasonFields } from "./cancel-reason-fields";
 
 /**
  * "Cancel plan", always confirmed ("Cancel your plan?"). With JavaScript the button opens a
@@ -100,6 +101,7 @@ function Confirmation({
       <Form method="post" className="mt-4 flex flex-wrap items-center gap-4">
         <input type="hidden" name="intent" value="cancel" />
         <input type="hidden" name="planId" value={planId} />
+        <CancelReasonFields idPrefix={`${headingId}-reason`} question="Why are you leaving?" />
         <button type="submit" disabled={busy} className={primaryButtonClass}>
           Yes, cancel my plan
         </button>

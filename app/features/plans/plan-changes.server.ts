@@ -1,4 +1,4 @@
-import type { CustomerPlan, PlanEventKind, SkipReason, YardSize } from "../../../db/schema";
+import type { CancelReason, CustomerPlan, PlanEventKind, SkipReason, YardSize } from "../../../db/schema";
 import { YARD_SIZES } from "../../../db/enums";
 import { planChangeEmails, type PlanChangeNotice } from "./plan-emails.server";
 import {
@@ -660,12 +660,15 @@ export type CancelHooks = {
   ) => Promise<((trx: Db, plan: CustomerPlan) => Promise<string | null>) | null>;
 };
 
+/** Why the customer leaves, when they (or the admin) said: optional (decision 130). */
+export type CancelAnswer = { reason?: CancelReason | null; reasonNote?: string | null };
+
 /**
  * Cancels the plan. Visits that start within the change notice (for a customer) still happen;
  * the last of them is the plan's last visit day, and every later one is cancelled. A hold for
  * payment ends with it (nothing is left to hold).
  */
-export async function cancelPlan(db: Db, input: PlanActionInput, hooks: CancelHooks = {}) {
+export async function cancelPlan(db: Db, input: PlanActionInput & CancelAnswer, hooks: CancelHooks = {}) {
   const context = await rulesAndContext(input);
   return changePlanStatus(
     db,
@@ -684,6 +687,8 @@ export async function cancelPlan(db: Db, input: PlanActionInput, hooks: CancelHo
           paused_from: null,
           paused_until: null,
           payment_hold_from: null,
+          cancel_reason: input.reason ?? null,
+          cancel_note: input.reasonNote ?? null,
         },
         change: {
           kind: "cancelled",

@@ -17,6 +17,7 @@ import {
 } from "./your-plan-schema";
 import type { ActionToastMessage } from "~/components/action-toast";
 import { cancelPlanWithCredit, previewCancellationCredit } from "~/features/billing/cancellation-credit.server";
+import { parseCancelAnswer } from "./cancel-reason";
 import { formatCents } from "~/features/billing/money";
 import { getAddOns, getCatalogue, getSiteSettings } from "~/content/content.server";
 import { describePrice, estimateMonthlyPrice, formatPrice } from "~/content/pricing";
@@ -281,7 +282,9 @@ export async function handleYourPlanAction(request: Request, user: YourPlanUser,
         description: "Your visits are scheduled again.",
       });
     }
-    const { plan, creditCents } = await cancelPlanWithCredit(db, input);
+    const answer = parseCancelAnswer(formData);
+    if ("error" in answer) return refuse(400, title, answer.error, { intent });
+    const { plan, creditCents } = await cancelPlanWithCredit(db, { ...input, ...answer });
     const lastDay = plan.last_visit_date ? `Your last visit day is ${formatPlanDay(plan.last_visit_date)}.` : "";
     const credit = creditCents > 0 ? `${formatCents(creditCents)} back as credit on file.` : "";
     return redirectWithSuccess(YOUR_PLAN_PATH, {

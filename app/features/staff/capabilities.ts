@@ -14,12 +14,16 @@ export const CAPABILITIES = [
   "quotes",
   "billing",
   "staff",
+  // The Reports tab (decision 130): `reports` shows money (owner only), `operations-reports`
+  // the customers and visits reports, no money (owner and office).
+  "reports",
+  "operations-reports",
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
 const ALLOWED: Record<Role, readonly Capability[]> = {
   owner: CAPABILITIES,
-  office: ["staff-area", "field", "visits", "customers", "bookings", "quotes", "billing"],
+  office: ["staff-area", "field", "visits", "customers", "bookings", "quotes", "billing", "operations-reports"],
   technician: ["staff-area", "field"],
 };
 
