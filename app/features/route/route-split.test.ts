@@ -32,7 +32,7 @@ function seededDay(customers: number, seed = 7) {
       id: `visit-${n}`,
       customerId: `customer-${String(n).padStart(4, "0")}`,
       location: { latitude: 36.15 + (next() - 0.5) * spread, longitude: -115.15 + (next() - 0.5) * spread * 1.2 },
-      serviceMinutes: timing.defaultServiceMinutes + (dogs - 1) * timing.minutesPerExtraDog,
+      serviceMinutes: 15 + (dogs - 1) * 5,
       startsAt: at(booked),
       status: "scheduled",
       manualTo: null,
