@@ -12,12 +12,7 @@ import { fmt, report } from "./_report";
 const VISITS = 20_000;
 const WORKERS = 200;
 const GOAL_S = 5;
-const timing: RouteTiming = {
-  circuityFactor: 1.3,
-  averageSpeedMph: 25,
-  defaultServiceMinutes: 15,
-  minutesPerExtraDog: 5,
-};
+const timing: RouteTiming = { circuityFactor: 1.3, averageSpeedMph: 25 };
 const eight = new Date("2030-01-08T16:00:00Z");
 let seed = 42;
 const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;

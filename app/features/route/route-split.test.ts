@@ -2,12 +2,7 @@ import { describe, expect, test } from "vitest";
 import { planDayRoutes, workMinutes, type DayVisit, type DayWorker } from "./day-routes";
 import type { RouteTiming } from "./route-plan";
 
-const timing: RouteTiming = {
-  circuityFactor: 1.3,
-  averageSpeedMph: 25,
-  defaultServiceMinutes: 15,
-  minutesPerExtraDog: 5,
-};
+const timing: RouteTiming = { circuityFactor: 1.3, averageSpeedMph: 25 };
 const YARD = { latitude: 36.1147, longitude: -115.1728 };
 const DAY = "2030-01-08";
 /** 8:00 AM in Las Vegas (PST, UTC−8) on DAY, plus minutes. */
