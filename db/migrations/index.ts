@@ -32,6 +32,7 @@ import * as disputeFeesAndRepeats from "./0033-dispute-fees-and-repeats";
 import * as staffRoles from "./0034-staff-roles";
 import * as openInvoicesByCustomer from "./0036-open-invoices-by-customer";
 import * as talliesByShard from "./0037-tallies-by-shard";
+import * as routesPerTechnician from "./0039-routes-per-technician";
 
 /**
  * Every migration, in order. A static map (not a folder scan) so that the same list works in
@@ -71,4 +72,5 @@ export const migrations: Record<string, Migration> = {
   "0034-staff-roles": staffRoles,
   "0036-open-invoices-by-customer": openInvoicesByCustomer,
   "0037-tallies-by-shard": talliesByShard,
+  "0039-routes-per-technician": routesPerTechnician,
 };
