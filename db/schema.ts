@@ -107,6 +107,8 @@ export interface ServicesTable {
   plan_slot: ColumnType<string | null, string | null | undefined, string | null>;
   /** The staff member who works this visit (decision 123); null: nobody yet. */
   assigned_to: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Put with its staff member by hand (migration 0039): the day's split leaves it alone. */
+  assigned_by_hand: ColumnType<boolean, boolean | undefined, boolean>;
   /** When an admin changed it by hand: from then on it no longer follows its plan. */
   plan_left_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** When the admin pressed "On my way" (migration 0013); once per visit. */
@@ -231,6 +233,33 @@ export interface RouteOrdersTable {
   route_key: string;
   visit_ids: string[];
   updated_by: string | null;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** A staff member's route settings (migration 0039, docs/decisions/126). */
+export interface StaffRoutesTable {
+  user_id: string;
+  works_route: ColumnType<boolean, boolean | undefined, boolean>;
+  start_name: string;
+  start_latitude: number;
+  start_longitude: number;
+  end_name: string | null;
+  end_latitude: number | null;
+  end_longitude: number | null;
+  /** Minutes after midnight, business time. */
+  day_starts_at: number;
+  day_ends_at: number;
+  /** Bit 0 Sunday … bit 6 Saturday. */
+  weekdays: number;
+  updated_by: string | null;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** Whose customer a customer is: the technician who keeps them week to week (migration 0039). */
+export interface CustomerTechniciansTable {
+  customer_id: string;
+  technician_id: string;
+  placed_by: "split" | "owner";
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
@@ -820,6 +849,8 @@ export interface Database {
   yard_profiles: YardProfilesTable;
   gate_code_views: GateCodeViewsTable;
   route_orders: RouteOrdersTable;
+  staff_routes: StaffRoutesTable;
+  customer_technicians: CustomerTechniciansTable;
   outbox: OutboxTable;
   review_requests: ReviewRequestsTable;
   customer_feedback: CustomerFeedbackTable;

@@ -101,7 +101,19 @@ type VisitsQuery = SelectQueryBuilder<Database, "services", object>;
 function visitPageBetween(db: Db, from: Date, to: Date, limit: number, filter: (q: VisitsQuery) => VisitsQuery) {
   const page = filter(db.selectFrom("services").where("service_date", ">=", from).where("service_date", "<", to))
     // on_my_way_at for Today's cards ("On my way sent at 10:31 AM"): the same row, no second read.
-    .select(["id", "service_type", "service_date", "status", "plan_id", "skip_reason", "customer_id", "on_my_way_at"])
+    .select([
+      "id",
+      "service_type",
+      "service_date",
+      "status",
+      "plan_id",
+      "skip_reason",
+      "customer_id",
+      "on_my_way_at",
+      // Whose route the visit is on (Today and the routes page, decision 126).
+      "assigned_to",
+      "assigned_by_hand",
+    ])
     .orderBy("service_date")
     .orderBy("id")
     .limit(limit);
@@ -192,6 +204,9 @@ export type TodayRow = VisitListRow & {
   phone: string | null;
   /** When "On my way" was sent (migration 0013), or null. */
   on_my_way_at: Date | null;
+  /** Who works it, and whether the owner or office put it there by hand (migration 0039). */
+  assigned_to: string | null;
+  assigned_by_hand: boolean;
 };
 
 /**
@@ -218,6 +233,8 @@ export async function listVisitsBetween(
     .leftJoin("customer_plans", "customer_plans.id", "services.plan_id")
     .select([
       "services.on_my_way_at",
+      "services.assigned_to",
+      "services.assigned_by_hand",
       "yard_profiles.dog_count",
       "yard_profiles.dog_names",
       "yard_profiles.loose_dog",
@@ -269,26 +286,64 @@ export async function isVisitAssignedBetween(visitId: string, staffId: string, f
 }
 
 /**
- * Who works the visit (null: nobody yet), as the owner or office set it on its page. Locks the
- * row in the caller's transaction and returns who worked it before (undefined: no such visit),
- * so the History names the change that was really made.
+ * Who works the visit (null: nobody yet), as the owner or office set it on its page or on the
+ * routes page: by hand, so the day's split leaves it alone (decision 126); unassigning gives it
+ * back to the split. Locks the row in the caller's transaction and returns who worked it before
+ * (undefined: no such visit), so the History names the change that was really made (decision 128).
  */
 export async function assignVisit(db: Db, visitId: string, staffId: string | null) {
   const before = await db
     .selectFrom("services")
-    .select("assigned_to")
+    .select(["assigned_to", "assigned_by_hand"])
     .where("id", "=", visitId)
     .forUpdate()
     .executeTakeFirst();
   if (!before) return undefined;
-  if (before.assigned_to !== staffId) {
+  if (before.assigned_to !== staffId || before.assigned_by_hand !== (staffId !== null)) {
     await db
       .updateTable("services")
-      .set({ assigned_to: staffId, updated_at: new Date() })
+      .set({ assigned_to: staffId, assigned_by_hand: staffId !== null, updated_at: new Date() })
       .where("id", "=", visitId)
       .execute();
   }
   return { previous: before.assigned_to };
+}
+
+/**
+ * The day's split (decision 126): each visit to its staff member, in one statement per 5,000,
+ * never a visit put somewhere by hand (checked again here, in case it was moved meanwhile).
+ */
+export async function setSplitAssignments(db: Db, changes: readonly { visitId: string; staffId: string }[]) {
+  let updated = 0;
+  for (let i = 0; i < changes.length; i += 5000) {
+    const chunk = changes.slice(i, i + 5000);
+    const result = await sql`update services s set assigned_to = u.staff_id, updated_at = now()
+      from unnest(${chunk.map((c) => c.visitId)}::uuid[], ${chunk.map((c) => c.staffId)}::uuid[]) as u(id, staff_id)
+      where s.id = u.id and not s.assigned_by_hand and s.assigned_to is distinct from u.staff_id`.execute(db);
+    updated += Number(result.numAffectedRows ?? 0);
+  }
+  return updated;
+}
+
+/**
+ * "Move the customer" and "Reassign" (decision 126): the customers' coming scheduled visits go to
+ * the staff member, following the customer (no longer by hand).
+ */
+export async function assignComingVisitsOfCustomers(
+  db: Db,
+  customerIds: readonly string[],
+  staffId: string,
+  from: Date,
+) {
+  if (customerIds.length === 0) return 0;
+  const result = await db
+    .updateTable("services")
+    .set({ assigned_to: staffId, assigned_by_hand: false, updated_at: new Date() })
+    .where("customer_id", "in", [...customerIds])
+    .where("service_date", ">=", from)
+    .where("status", "=", "scheduled")
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 export async function visitExists(visitId: string): Promise<boolean> {

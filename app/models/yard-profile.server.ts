@@ -120,3 +120,14 @@ export async function grantTextConsent(db: Db, userIds: readonly string[], phone
     .where("mobile_phone", "=", phone)
     .execute();
 }
+
+/** The yards' coordinates and ZIP codes of these customers (the routes page's "split by area"). */
+export async function yardPlacesOf(customerIds: readonly string[]) {
+  if (customerIds.length === 0) return [];
+  const db = await getDb();
+  return db
+    .selectFrom("yard_profiles")
+    .select(["user_id", "latitude", "longitude", "zip"])
+    .where("user_id", "in", [...customerIds])
+    .execute();
+}

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ActionToast } from "~/components/action-toast";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Field, SelectField } from "~/components/forms";
@@ -101,6 +101,9 @@ export default function Staff() {
               {member.active ? "" : " · Deactivated"}
               {member.twoStepOn ? " · Two-step on" : " · Two-step not set up yet"}
             </p>
+            <Link to={`/admin-dashboard/staff/${member.id}`} className="tap-link">
+              Route settings
+            </Link>
             <div className="mt-3 flex flex-wrap items-end gap-3">
               <Form method="post" className="flex flex-wrap items-end gap-3">
                 <input type="hidden" name="intent" value="role" />

@@ -32,6 +32,7 @@ import * as disputeFeesAndRepeats from "./0033-dispute-fees-and-repeats";
 import * as staffRoles from "./0034-staff-roles";
 import * as openInvoicesByCustomer from "./0036-open-invoices-by-customer";
 import * as talliesByShard from "./0037-tallies-by-shard";
+import * as routesPerTechnician from "./0039-routes-per-technician";
 import * as offlineChanges from "./0041-offline-changes";
 import * as assignmentsAndGateCodeViews from "./0042-assignments-and-gate-code-views";
 import * as signUps from "./0044-sign-ups";
@@ -78,6 +79,7 @@ export const migrations: Record<string, Migration> = {
   "0034-staff-roles": staffRoles,
   "0036-open-invoices-by-customer": openInvoicesByCustomer,
   "0037-tallies-by-shard": talliesByShard,
+  "0039-routes-per-technician": routesPerTechnician,
   "0041-offline-changes": offlineChanges,
   "0042-assignments-and-gate-code-views": assignmentsAndGateCodeViews,
   "0044-sign-ups": signUps,

@@ -154,6 +154,27 @@ const RULES: Record<string, Rule> = {
     action: "staff",
     form: () => ({ intent: "invite", email: "new.hire@example.com", fullName: "New Hire", role: "owner" }),
   },
+  "admin-dashboard.staff.$staffId.tsx": {
+    loader: "staff",
+    action: "staff",
+    params: (ids) => ({ staffId: ids.technician }),
+    form: () => ({
+      worksRoute: "on",
+      startName: "Yard",
+      startLatitude: "36.1",
+      startLongitude: "-115.1",
+      dayStartsAt: "08:00",
+      dayEndsAt: "17:00",
+      weekday: "1",
+    }),
+  },
+  "admin-dashboard.routes.tsx": {
+    loader: "visits",
+    action: "visits",
+    // Moves to someone who works no route: the allowed get an error, so the other tests' visits
+    // stay as seeded (tests/route/routes-page.test.ts moves stops for real).
+    form: (ids) => ({ intent: "move-stop", visitId: ids.otherVisit, to: ids.customer }),
+  },
   "admin-dashboard.tsx": { loader: "staff-area", url: () => "/admin-dashboard" },
   "admin-dashboard.visits.$visitId.on-my-way.ts": {
     loader: "method-not-allowed",

@@ -1,6 +1,8 @@
 import { runBilling } from "~/features/billing/billing-run.server";
 import { runPaymentCollection } from "~/features/billing/payment-recovery.server";
 import { generatePlanVisits } from "~/features/plans/visit-generator.server";
+import { splitComingDays } from "~/features/route/day-split.server";
+import { businessToday } from "~/features/visits/visit-dates";
 import { purgeExpiredAccountTokens } from "~/models/account-token.server";
 import { purgeStaleRateLimits } from "~/models/rate-limit.server";
 import { purgeExpiredSignUps } from "~/models/sign-up.server";
@@ -110,6 +112,23 @@ export async function runPaymentCollectionJob({
     return result;
   } catch (error) {
     log.warn("payment_collection.failed", errorFields(error));
+    throw error;
+  }
+}
+
+/** The day's routes (docs/decisions/126): today and the next 7 days split, counts logged. */
+export async function runRouteSplit({ now = new Date() }: { now?: Date } = {}) {
+  const started = Date.now();
+  try {
+    const results = await splitComingDays(businessToday(now));
+    log.info("routes.split", {
+      days: results.length,
+      ran: results.filter((r) => r.ran).length,
+      ms: Date.now() - started,
+    });
+    return results;
+  } catch (error) {
+    log.warn("routes.split_failed", errorFields(error));
     throw error;
   }
 }

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { runBillingJob, runPaymentCollectionJob, runPlanVisitGeneration, runPurgeJobs } from "./job-runs.server";
+import {
+  runBillingJob,
+  runPaymentCollectionJob,
+  runPlanVisitGeneration,
+  runPurgeJobs,
+  runRouteSplit,
+} from "./job-runs.server";
 import type { runBilling } from "~/features/billing/billing-run.server";
 import type { runPaymentCollection } from "~/features/billing/payment-recovery.server";
 import { deliverPass, OUTBOX_DRAIN_JOB, pruneOutbox } from "~/features/outbox/outbox.server";
@@ -26,6 +32,7 @@ export const JOB_NAMES = {
   outboxDrain: OUTBOX_DRAIN_JOB,
   outboxPrune: "outbox:prune",
   reports: "reports:refresh",
+  routes: "routes:split",
 } as const;
 
 /**
@@ -194,6 +201,19 @@ export function buildJobs(runs: JobRuns = {}): JobDefinition[] {
       // 100k customers took seconds (bench/reports.ts); far past any real run.
       expireInSeconds: 30 * 60,
       run: async (_payload: unknown, context) => refreshReports(await getDb(), { signal: context.signal }),
+    },
+    {
+      name: JOB_NAMES.routes,
+      payload: roundPayload,
+      // Each morning before the field's day, after the night's visits are made: today and the
+      // next 7 days split into one route per technician (decision 126). Each split is idempotent.
+      cron: "20 4 * * *",
+      stately: true,
+      concurrency: 1,
+      retryLimit: 2,
+      retryDelaySeconds: 120,
+      expireInSeconds: 30 * 60,
+      run: (payload: RoundPayload) => runRouteSplit({ now: nowOf(payload) }),
     },
     {
       name: JOB_NAMES.outboxPrune,

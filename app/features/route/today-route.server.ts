@@ -1,11 +1,14 @@
-import { planRoute, moveStop, type RouteStopInput } from "./route-plan";
-import { zipCentroid } from "./zip-centroids.server";
+import { planRoute, moveStop } from "./route-plan";
+import { ON_ROUTE_STATUSES } from "./day-routes";
+import type { Point } from "./route-order";
+import { dayStartOf, stopInputsOf } from "./route-stops.server";
 import { getRouteSettings } from "~/content/content.server";
 import type { RouteSettings } from "~/content/types";
 import { SKIP_REASON_LABELS } from "~/features/plans/plan-constants";
 import { phoneLink } from "~/features/visits/phone-link";
 import { addDays, businessToday, startOfBusinessDay } from "~/features/visits/visit-dates";
 import { deleteRouteOrder, getRouteOrder, saveRouteOrder } from "~/models/route-order.server";
+import { getStaffRoute } from "~/models/staff-route.server";
 import { listVisitsBetween, visitExists, type TodayRow } from "~/models/visit.server";
 import { formatBusinessDate, formatBusinessDateTime } from "~/utils/business-time";
 import { isUuid } from "~/utils/uuid";
@@ -20,9 +23,6 @@ export const TODAY_PAGE_SIZE = 50;
 export const ROUTE_VISIT_LIMIT = 100;
 /** One route a day for now; one per technician later adds keys (migration 0012). */
 export const ALL_STOPS_ROUTE = "all";
-
-/** Visits with these statuses are stops; skipped and cancelled ones are listed after the route. */
-const ON_ROUTE = new Set(["scheduled", "completed", "missed"]);
 
 const timeOf = (date: Date) => formatBusinessDateTime(date).split(", ").at(-1) ?? "";
 
@@ -84,8 +84,11 @@ export async function loadToday(url: URL, now = new Date(), scope: { assignedTo?
     const rows = await listVisitsBetween(from, to, { limit: ROUTE_VISIT_LIMIT + 1, ...scope });
     if (rows.length <= ROUTE_VISIT_LIMIT) {
       const settings = await getRouteSettings();
-      if (settings.start && settings.timing) {
-        const route = await routeOf(rows, settings, await getRouteOrder(today, ALL_STOPS_ROUTE));
+      // A technician's Today is their own route: from their start, at their hour (decision 126).
+      const own = scope.assignedTo ? await ownRouteOf(today, scope.assignedTo) : null;
+      if ((own || settings.start) && settings.timing) {
+        const routeKey = scope.assignedTo ?? ALL_STOPS_ROUTE;
+        const route = await routeOf(rows, settings, await getRouteOrder(today, routeKey), own);
         return { dayLabel, pageGone: false, paged: false, next: null, ...route };
       }
       return {
@@ -123,37 +126,20 @@ function byTime(rows: TodayRow[], dayLabel: string, pageGone: boolean, paged: bo
   };
 }
 
-/** Minutes at one visit: its catalogue plan's (or the default), plus each dog after the first. */
-function serviceMinutes(row: TodayRow, settings: RouteSettings, planMinutes: Map<string, number>) {
-  const timing = settings.timing!;
-  const base = (row.catalogue_plan_id && planMinutes.get(row.catalogue_plan_id)) || timing.defaultServiceMinutes;
-  const dogs = row.plan_dog_count ?? row.dog_count ?? 1;
-  return base + Math.max(0, dogs - 1) * timing.minutesPerExtraDog;
-}
+/** A technician's own route: their start, end and the hour their day starts (decision 126). */
+type OwnRoute = { start: { name: string } & Point; end: Point | null; departure: Date };
 
-/** The planner's input for a day's stops (scheduled, completed, missed): where, how long, when. */
-async function routeInputs(rows: TodayRow[], settings: RouteSettings) {
-  const planMinutes = new Map(settings.planMinutes.map((plan) => [plan._id, plan.serviceMinutes]));
-  const inputs: (RouteStopInput & { approximate: boolean })[] = [];
-  for (const row of rows.filter((candidate) => ON_ROUTE.has(candidate.status))) {
-    const own =
-      row.latitude !== null && row.longitude !== null ? { latitude: row.latitude, longitude: row.longitude } : null;
-    const location = own ?? (await zipCentroid(row.zip));
-    inputs.push({
-      id: row.id,
-      location,
-      approximate: !own && Boolean(location),
-      serviceMinutes: serviceMinutes(row, settings, planMinutes),
-      startsAt: row.service_date,
-    });
-  }
-  return inputs;
+/** A staff member's own route of a day (decision 126), or null when they have no route settings. */
+async function ownRouteOf(day: string, staffId: string): Promise<OwnRoute | null> {
+  const mine = await getStaffRoute(staffId);
+  return mine ? { start: mine.start, end: mine.end, departure: dayStartOf(day, mine.dayStartsAt) } : null;
 }
 
 /**
- * One staff member's route of a day as Today plans it (the same start, timing, stop minutes and
- * hand-made order): the Staff page's miles planned and each stop's driving leg (decision 128).
- * Null when the route start is not set, or the day has more stops than one route holds.
+ * One staff member's route of a day as their Today plans it (their start and hour, or the
+ * business's; the same timing, stop minutes and hand-made order): the Staff page's miles planned
+ * and each stop's driving leg (decision 128). Null when no start is set, or the day has more stops
+ * than one route holds.
  */
 export async function plannedRouteOf(day: string, assignedTo: string) {
   const from = startOfBusinessDay(day);
@@ -161,20 +147,42 @@ export async function plannedRouteOf(day: string, assignedTo: string) {
   if (!from || !to) return null;
   const rows = await listVisitsBetween(from, to, { limit: ROUTE_VISIT_LIMIT + 1, assignedTo });
   const settings = await getRouteSettings();
-  if (rows.length > ROUTE_VISIT_LIMIT || !settings.start || !settings.timing) return null;
+  const own = await ownRouteOf(day, assignedTo);
+  const start = own?.start ?? settings.start;
+  if (rows.length > ROUTE_VISIT_LIMIT || !start || !settings.timing) return null;
   const planned = cachedPlan({
-    start: settings.start,
+    start,
+    end: own?.end ?? null,
+    departure: own?.departure ?? null,
     timing: settings.timing,
-    stops: await routeInputs(rows, settings),
-    manualOrder: await getRouteOrder(day, ALL_STOPS_ROUTE),
+    stops: await stopInputsOf(
+      rows.filter((row) => ON_ROUTE_STATUSES.has(row.status)),
+      settings,
+    ),
+    manualOrder: await getRouteOrder(day, assignedTo),
   });
   return { ...planned, averageSpeedMph: settings.timing.averageSpeedMph };
 }
 
-async function routeOf(rows: TodayRow[], settings: RouteSettings, manualOrder: string[] | null) {
-  const start = settings.start!;
-  const inputs = await routeInputs(rows, settings);
-  const planned = cachedPlan({ start, timing: settings.timing!, stops: inputs, manualOrder });
+async function routeOf(
+  rows: TodayRow[],
+  settings: RouteSettings,
+  manualOrder: string[] | null,
+  own: OwnRoute | null = null,
+) {
+  const start = own?.start ?? settings.start!;
+  const inputs = await stopInputsOf(
+    rows.filter((row) => ON_ROUTE_STATUSES.has(row.status)),
+    settings,
+  );
+  const planned = cachedPlan({
+    start,
+    end: own?.end ?? null,
+    departure: own?.departure ?? null,
+    timing: settings.timing!,
+    stops: inputs,
+    manualOrder,
+  });
   const rowById = new Map(rows.map((row) => [row.id, row]));
   const inputById = new Map(inputs.map((input) => [input.id, input]));
   const visits = planned.stops.map((stop, index) => ({
@@ -187,7 +195,7 @@ async function routeOf(rows: TodayRow[], settings: RouteSettings, manualOrder: s
     canMoveUp: index > 0,
     canMoveDown: index < planned.stops.length - 1,
   }));
-  const offRoute = rows.filter((row) => !ON_ROUTE.has(row.status)).map(cardOf);
+  const offRoute = rows.filter((row) => !ON_ROUTE_STATUSES.has(row.status)).map(cardOf);
   return {
     visits: [...visits, ...offRoute],
     route: {
@@ -212,6 +220,8 @@ const PLAN_CACHE_ENTRIES = 8;
 function cachedPlan(input: Parameters<typeof planRoute>[0]) {
   const key = JSON.stringify([
     input.start,
+    input.end ?? null,
+    input.departure?.getTime() ?? null,
     input.timing,
     input.manualOrder ?? null,
     input.stops.map((stop) => [
