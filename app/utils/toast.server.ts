@@ -1,5 +1,6 @@
 import { createCookieSessionStorage } from "@remix-run/node";
 import { createToastUtilsWithCustomSession } from "remix-toast";
+import { BACKGROUND_FETCH_HEADER } from "./background-fetch";
 import { getEnv } from "./env.server";
 
 // remix-toast v1's built-in cookie neither signs nor verifies (its `unsign` only strips the
@@ -40,9 +41,12 @@ export type { ToastMessage } from "remix-toast";
 
 /**
  * The pending toast, if any. Requests without the flash cookie get no Set-Cookie header, so
- * public pages stay cacheable.
+ * public pages stay cacheable. A page the staff app fetches in the background leaves the toast
+ * for the page being opened (and keeps none in its offline copy).
  */
 export async function getToast(request: Request) {
-  if (!request.headers.get("Cookie")?.includes("toast-session=")) return { toast: undefined, headers: new Headers() };
+  if (!request.headers.get("Cookie")?.includes("toast-session=") || request.headers.has(BACKGROUND_FETCH_HEADER)) {
+    return { toast: undefined, headers: new Headers() };
+  }
   return toastUtils().getToast(request);
 }

@@ -12,6 +12,7 @@
  * message empties every cache it keeps. Browser (worker) code only.
  */
 import { CacheFirst, ExpirationPlugin, NetworkFirst, Serwist, type PrecacheEntry, type SerwistPlugin } from "serwist";
+import { BACKGROUND_FETCH_HEADER } from "~/utils/background-fetch";
 
 type WorkerScope = {
   __SW_MANIFEST: (PrecacheEntry | string)[];
@@ -85,7 +86,12 @@ async function keepRoute(urls: string[]) {
     if (!wanted.has(request.url) && new URL(request.url).pathname !== TODAY) await cache.delete(request);
   }
   for (const href of wanted) {
-    const response = await fetch(href, { credentials: "same-origin", redirect: "manual" }).catch(() => null);
+    const response = await fetch(href, {
+      credentials: "same-origin",
+      redirect: "manual",
+      // Not a navigation: the flash toast stays for the page the person is opening.
+      headers: { [BACKGROUND_FETCH_HEADER]: "1" },
+    }).catch(() => null);
     if (!response) return;
     const kept = await keepable(response);
     if (!kept) return;
