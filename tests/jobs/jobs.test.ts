@@ -56,6 +56,7 @@ describe("the job list", () => {
       [JOB_NAMES.collect, null],
       [JOB_NAMES.purges, "50 * * * *"],
       [JOB_NAMES.reports, "30 2 * * *"],
+      [JOB_NAMES.routes, "20 4 * * *"],
       [JOB_NAMES.outboxPrune, "40 * * * *"],
       [JOB_NAMES.outboxDrain, "* * * * *"],
     ]);

@@ -133,7 +133,7 @@ export function YardStep({ view, errors }: { view: YardView; errors: StepErrors 
         inputProps={{
           name: "street",
           defaultValue: answers.street,
-          autoComplete: "street-address",
+          autoComplete: "address-line1",
           required: true,
           maxLength: 200,
         }}
